@@ -1,0 +1,195 @@
+// One place that turns "a provider saw text / thinking / tool-call bytes" into the exact event
+// protocol of spec §1.3, so every provider emits the same sequences and closes its blocks the same way.
+import { createAssistantMessageEventStream, type AssistantMessageEventStream } from "../event-stream.js";
+import { StreamingJson } from "../partial-json.js";
+import type { AssistantMessage, Model, SimpleStreamOptions, StopReason, TextContent, ThinkingContent, ToolCall } from "../types.js";
+import { calculateCost, createOutputMessage } from "../usage.js";
+
+type OpenBlock =
+	| { kind: "text"; index: number; block: TextContent }
+	| { kind: "thinking"; index: number; block: ThinkingContent }
+	| { kind: "toolCall"; index: number; block: ToolCall; json: StreamingJson };
+
+/**
+ * Builds one assistant message while it streams and pushes the matching events. Providers call the
+ * `text`/`thinking`/`toolCall*` methods as bytes arrive; a block of another kind (or another tool call
+ * key) closes the open block first. `finish` or `fail` ends the stream exactly once.
+ */
+export class AssistantBuilder {
+	readonly stream: AssistantMessageEventStream = createAssistantMessageEventStream();
+	readonly output: AssistantMessage;
+	private open: OpenBlock | undefined;
+	/** Open tool calls by the provider's own key (index or id) for interleaved parallel calls. */
+	private readonly toolCalls = new Map<string, Extract<OpenBlock, { kind: "toolCall" }>>();
+	private started = false;
+	private ended = false;
+
+	constructor(readonly model: Model) {
+		this.output = createOutputMessage(model);
+	}
+
+	start(): void {
+		if (this.started) return;
+		this.started = true;
+		this.stream.push({ type: "start", partial: this.output });
+	}
+
+	text(delta: string, signature?: string): void {
+		if (this.open?.kind !== "text") this.openBlock({ kind: "text", index: -1, block: { type: "text", text: "" } });
+		const open = this.open as Extract<OpenBlock, { kind: "text" }>;
+		if (signature) open.block.textSignature = signature;
+		if (!delta) return;
+		open.block.text += delta;
+		this.stream.push({ type: "text_delta", contentIndex: open.index, delta, partial: this.output });
+	}
+
+	thinking(delta: string, signature?: string): void {
+		if (this.open?.kind !== "thinking") {
+			this.openBlock({ kind: "thinking", index: -1, block: { type: "thinking", thinking: "" } });
+		}
+		const open = this.open as Extract<OpenBlock, { kind: "thinking" }>;
+		if (signature) open.block.thinkingSignature = (open.block.thinkingSignature ?? "") + signature;
+		if (!delta) return;
+		open.block.thinking += delta;
+		this.stream.push({ type: "thinking_delta", contentIndex: open.index, delta, partial: this.output });
+	}
+
+	/** Adds to the signature of the open thinking block (Anthropic sends it after the text). */
+	thinkingSignature(signature: string): void {
+		if (this.open?.kind === "thinking") {
+			this.open.block.thinkingSignature = (this.open.block.thinkingSignature ?? "") + signature;
+		}
+	}
+
+	/** A whole redacted thinking block (opaque payload). */
+	redactedThinking(payload: string): void {
+		this.openBlock({
+			kind: "thinking",
+			index: -1,
+			block: { type: "thinking", thinking: "", thinkingSignature: payload, redacted: true },
+		});
+		this.closeOpen();
+	}
+
+	/** Starts a tool call identified by the provider's `key` (stream index or id). */
+	toolCallStart(key: string, id: string, name: string, extra?: Partial<ToolCall>): void {
+		const block: ToolCall = { type: "toolCall", id, name, arguments: {}, ...extra };
+		const open: Extract<OpenBlock, { kind: "toolCall" }> = { kind: "toolCall", index: -1, block, json: new StreamingJson() };
+		this.openBlock(open);
+		this.toolCalls.set(key, open);
+	}
+
+	hasToolCall(key: string): boolean {
+		return this.toolCalls.has(key);
+	}
+
+	toolCallDelta(key: string, delta: string): void {
+		const open = this.toolCalls.get(key);
+		if (!open || !delta) return;
+		open.block.arguments = open.json.append(delta);
+		this.stream.push({ type: "toolcall_delta", contentIndex: open.index, delta, partial: this.output });
+	}
+
+	/** Ends one tool call; `args` replaces the streamed JSON when the provider sends whole arguments. */
+	toolCallEnd(key: string, args?: Record<string, any>): void {
+		const open = this.toolCalls.get(key);
+		if (!open) return;
+		this.toolCalls.delete(key);
+		open.block.arguments = args ?? open.json.finish();
+		if (this.open === open) this.open = undefined;
+		this.stream.push({ type: "toolcall_end", contentIndex: open.index, toolCall: open.block, partial: this.output });
+	}
+
+	/** Closes every open block (text, thinking and tool calls) in content order. */
+	closeAll(): void {
+		this.closeOpen();
+		for (const key of [...this.toolCalls.keys()]) this.toolCallEnd(key);
+	}
+
+	/** Sets token counts (input excludes cached reads) and prices them. */
+	setUsage(usage: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number }): void {
+		const u = this.output.usage;
+		if (usage.input !== undefined) u.input = usage.input;
+		if (usage.output !== undefined) u.output = usage.output;
+		if (usage.cacheRead !== undefined) u.cacheRead = usage.cacheRead;
+		if (usage.cacheWrite !== undefined) u.cacheWrite = usage.cacheWrite;
+		u.totalTokens = u.input + u.output + u.cacheRead + u.cacheWrite;
+		calculateCost(this.model, u);
+	}
+
+	/** Ends the stream with `done`. A tool call in the content makes the reason `toolUse` unless cut by length. */
+	finish(reason: Extract<StopReason, "stop" | "length" | "toolUse">): void {
+		if (this.ended) return;
+		this.start();
+		this.closeAll();
+		const hasToolCalls = this.output.content.some((c) => c.type === "toolCall");
+		const final = reason === "stop" && hasToolCalls ? "toolUse" : reason;
+		this.output.stopReason = final;
+		this.ended = true;
+		this.stream.push({ type: "done", reason: final, message: this.output });
+	}
+
+	/** Ends the stream with `error`; aborted when the signal says so. Never throws. */
+	fail(error: unknown, signal?: AbortSignal): void {
+		if (this.ended) return;
+		this.ended = true;
+		const aborted = signal?.aborted === true;
+		this.open = undefined;
+		this.toolCalls.clear();
+		this.output.stopReason = aborted ? "aborted" : "error";
+		this.output.errorMessage = aborted ? "Request was aborted" : error instanceof Error ? error.message : String(error);
+		this.stream.push({ type: "error", reason: this.output.stopReason as "aborted" | "error", error: this.output });
+	}
+
+	get isEnded(): boolean {
+		return this.ended;
+	}
+
+	private openBlock(open: OpenBlock): void {
+		this.start();
+		this.closeOpen();
+		if (open.kind !== "toolCall") for (const key of [...this.toolCalls.keys()]) this.toolCallEnd(key);
+		open.index = this.output.content.length;
+		this.output.content.push(open.block);
+		this.open = open;
+		const type = open.kind === "text" ? "text_start" : open.kind === "thinking" ? "thinking_start" : "toolcall_start";
+		this.stream.push({ type, contentIndex: open.index, partial: this.output });
+	}
+
+	private closeOpen(): void {
+		const open = this.open;
+		if (!open) return;
+		this.open = undefined;
+		if (open.kind === "text") {
+			this.stream.push({ type: "text_end", contentIndex: open.index, content: open.block.text, partial: this.output });
+		} else if (open.kind === "thinking") {
+			this.stream.push({ type: "thinking_end", contentIndex: open.index, content: open.block.thinking, partial: this.output });
+		}
+		// Open tool calls are closed by toolCallEnd / closeAll, since providers may interleave them.
+	}
+}
+
+/**
+ * Runs a provider body that fills `builder`; any throw becomes the stream's `error` event, so a stream
+ * function never throws. Returns the stream at once.
+ */
+export function runProviderStream(
+	model: Model,
+	options: SimpleStreamOptions | undefined,
+	body: (builder: AssistantBuilder) => Promise<void>,
+): AssistantMessageEventStream {
+	const builder = new AssistantBuilder(model);
+	void (async () => {
+		try {
+			if (options?.signal?.aborted) throw new Error("Request was aborted");
+			await body(builder);
+			if (!builder.isEnded) {
+				if (options?.signal?.aborted) builder.fail(new Error("Request was aborted"), options.signal);
+				else builder.finish("stop");
+			}
+		} catch (error) {
+			builder.fail(error, options?.signal);
+		}
+	})();
+	return builder.stream;
+}

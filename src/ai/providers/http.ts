@@ -1,0 +1,247 @@
+// The HTTP plumbing every streaming provider shares: POST with retries before the first byte, an idle
+// watchdog on the body, SSE framing that survives chunks split anywhere (also inside a UTF-8
+// character), and one-line errors that name the provider and the key's env var.
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { Model, ResponseInfo } from "../types.js";
+
+export interface SseRequest {
+	/** Human name used in error text, e.g. "Anthropic". */
+	providerName: string;
+	/** The env var that holds the key, named in 401/403 errors. */
+	apiKeyEnv?: string;
+	url: string;
+	headers: Record<string, string>;
+	body: unknown;
+	signal?: AbortSignal;
+	/** Retries on 408/429/5xx/connection failure before the first byte. Default 3. */
+	maxRetries?: number;
+	/** Cap on one wait between retries (also caps retry-after). Default 60000. */
+	maxRetryDelayMs?: number;
+	/** Base of the exponential backoff. Default 1000. */
+	retryBaseDelayMs?: number;
+	/** No body byte for this long ends the stream with "stream stalled". Default 120000. */
+	idleTimeoutMs?: number;
+	model?: Model;
+	onResponse?: (response: ResponseInfo, model: Model) => void;
+}
+
+export interface SseEvent {
+	event?: string;
+	data: string;
+}
+
+/** An error whose message is already the one line the user should read. */
+export class ProviderError extends Error {
+	constructor(
+		message: string,
+		readonly status?: number,
+	) {
+		super(message);
+		this.name = "ProviderError";
+	}
+}
+
+const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
+
+/**
+ * POSTs `body` as JSON and yields the server-sent events of the response. Throws `ProviderError` for
+ * HTTP and stream failures; throws the abort reason (an `AbortError`) when `signal` aborts. Breaking
+ * out of the iteration closes the connection.
+ */
+export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
+	const controller = new AbortController();
+	const onAbort = () => controller.abort(req.signal?.reason);
+	if (req.signal?.aborted) throw abortError();
+	req.signal?.addEventListener("abort", onAbort, { once: true });
+	let stalled = false;
+	try {
+		const response = await fetchWithRetry(req, controller.signal);
+		if (!response.body) throw new ProviderError(`${req.providerName}: empty response body`);
+		const reader = response.body.getReader();
+		const decoder = new TextDecoder();
+		const pending: SseEvent[] = [];
+		const parser = createParser({
+			onEvent: (e: EventSourceMessage) => pending.push({ event: e.event, data: e.data }),
+		});
+		const idleMs = req.idleTimeoutMs ?? 120_000;
+		let timer: NodeJS.Timeout | undefined;
+		const arm = () => {
+			clearTimeout(timer);
+			timer = setTimeout(() => {
+				stalled = true;
+				controller.abort();
+			}, idleMs);
+		};
+		try {
+			arm();
+			for (;;) {
+				const { value, done } = await reader.read();
+				if (done) break;
+				arm();
+				parser.feed(decoder.decode(value, { stream: true }));
+				while (pending.length > 0) yield pending.shift() as SseEvent;
+			}
+			parser.feed(decoder.decode());
+			// A body that ends without a trailing blank line still delivers its last event.
+			parser.feed("\n\n");
+			while (pending.length > 0) yield pending.shift() as SseEvent;
+		} finally {
+			clearTimeout(timer);
+			// Closes the socket when the consumer stops early (abort, error, or break).
+			reader.cancel().catch(() => {});
+		}
+	} catch (error) {
+		if (req.signal?.aborted) throw abortError();
+		if (stalled) {
+			throw new ProviderError(
+				`${req.providerName}: stream stalled (no data for ${Math.round((req.idleTimeoutMs ?? 120_000) / 1000)}s)`,
+			);
+		}
+		if (error instanceof ProviderError) throw error;
+		throw new ProviderError(`${req.providerName}: connection failed mid-stream: ${describeNetworkError(error)}`);
+	} finally {
+		req.signal?.removeEventListener("abort", onAbort);
+		controller.abort();
+	}
+}
+
+async function fetchWithRetry(req: SseRequest, signal: AbortSignal): Promise<Response> {
+	const maxRetries = req.maxRetries ?? 3;
+	const maxDelay = req.maxRetryDelayMs ?? 60_000;
+	const baseDelay = req.retryBaseDelayMs ?? 1000;
+	const payload = JSON.stringify(req.body);
+	for (let attempt = 0; ; attempt++) {
+		let response: Response;
+		try {
+			response = await fetch(req.url, {
+				method: "POST",
+				headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
+				body: payload,
+				signal,
+			});
+		} catch (error) {
+			if (signal.aborted) throw error;
+			if (attempt >= maxRetries) {
+				throw new ProviderError(
+					`${req.providerName}: cannot reach ${originOf(req.url)}: ${describeNetworkError(error)}`,
+				);
+			}
+			await sleep(Math.min(maxDelay, baseDelay * 2 ** attempt), signal);
+			continue;
+		}
+		if (req.onResponse && req.model) {
+			req.onResponse({ status: response.status, headers: Object.fromEntries(response.headers) }, req.model);
+		}
+		if (response.ok) return response;
+		const text = await response.text().catch(() => "");
+		if (RETRYABLE_STATUS.has(response.status) && attempt < maxRetries) {
+			const wait = retryDelay(response.headers, baseDelay * 2 ** attempt, maxDelay);
+			if (wait !== undefined) {
+				await sleep(wait, signal);
+				continue;
+			}
+		}
+		throw httpError(req, response.status, text);
+	}
+}
+
+/** The wait before the next try, or undefined when the server asks for longer than the cap allows. */
+function retryDelay(headers: Headers, backoff: number, cap: number): number | undefined {
+	const header = headers.get("retry-after-ms") ?? undefined;
+	let wanted: number | undefined;
+	if (header !== undefined && Number.isFinite(Number(header))) wanted = Number(header);
+	else {
+		const after = headers.get("retry-after");
+		if (after) {
+			const seconds = Number(after);
+			if (Number.isFinite(seconds)) wanted = seconds * 1000;
+			else {
+				const date = Date.parse(after);
+				if (!Number.isNaN(date)) wanted = Math.max(0, date - Date.now());
+			}
+		}
+	}
+	if (wanted === undefined) return Math.min(backoff, cap);
+	return wanted > cap ? undefined : wanted;
+}
+
+function httpError(req: SseRequest, status: number, body: string): ProviderError {
+	const detail = extractErrorMessage(body);
+	if (status === 401 || status === 403) {
+		const hint = req.apiKeyEnv ? ` Check ${req.apiKeyEnv} or pass --api-key.` : "";
+		return new ProviderError(
+			`${req.providerName} rejected the API key (HTTP ${status})${detail ? `: ${detail}` : ""}.${hint}`,
+			status,
+		);
+	}
+	return new ProviderError(`${req.providerName} HTTP ${status}${detail ? `: ${detail}` : ""}`, status);
+}
+
+/** Pulls the human message out of a JSON error body; falls back to a short snippet of the text. */
+export function extractErrorMessage(body: string): string {
+	const trimmed = body.trim();
+	if (!trimmed) return "";
+	try {
+		const parsed = JSON.parse(trimmed);
+		const candidates = [parsed?.error?.message, parsed?.message, parsed?.error, parsed?.[0]?.error?.message];
+		for (const c of candidates) if (typeof c === "string" && c) return oneLine(c);
+	} catch {
+		// not JSON
+	}
+	return oneLine(trimmed);
+}
+
+export function oneLine(text: string, max = 300): string {
+	const flat = text.replace(/\s+/g, " ").trim();
+	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** Parses an SSE data payload; a malformed one becomes an error naming the raw snippet. */
+export function parseSseJson<T = any>(providerName: string, data: string): T {
+	try {
+		return JSON.parse(data) as T;
+	} catch {
+		throw new ProviderError(`${providerName}: malformed JSON in stream: ${oneLine(data, 200)}`);
+	}
+}
+
+function describeNetworkError(error: unknown): string {
+	const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+	if (cause?.code) return cause.code;
+	if (cause?.message) return cause.message;
+	return error instanceof Error ? error.message : String(error);
+}
+
+function originOf(url: string): string {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return url;
+	}
+}
+
+function abortError(): Error {
+	const error = new Error("Request was aborted");
+	error.name = "AbortError";
+	return error;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+	return new Promise((resolve, reject) => {
+		if (signal.aborted) return reject(abortError());
+		const timer = setTimeout(() => {
+			signal.removeEventListener("abort", onAbort);
+			resolve();
+		}, ms);
+		const onAbort = () => {
+			clearTimeout(timer);
+			reject(abortError());
+		};
+		signal.addEventListener("abort", onAbort, { once: true });
+	});
+}
+
+/** Joins a base URL and a path without doubling or losing the slash. */
+export function joinUrl(base: string, path: string): string {
+	return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}

@@ -1,0 +1,101 @@
+// The contract between the coding assistant (`AgentSession`) and everything above it: the Ink app and
+// the print / json / rpc modes. State lives in the Agent; the session adds tools, persistence, commands
+// and settings, and reports changes as events. UIs render from `getState()` and events only.
+import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
+import type { AgentEvent, AgentMessage } from "../agent/types.js";
+
+/** Events a session emits: every Agent event, plus what the session itself changes. */
+export type SessionEvent =
+	| AgentEvent
+	/** The steering or follow-up queue changed (enqueue, drain into the transcript, clear). */
+	| { type: "queue_update"; steering: string[]; followUp: string[] }
+	| { type: "model_changed"; model: Model; thinkingLevel: ThinkingLevel }
+	/** A new or resumed session replaced the transcript; re-read `getState().messages`. */
+	| { type: "session_changed"; sessionFile?: string }
+	| { type: "compaction_start"; reason: "manual" | "threshold" | "overflow" }
+	| { type: "compaction_end"; reason: "manual" | "threshold" | "overflow"; summary?: string; error?: string }
+	/** A line for the user that is not part of the transcript (command output, warnings). */
+	| { type: "notice"; level: "info" | "warning" | "error"; text: string }
+	/** Output of a `!cmd` shell command run by the user (added to the context). */
+	| { type: "user_shell"; command: string; output: string; exitCode: number | null };
+
+export interface SessionTotals {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	cost: number;
+}
+
+export interface SessionState {
+	cwd: string;
+	model: Model;
+	thinkingLevel: ThinkingLevel;
+	/** The live transcript (the Agent's array; do not mutate). */
+	messages: readonly AgentMessage[];
+	isStreaming: boolean;
+	streamingMessage?: AgentMessage;
+	pendingToolCalls: ReadonlySet<string>;
+	errorMessage?: string;
+	/** Text of queued messages, oldest first. */
+	steering: string[];
+	followUp: string[];
+	totals: SessionTotals;
+	/** Input tokens of the last request (context use), and the model's window. */
+	contextTokens: number;
+	contextWindow: number;
+	/** Absent with --no-session. */
+	sessionFile?: string;
+	sessionId: string;
+	isCompacting: boolean;
+}
+
+/** Result of sending a line of input: what the session did with it. */
+export type SubmitOutcome =
+	| { kind: "prompted" }
+	| { kind: "steered" }
+	| { kind: "queued_follow_up" }
+	| { kind: "command"; name: string }
+	| { kind: "shell" }
+	| { kind: "ignored" };
+
+export interface SlashCommandInfo {
+	name: string;
+	description: string;
+	/** Argument hint shown in completion, e.g. "[pattern]". */
+	args?: string;
+}
+
+export interface AgentSessionApi {
+	getState(): SessionState;
+	/** Listener errors are reported, never thrown into the session. Returns unsubscribe. */
+	subscribe(listener: (event: SessionEvent) => void): () => void;
+
+	/**
+	 * One line of user input as typed: `/command ...`, `!shell`, or a prompt (with `@path` attachments
+	 * expanded). When idle it prompts; while streaming it steers (`as: "followUp"` queues instead).
+	 * Resolves when the input was accepted, not when the run ends.
+	 */
+	submit(text: string, options?: { as?: "steer" | "followUp"; images?: ImageContent[] }): Promise<SubmitOutcome>;
+	/** Starts a run; resolves when it settles. Rejects only if a run is already active. */
+	prompt(text: string, images?: ImageContent[]): Promise<void>;
+	steer(text: string): void;
+	followUp(text: string): void;
+	/** Stops the stream and running tools. Queued messages stay queued (see `takeQueuedMessages`). */
+	abort(): void;
+	/** Empties both queues and returns their text, steering first (Esc puts them back in the input). */
+	takeQueuedMessages(): { steering: string[]; followUp: string[] };
+	waitForIdle(): Promise<void>;
+
+	setModel(model: Model): Promise<void>;
+	setThinkingLevel(level: ThinkingLevel): void;
+	/** Models the user can pick (have a key, or are local / demo). */
+	availableModels(): Model[];
+	commands(): SlashCommandInfo[];
+	newSession(): Promise<void>;
+	compact(instructions?: string): Promise<void>;
+	/** Flushes the session file and releases resources. */
+	dispose(): Promise<void>;
+}
+
+export type { AssistantMessage, Usage };
