@@ -1,0 +1,114 @@
+// The command line: one commander program, parsed into a plain `CliArgs`. Parsing never exits the
+// process and never prints; `main` decides what to write where, so this stays testable.
+import { Command, CommanderError, Option } from "commander";
+import type { ThinkingLevel } from "../ai/types.js";
+
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+export type CliMode = "interactive" | "print" | "json" | "rpc";
+
+export interface CliArgs {
+	/** Initial prompt: positional words, or the value of `-p`. Empty when none was given. */
+	message: string;
+	/** `-p` was given, or `--mode json|rpc` (explicit); interactive is decided later with the TTY. */
+	print: boolean;
+	mode?: "json" | "rpc";
+	provider?: string;
+	model?: string;
+	apiKey?: string;
+	thinking?: ThinkingLevel;
+	continue: boolean;
+	resume: boolean;
+	/** A session file path or a session id. */
+	session?: string;
+	noSession: boolean;
+	tools?: string[];
+	systemPrompt?: string;
+	appendSystemPrompt?: string;
+	/** `--list-models` given; `true` lists all, a string filters. */
+	listModels?: true | string;
+}
+
+/** What parsing decided: run with args, or stop now with text for stdout/stderr and an exit code. */
+export type ParsedCli = { kind: "run"; args: CliArgs } | { kind: "exit"; code: number; stdout: string; stderr: string };
+
+function buildProgram(version: string): Command {
+	return new Command()
+		.name("rudder")
+		.description("A terminal coding assistant: steer it while it works, queue follow-ups, stop it with Esc.")
+		.version(version, "-v, --version", "print the version")
+		.helpOption("-h, --help", "show this help")
+		.argument("[message...]", "initial prompt")
+		.option("--provider <name>", "provider to use (anthropic, openai, ollama, a models.json provider, ...)")
+		.option("--model <provider/id>", "model to use: provider/id, an id, or a pattern")
+		.option("--api-key <key>", "API key for the chosen provider (overrides the environment)")
+		.addOption(new Option("--thinking <level>", "thinking level").choices(THINKING_LEVELS as string[]))
+		.option("-c, --continue", "continue the most recent session in this folder")
+		.option("-r, --resume", "choose a session to resume (non-interactive: the latest)")
+		.option("--session <file|id>", "use this session file, or the session with this id")
+		.option("--no-session", "do not save this session")
+		.option("-p, --print [message]", "answer once on stdout and exit (piped stdin joins the prompt)")
+		.addOption(new Option("--mode <mode>", "output mode: json (events as JSON lines) or rpc (JSON-lines commands on stdin)").choices(["json", "rpc"]))
+		.option("--tools <list>", "comma-separated tool names to enable (e.g. read,ls,grep)")
+		.option("--system-prompt <text>", "replace the system prompt")
+		.option("--append-system-prompt <text>", "append to the system prompt")
+		.option("--list-models [search]", "list known models (filtered by search) and exit")
+		.exitOverride()
+		.configureOutput({ writeOut: () => {}, writeErr: () => {} })
+		.showSuggestionAfterError(true);
+}
+
+/** Parses `argv` (as in `process.argv`: node, script, ...args). */
+export function parseCliArgs(argv: string[], version: string): ParsedCli {
+	const program = buildProgram(version);
+	let out = "";
+	let err = "";
+	program.configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (err += s) });
+	try {
+		program.parse(argv, { from: "node" });
+	} catch (error) {
+		if (error instanceof CommanderError) {
+			// Help and version are "errors" to commander only because we asked it not to exit.
+			if (error.code === "commander.helpDisplayed" || error.code === "commander.version") {
+				return { kind: "exit", code: 0, stdout: out, stderr: "" };
+			}
+			return { kind: "exit", code: 2, stdout: "", stderr: `rudder: ${oneLine(err || error.message).replace(/^error: /, "")} (see rudder --help)\n` };
+		}
+		throw error;
+	}
+	const opts = program.opts();
+	const words = program.args.join(" ");
+	const printValue = typeof opts.print === "string" ? opts.print : "";
+	const tools = typeof opts.tools === "string" ? splitList(opts.tools) : undefined;
+	return {
+		kind: "run",
+		args: {
+			message: [printValue, words].filter((s) => s.length > 0).join(" "),
+			print: opts.print !== undefined,
+			mode: opts.mode,
+			provider: opts.provider,
+			model: opts.model,
+			apiKey: opts.apiKey,
+			thinking: opts.thinking,
+			continue: opts.continue === true,
+			resume: opts.resume === true,
+			session: typeof opts.session === "string" ? opts.session : undefined,
+			noSession: opts.session === false,
+			tools,
+			systemPrompt: opts.systemPrompt,
+			appendSystemPrompt: opts.appendSystemPrompt,
+			listModels: opts.listModels,
+		},
+	};
+}
+
+function splitList(value: string): string[] {
+	return value
+		.split(",")
+		.map((s) => s.trim())
+		.filter((s) => s.length > 0);
+}
+
+function oneLine(text: string): string {
+	return text.replace(/\s*\n\s*/g, " ").trim();
+}

@@ -1,0 +1,71 @@
+// Which model a run uses. Order: `--model` (with `--provider` as its prefix), `--provider` alone, the
+// settings default, the first model with a key, a discovered local server, and — interactive only —
+// the offline demo. Non-interactive runs with nothing usable fail with one line saying how to set up.
+import type { Model } from "../ai/types.js";
+
+/** The part of `ModelRegistry` the choice needs. */
+export interface ModelCatalog {
+	getAll(): Model[];
+	/** Models the user can pick (have a key, or are local). */
+	getAvailable(): Model[];
+	find(spec: string): Model | undefined;
+	discoverLocal(): Promise<Model[]>;
+}
+
+export interface ModelRequest {
+	/** `--model`: `provider/id`, an id, or a pattern. */
+	model?: string;
+	/** `--provider`. */
+	provider?: string;
+	/** The settings default, `provider/id`. */
+	defaultModel?: string;
+	/** Only the interactive mode may fall back to the demo. */
+	interactive: boolean;
+	/** Registers the offline demo provider and returns its model; loaded only when needed. */
+	demo: () => Promise<Model>;
+}
+
+export type ModelChoice =
+	| { ok: true; model: Model; /** Said to the user at start-up (e.g. "using the offline demo"). */ notice?: string }
+	| { ok: false; exitCode: number; message: string };
+
+export const NO_MODEL_MESSAGE =
+	"no model available: set an API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY or GROQ_API_KEY), " +
+	"or start an OpenAI-compatible server on 127.0.0.1 (Ollama, llama.cpp, LM Studio, vLLM), or pass --provider with --api-key";
+
+export const DEMO_NOTICE =
+	"No API key or local model server found: using the offline demo model. Set ANTHROPIC_API_KEY, OPENAI_API_KEY, ... or start a local OpenAI-compatible server, then restart.";
+
+export async function resolveModel(catalog: ModelCatalog, request: ModelRequest): Promise<ModelChoice> {
+	if (request.model) return findExplicit(catalog, request.model, request.provider);
+	if (request.provider) return firstOfProvider(catalog, request.provider);
+
+	if (request.defaultModel) {
+		const preferred = catalog.find(request.defaultModel);
+		if (preferred && catalog.getAvailable().includes(preferred)) return { ok: true, model: preferred };
+	}
+	const available = catalog.getAvailable()[0];
+	if (available) return { ok: true, model: available };
+
+	const local = (await catalog.discoverLocal())[0];
+	if (local) return { ok: true, model: local };
+
+	if (request.interactive) return { ok: true, model: await request.demo(), notice: DEMO_NOTICE };
+	return { ok: false, exitCode: 2, message: NO_MODEL_MESSAGE };
+}
+
+async function findExplicit(catalog: ModelCatalog, spec: string, provider: string | undefined): Promise<ModelChoice> {
+	const full = provider && !spec.includes("/") ? `${provider}/${spec}` : spec;
+	// Local servers' models are known only after discovery, which costs a few connection attempts.
+	const model = catalog.find(full) ?? ((await catalog.discoverLocal()).length > 0 ? catalog.find(full) : undefined);
+	if (model) return { ok: true, model };
+	return { ok: false, exitCode: 2, message: `unknown model "${full}" (see rudder --list-models)` };
+}
+
+async function firstOfProvider(catalog: ModelCatalog, provider: string): Promise<ModelChoice> {
+	const ofProvider = (models: Model[]) => models.filter((m) => m.provider === provider);
+	const known = ofProvider(catalog.getAvailable())[0] ?? ofProvider(catalog.getAll())[0];
+	const model = known ?? ofProvider(await catalog.discoverLocal())[0];
+	if (model) return { ok: true, model };
+	return { ok: false, exitCode: 2, message: `unknown provider "${provider}" (see rudder --list-models)` };
+}
