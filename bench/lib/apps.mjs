@@ -1,0 +1,53 @@
+// How to launch each app under test against the local mock server, each with its own temp config.
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const refDir = join(root, "bench", ".ref");
+const piCli = join(refDir, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
+
+export function referenceInstalled() {
+	return existsSync(piCli);
+}
+
+const provider = (baseUrl) => ({
+	baseUrl,
+	api: "openai-completions",
+	apiKey: "mock-key",
+	compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+	models: [{ id: "mock-1", name: "mock-1", contextWindow: 1_000_000, maxTokens: 100_000 }],
+});
+
+/** Each app: {name, command, env, cwd}; `ready(screen)` is true once the input is drawn. */
+export function rudderApp(baseUrl, extraArgs = "--no-session") {
+	const home = mkdtempSync(join(tmpdir(), "rudder-bench-"));
+	writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { mock: provider(baseUrl) } }));
+	const cwd = mkdtempSync(join(tmpdir(), "rudder-bench-cwd-"));
+	return {
+		name: "rudder",
+		home,
+		cwd,
+		command: `node ${join(root, "bin", "rudder.js")} --model mock/mock-1 ${extraArgs}`,
+		env: { RUDDER_HOME: home, HOME: home, NO_UPDATE_NOTIFIER: "1", RUDDER_DISCOVERY_PORTS: "" },
+		ready: (screen) => /mock-1/.test(screen),
+	};
+}
+
+export function piApp(baseUrl, extraArgs = "--no-session") {
+	const home = mkdtempSync(join(tmpdir(), "pi-bench-"));
+	const agentDir = join(home, ".pi", "agent");
+	mkdirSync(agentDir, { recursive: true });
+	writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { mock: provider(baseUrl) } }));
+	writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ quietStartup: true }));
+	const cwd = mkdtempSync(join(tmpdir(), "pi-bench-cwd-"));
+	return {
+		name: "pi",
+		home,
+		cwd,
+		command: `node ${piCli} --provider mock --model mock-1 --offline --no-extensions --no-skills ${extraArgs}`,
+		env: { HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" },
+		ready: (screen) => /mock-1/.test(screen),
+	};
+}

@@ -1,0 +1,121 @@
+// Runs a terminal app in a real tmux pane through `script`, which logs every byte the app writes.
+// Gives the benchmarks the screen (capture-pane), keys (send-keys), and the app's CPU and RSS (/proc).
+import { execFileSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+
+let counter = 0;
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+export function tmux(...args) {
+	return execFileSync("tmux", args, { encoding: "utf8" });
+}
+
+/**
+ * Starts `command` (a shell string) in a detached 120×40 pane. `CI` is removed from its environment
+ * (Ink draws no live frames under CI). Returns a handle.
+ */
+export function startPane({ command, env = {}, cwd = process.cwd(), cols = 120, rows = 40, logFile }) {
+	const name = `rbench${process.pid}_${counter++}`;
+	const exports = Object.entries(env)
+		.map(([k, v]) => `${k}=${shellQuote(v)}`)
+		.join(" ");
+	const inner = `cd ${shellQuote(cwd)} && exec env -u CI ${exports} ${command}`;
+	const full = logFile ? `script -qfec ${shellQuote(inner)} ${shellQuote(logFile)}` : inner;
+	tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), full);
+	const started = performance.now();
+	return {
+		name,
+		started,
+		capture: () => {
+			try {
+				return tmux("capture-pane", "-p", "-t", name);
+			} catch {
+				return "";
+			}
+		},
+		keys: (...keys) => tmux("send-keys", "-t", name, ...keys),
+		literal: (text) => tmux("send-keys", "-t", name, "-l", text),
+		appPid: () => findApp(Number(tmux("list-panes", "-t", name, "-F", "#{pane_pid}").trim())),
+		kill: () => {
+			try {
+				tmux("kill-session", "-t", name);
+			} catch {
+				// already gone
+			}
+		},
+	};
+}
+
+/** The deepest `node` process under the pane (script → sh → node). */
+function findApp(panePid) {
+	let pid = panePid;
+	for (let depth = 0; depth < 6; depth++) {
+		const comm = readProc(pid, "comm").trim();
+		if (comm === "node" || comm.startsWith("MainThread")) return pid;
+		const kids = children(pid);
+		if (kids.length === 0) return pid;
+		pid = kids[0];
+	}
+	return pid;
+}
+
+function children(pid) {
+	try {
+		const tasks = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+		return tasks ? tasks.split(/\s+/).map(Number) : [];
+	} catch {
+		return [];
+	}
+}
+
+function readProc(pid, file) {
+	try {
+		return readFileSync(`/proc/${pid}/${file}`, "utf8");
+	} catch {
+		return "";
+	}
+}
+
+/** User+system CPU seconds of a process. */
+export function cpuSeconds(pid) {
+	const stat = readProc(pid, "stat");
+	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+export function rssMiB(pid) {
+	const m = /VmRSS:\s+(\d+) kB/.exec(readProc(pid, "status"));
+	return m ? Number(m[1]) / 1024 : NaN;
+}
+
+export function fileSize(path) {
+	try {
+		return statSync(path).size;
+	} catch {
+		return 0;
+	}
+}
+
+/** Polls `predicate(screen)` every `everyMs` until true; returns ms waited, or throws after `timeoutMs`. */
+export async function waitForScreen(pane, predicate, { timeoutMs = 20_000, everyMs = 2 } = {}) {
+	const t0 = performance.now();
+	for (;;) {
+		const screen = pane.capture();
+		if (predicate(screen)) return performance.now() - t0;
+		if (performance.now() - t0 > timeoutMs) {
+			throw new Error(`timed out waiting for the screen; last screen:\n${screen}`);
+		}
+		await new Promise((r) => setTimeout(r, everyMs));
+	}
+}
+
+export function shellQuote(s) {
+	return `'${String(s).replace(/'/g, `'\\''`)}'`;
+}
+
+export const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
