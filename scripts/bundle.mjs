@@ -1,0 +1,26 @@
+// Bundles the CLI into dist/bundle/ with esbuild: one file for the start-up path, with the providers,
+// the Ink app and syntax highlighting split into chunks loaded on first use. React's production
+// build is selected at bundle time (its development build costs 2× CPU per update; STACK.md §2).
+import { build } from "esbuild";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+await build({
+	entryPoints: { main: join(root, "src", "cli", "main.ts") },
+	outdir: join(root, "dist", "bundle"),
+	bundle: true,
+	splitting: true,
+	format: "esm",
+	platform: "node",
+	target: "node20",
+	minify: true,
+	sourcemap: "linked",
+	logLevel: "warning",
+	define: { "process.env.NODE_ENV": '"production"' },
+	// Ink imports react-devtools-core for its optional devtools; it is never used at run time here.
+	alias: { "react-devtools-core": join(root, "scripts", "devtools-stub.mjs") },
+	// Bundled CommonJS (react, highlight.js) calls require() for Node built-ins.
+	banner: { js: "import { createRequire as __rudderCreateRequire } from 'node:module'; const require = __rudderCreateRequire(import.meta.url);" },
+});
