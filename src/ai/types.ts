@@ -128,6 +128,8 @@ export interface OpenAICompletionsCompat {
 	supportsStore?: boolean;
 	/** Which delta field carries reasoning text; both are read when unset. */
 	reasoningField?: "reasoning_content" | "reasoning";
+	/** Send thinking from history back on assistant messages (in `reasoningField`, default `reasoning_content`); dropped otherwise. */
+	replayReasoning?: boolean;
 }
 
 export interface Model<TApi extends Api = Api> {

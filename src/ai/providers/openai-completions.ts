@@ -1,0 +1,299 @@
+// OpenAI chat completions (`POST {baseUrl}/chat/completions`, SSE). The same protocol serves OpenAI,
+// OpenRouter, Groq and the local servers (Ollama, llama.cpp, vLLM, LM Studio); `model.compat` covers
+// where they differ.
+import { randomUUID } from "node:crypto";
+import type { StreamFunction } from "../api-registry.js";
+import type {
+	AssistantMessage,
+	Context,
+	ImageContent,
+	Message,
+	Model,
+	OpenAICompletionsCompat,
+	SimpleStreamOptions,
+	StopReason,
+	Tool,
+	UserMessage,
+} from "../types.js";
+import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
+import { joinUrl, ProviderError, parseSseJson, streamSse } from "./http.js";
+import {
+	apiKeyEnvFor,
+	buildHeaders,
+	imageDataUrl,
+	providerDisplayName,
+	reasoningEffort,
+	resolveApiKey,
+	splitToolCallId,
+	toolResultImages,
+	toolResultText,
+} from "./openai-shared.js";
+
+// ---- Wire types (the subset we send and read) ----
+
+type ChatContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
+
+interface ChatToolCall {
+	id: string;
+	type: "function";
+	function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+	| { role: "system" | "developer"; content: string }
+	| { role: "user"; content: string | ChatContentPart[] }
+	| {
+			role: "assistant";
+			content: string | null;
+			tool_calls?: ChatToolCall[];
+			reasoning_content?: string;
+			reasoning?: string;
+	  }
+	| { role: "tool"; tool_call_id: string; content: string };
+
+interface ChatChunkToolCall {
+	index?: number;
+	id?: string;
+	type?: string;
+	function?: { name?: string; arguments?: string };
+}
+
+interface ChatChunk {
+	id?: string;
+	model?: string;
+	choices?: {
+		index?: number;
+		delta?: {
+			content?: string | null;
+			reasoning_content?: string | null;
+			reasoning?: string | null;
+			tool_calls?: ChatChunkToolCall[];
+		};
+		finish_reason?: string | null;
+	}[];
+	usage?: {
+		prompt_tokens?: number;
+		completion_tokens?: number;
+		prompt_tokens_details?: { cached_tokens?: number } | null;
+	} | null;
+	error?: { message?: string; type?: string; code?: string | number };
+}
+
+// ---- Request ----
+
+/** Compat flags with OpenAI's own behaviour filled in for provider "openai" and portable defaults elsewhere. */
+export function resolveCompat(model: Model): Required<Omit<OpenAICompletionsCompat, "reasoningField">> &
+	Pick<OpenAICompletionsCompat, "reasoningField"> {
+	const isOpenAI = model.provider === "openai";
+	const c = model.compat ?? {};
+	return {
+		maxTokensField: c.maxTokensField ?? (isOpenAI ? "max_completion_tokens" : "max_tokens"),
+		supportsDeveloperRole: c.supportsDeveloperRole ?? false,
+		supportsReasoningEffort: c.supportsReasoningEffort ?? true,
+		supportsUsageInStreaming: c.supportsUsageInStreaming ?? true,
+		supportsStore: c.supportsStore ?? isOpenAI,
+		reasoningField: c.reasoningField,
+		replayReasoning: c.replayReasoning ?? false,
+	};
+}
+
+export function buildCompletionsBody(model: Model, context: Context, options?: SimpleStreamOptions): Record<string, unknown> {
+	const compat = resolveCompat(model);
+	const body: Record<string, unknown> = {
+		model: model.id,
+		messages: toChatMessages(model, context),
+		stream: true,
+	};
+	if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
+	const maxTokens = options?.maxTokens ?? (model.maxTokens > 0 ? model.maxTokens : undefined);
+	if (maxTokens !== undefined) body[compat.maxTokensField] = maxTokens;
+	if (options?.temperature !== undefined) body.temperature = options.temperature;
+	if (context.tools?.length) body.tools = context.tools.map(toChatTool);
+	if (options?.reasoning && model.reasoning && compat.supportsReasoningEffort) {
+		body.reasoning_effort = reasoningEffort(model, options.reasoning);
+	}
+	if (compat.supportsStore) body.store = false;
+	return body;
+}
+
+function toChatTool(tool: Tool): unknown {
+	return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+}
+
+/** Our transcript as chat messages. Thinking is dropped unless the compat asks to replay it. */
+export function toChatMessages(model: Model, context: Context): ChatMessage[] {
+	const compat = resolveCompat(model);
+	const out: ChatMessage[] = [];
+	if (context.systemPrompt) {
+		out.push({ role: compat.supportsDeveloperRole && model.reasoning ? "developer" : "system", content: context.systemPrompt });
+	}
+	// Tool messages must follow their assistant message without a gap, so images from tool results wait
+	// until the run of tool messages ends and then go out as one user message.
+	let pendingImages: ImageContent[] = [];
+	const flushImages = () => {
+		if (pendingImages.length === 0) return;
+		out.push({
+			role: "user",
+			content: [{ type: "text", text: "Images from the tool results above:" }, ...pendingImages.map(toImagePart)],
+		});
+		pendingImages = [];
+	};
+	for (const message of context.messages) {
+		if (message.role !== "toolResult") flushImages();
+		const converted = convertMessage(message, compat);
+		if (converted) out.push(converted);
+		if (message.role === "toolResult") pendingImages.push(...toolResultImages(message.content));
+	}
+	flushImages();
+	return out;
+}
+
+function convertMessage(message: Message, compat: ReturnType<typeof resolveCompat>): ChatMessage | undefined {
+	if (message.role === "user") return { role: "user", content: userContent(message) };
+	if (message.role === "toolResult") {
+		return { role: "tool", tool_call_id: splitToolCallId(message.toolCallId).callId, content: toolResultText(message.content) };
+	}
+	return assistantMessage(message, compat);
+}
+
+function userContent(message: UserMessage): string | ChatContentPart[] {
+	if (typeof message.content === "string") return message.content;
+	// Plain strings where possible: some local servers accept nothing else.
+	if (message.content.every((c) => c.type === "text")) return message.content.map((c) => (c as { text: string }).text).join("\n");
+	return message.content.map((c) => (c.type === "text" ? { type: "text" as const, text: c.text } : toImagePart(c)));
+}
+
+function toImagePart(image: ImageContent): ChatContentPart {
+	return { type: "image_url", image_url: { url: imageDataUrl(image) } };
+}
+
+function assistantMessage(message: AssistantMessage, compat: ReturnType<typeof resolveCompat>): ChatMessage | undefined {
+	let text = "";
+	let thinking = "";
+	const toolCalls: ChatToolCall[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") text += block.text;
+		else if (block.type === "thinking") {
+			if (!block.redacted) thinking += block.thinking;
+		} else {
+			toolCalls.push({
+				id: splitToolCallId(block.id).callId,
+				type: "function",
+				function: { name: block.name, arguments: JSON.stringify(block.arguments) },
+			});
+		}
+	}
+	// An assistant message with neither text nor tool calls is rejected by OpenAI (an aborted empty reply).
+	if (!text && toolCalls.length === 0) return undefined;
+	const out: Extract<ChatMessage, { role: "assistant" }> = { role: "assistant", content: text || null };
+	if (toolCalls.length > 0) out.tool_calls = toolCalls;
+	if (compat.replayReasoning && thinking) out[compat.reasoningField ?? "reasoning_content"] = thinking;
+	return out;
+}
+
+// ---- Response ----
+
+const FINISH_REASONS: Record<string, Extract<StopReason, "stop" | "length" | "toolUse">> = {
+	stop: "stop",
+	length: "length",
+	tool_calls: "toolUse",
+	function_call: "toolUse",
+};
+
+export const streamOpenAICompletions: StreamFunction = (model, context, options) =>
+	runProviderStream(model, options, async (builder) => {
+		const providerName = providerDisplayName(model.provider);
+		let body: unknown = buildCompletionsBody(model, context, options);
+		if (options?.onPayload) body = (await options.onPayload(body, model)) ?? body;
+		const events = streamSse({
+			providerName,
+			apiKeyEnv: apiKeyEnvFor(model.provider),
+			url: joinUrl(model.baseUrl, "chat/completions"),
+			headers: buildHeaders(model, options, resolveApiKey(model, options)),
+			body,
+			signal: options?.signal,
+			idleTimeoutMs: options?.timeoutMs,
+			maxRetries: options?.maxRetries,
+			maxRetryDelayMs: options?.maxRetryDelayMs,
+			model,
+			onResponse: options?.onResponse,
+		});
+		builder.start();
+		const reader = new ChunkReader(builder, model, providerName);
+		let sawDone = false;
+		for await (const event of events) {
+			if (event.data === "[DONE]") {
+				sawDone = true;
+				break;
+			}
+			reader.read(parseSseJson<ChatChunk>(providerName, event.data));
+		}
+		if (!sawDone && reader.finishReason === undefined) {
+			throw new ProviderError(`${providerName}: the stream ended before the reply was complete`);
+		}
+		reader.end();
+	});
+
+/** Turns chat chunks into builder calls; keeps only what the next chunk needs (no history scans). */
+class ChunkReader {
+	finishReason: string | undefined;
+	/** Tool-call keys by stream index, for servers that send the index only on the first chunk. */
+	private lastToolKey: string | undefined;
+	private readonly reasoningField: OpenAICompletionsCompat["reasoningField"];
+
+	constructor(
+		private readonly builder: AssistantBuilder,
+		private readonly model: Model,
+		private readonly providerName: string,
+	) {
+		this.reasoningField = resolveCompat(model).reasoningField;
+	}
+
+	read(chunk: ChatChunk): void {
+		if (chunk.error) {
+			throw new ProviderError(`${this.providerName}: ${chunk.error.message ?? JSON.stringify(chunk.error)}`);
+		}
+		const output = this.builder.output;
+		if (chunk.id && !output.responseId) output.responseId = chunk.id;
+		if (chunk.model && chunk.model !== this.model.id && !output.responseModel) output.responseModel = chunk.model;
+		if (chunk.usage) {
+			const prompt = chunk.usage.prompt_tokens ?? 0;
+			const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+			this.builder.setUsage({ input: prompt - cached, output: chunk.usage.completion_tokens ?? 0, cacheRead: cached });
+		}
+		const choice = chunk.choices?.[0];
+		if (!choice) return;
+		const delta = choice.delta;
+		if (delta) {
+			const reasoning = this.reasoningOf(delta);
+			if (reasoning) this.builder.thinking(reasoning);
+			if (delta.content) this.builder.text(delta.content);
+			if (delta.tool_calls) for (const [position, call] of delta.tool_calls.entries()) this.toolCall(call, position);
+		}
+		if (choice.finish_reason) this.finishReason = choice.finish_reason;
+	}
+
+	end(): void {
+		const reason = this.finishReason;
+		if (reason === "content_filter") throw new ProviderError(`${this.providerName}: the reply was blocked by the content filter`);
+		this.builder.finish((reason && FINISH_REASONS[reason]) || "stop");
+	}
+
+	private reasoningOf(delta: NonNullable<NonNullable<ChatChunk["choices"]>[number]["delta"]>): string | undefined {
+		const field = this.reasoningField;
+		if (field) return delta[field] ?? undefined;
+		// Servers name it differently (DeepSeek/vLLM `reasoning_content`, Ollama/OpenRouter `reasoning`); some send both.
+		return delta.reasoning_content || delta.reasoning || undefined;
+	}
+
+	private toolCall(call: ChatChunkToolCall, position: number): void {
+		const key =
+			call.index !== undefined ? String(call.index) : call.id ? `id:${call.id}` : (this.lastToolKey ?? String(position));
+		if (!this.builder.hasToolCall(key)) {
+			// A tool result must name its call, so a server that sends no id still gets one.
+			this.builder.toolCallStart(key, call.id || `call_${randomUUID()}`, call.function?.name ?? "");
+		}
+		this.lastToolKey = key;
+		if (call.function?.arguments) this.builder.toolCallDelta(key, call.function.arguments);
+	}
+}

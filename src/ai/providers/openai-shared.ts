@@ -1,0 +1,75 @@
+// What the two OpenAI wire protocols (chat completions and responses) share: who the provider is, which
+// key it needs, the request headers, and how our content parts become OpenAI's.
+import type { ImageContent, Model, SimpleStreamOptions, TextContent } from "../types.js";
+
+/** The display name used in error text, and the env var that holds the key, per provider id. */
+const KNOWN_PROVIDERS: Record<string, { name: string; apiKeyEnv: string }> = {
+	openai: { name: "OpenAI", apiKeyEnv: "OPENAI_API_KEY" },
+	openrouter: { name: "OpenRouter", apiKeyEnv: "OPENROUTER_API_KEY" },
+	groq: { name: "Groq", apiKeyEnv: "GROQ_API_KEY" },
+};
+
+export function providerDisplayName(provider: string): string {
+	return KNOWN_PROVIDERS[provider]?.name ?? provider;
+}
+
+/** The env var holding the key, or undefined for servers that need none (Ollama, llama.cpp, vLLM). */
+export function apiKeyEnvFor(provider: string): string | undefined {
+	return KNOWN_PROVIDERS[provider]?.apiKeyEnv;
+}
+
+/** An explicit key wins; otherwise the provider's env var; otherwise none (local servers). */
+export function resolveApiKey(model: Model, options: SimpleStreamOptions | undefined): string | undefined {
+	if (options?.apiKey) return options.apiKey;
+	const env = apiKeyEnvFor(model.provider);
+	const fromEnv = env ? process.env[env] : undefined;
+	return fromEnv || undefined;
+}
+
+/** Bearer auth (omitted without a key), then the model's headers, then the caller's, later ones winning. */
+export function buildHeaders(
+	model: Model,
+	options: SimpleStreamOptions | undefined,
+	apiKey: string | undefined,
+): Record<string, string> {
+	return {
+		...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+		...model.headers,
+		...options?.headers,
+	};
+}
+
+export function imageDataUrl(image: ImageContent): string {
+	return `data:${image.mimeType};base64,${image.data}`;
+}
+
+/** The text parts of a tool result joined; images are sent separately because tool messages take no images. */
+export function toolResultText(content: (TextContent | ImageContent)[]): string {
+	const text = content
+		.filter((c): c is TextContent => c.type === "text")
+		.map((c) => c.text)
+		.join("\n");
+	if (text) return text;
+	return content.some((c) => c.type === "image") ? "(image attached below)" : "";
+}
+
+export function toolResultImages(content: (TextContent | ImageContent)[]): ImageContent[] {
+	return content.filter((c): c is ImageContent => c.type === "image");
+}
+
+/**
+ * OpenAI Responses tool calls carry two ids, the `call_id` the result must name and the item id
+ * (`fc_…`); we keep both in `ToolCall.id` as `call_id|item_id`. Other providers' ids have no `|`.
+ */
+export function splitToolCallId(id: string): { callId: string; itemId?: string } {
+	const bar = id.indexOf("|");
+	if (bar < 0) return { callId: id };
+	return { callId: id.slice(0, bar), itemId: id.slice(bar + 1) || undefined };
+}
+
+/** The effort name for a thinking level: the model's own mapping, else ours (OpenAI has no "xhigh" everywhere). */
+export function reasoningEffort(model: Model, level: NonNullable<SimpleStreamOptions["reasoning"]>): string {
+	const mapped = model.thinkingLevelMap?.[level];
+	if (typeof mapped === "string") return mapped;
+	return level === "xhigh" ? "high" : level;
+}

@@ -1,0 +1,348 @@
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { streamOpenAICompletions } from "../../../src/ai/providers/openai-completions.js";
+import type { AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
+import { byteChunks, type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
+
+const fixture = (name: string) =>
+	readFileSync(new URL(`../../fixtures/openai-completions/${name}.sse`, import.meta.url), "utf8");
+
+function testModel(server: ScriptedServer, overrides: Partial<Model> = {}): Model {
+	return {
+		id: "gpt-4o",
+		name: "GPT-4o",
+		api: "openai-completions",
+		provider: "openai",
+		baseUrl: `${server.url}/v1`,
+		reasoning: false,
+		input: ["text", "image"],
+		cost: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 },
+		contextWindow: 128_000,
+		maxTokens: 16_384,
+		...overrides,
+	};
+}
+
+const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+
+async function collect(model: Model, context: Context, options: SimpleStreamOptions = {}) {
+	const events: AssistantMessageEvent[] = [];
+	for await (const e of streamOpenAICompletions(model, context, { apiKey: "sk-test", ...options })) events.push(e);
+	return events;
+}
+
+/** `type` or `type@contentIndex`, the shape of the protocol without the payloads. */
+const shape = (events: AssistantMessageEvent[]) =>
+	events.map((e) => ("contentIndex" in e ? `${e.type}@${e.contentIndex}` : e.type));
+
+const final = (events: AssistantMessageEvent[]) => {
+	const last = events.at(-1);
+	if (last?.type === "done") return last.message;
+	if (last?.type === "error") return last.error;
+	throw new Error(`stream ended with ${last?.type}`);
+};
+
+let server: ScriptedServer;
+beforeEach(async () => {
+	server = await startScriptedServer();
+});
+afterEach(async () => {
+	await server.close();
+});
+
+describe("streamOpenAICompletions: responses", () => {
+	it("streams text with the exact event sequence, usage and cost", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		const events = await collect(testModel(server), hello);
+		expect(shape(events)).toEqual([
+			"start",
+			"text_start@0",
+			"text_delta@0",
+			"text_delta@0",
+			"text_delta@0",
+			"text_delta@0",
+			"text_delta@0",
+			"text_end@0",
+			"done",
+		]);
+		const message = final(events);
+		expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
+		expect(message.stopReason).toBe("stop");
+		expect(message.responseId).toBe("chatcmpl-BxT7aQ2rPzK9mN4vL1cE8");
+		expect(message.responseModel).toBe("gpt-4o-2024-08-06");
+		// 1200 prompt tokens of which 1024 cached: input counts only the uncached 176.
+		expect(message.usage).toMatchObject({ input: 176, output: 9, cacheRead: 1024, cacheWrite: 0, totalTokens: 1209 });
+		expect(message.usage.cost.input).toBeCloseTo((176 * 2.5) / 1e6, 12);
+		expect(message.usage.cost.output).toBeCloseTo((9 * 10) / 1e6, 12);
+		expect(message.usage.cost.cacheRead).toBeCloseTo((1024 * 1.25) / 1e6, 12);
+		expect(message.usage.cost.total).toBeCloseTo((176 * 2.5 + 90 + 1024 * 1.25) / 1e6, 12);
+		const end = events.find((e) => e.type === "text_end");
+		expect(end).toMatchObject({ content: "héllo 👋 世界" });
+	});
+
+	it("gives the same message for chunks split at every byte boundary, also inside UTF-8 characters", async () => {
+		const text = fixture("text");
+		for (let size = 1; size <= 7; size++) {
+			server.enqueue({ kind: "sse", chunks: byteChunks(text, size) });
+			const events = await collect(testModel(server), hello);
+			const message = final(events);
+			expect(message.content, `chunk size ${size}`).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
+			expect(message.usage.totalTokens).toBe(1209);
+			expect(events.filter((e) => e.type === "done")).toHaveLength(1);
+		}
+	});
+
+	it("reads reasoning_content as a thinking block before the text", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("thinking")] });
+		const model = testModel(server, { id: "deepseek-reasoner", provider: "deepseek", reasoning: true });
+		const events = await collect(model, hello);
+		expect(shape(events)).toEqual([
+			"start",
+			"thinking_start@0",
+			"thinking_delta@0",
+			"thinking_delta@0",
+			"thinking_delta@0",
+			"thinking_end@0",
+			"text_start@1",
+			"text_delta@1",
+			"text_delta@1",
+			"text_end@1",
+			"done",
+		]);
+		const message = final(events);
+		expect(message.content).toEqual([
+			{ type: "thinking", thinking: "The user greets me. Reply briefly." },
+			{ type: "text", text: "Hi there!" },
+		]);
+		// Usage may ride on the chunk that carries finish_reason (DeepSeek does this).
+		expect(message.usage).toMatchObject({ input: 15, output: 21, totalTokens: 36 });
+	});
+
+	it("reads `delta.reasoning` (Ollama, OpenRouter) as thinking", async () => {
+		const chunk = (delta: object, finish: string | null = null) =>
+			`data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "qwen3", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+		server.enqueue({
+			kind: "sse",
+			chunks: [chunk({ role: "assistant", content: "", reasoning: "Thinking" }), chunk({ content: "Done" }), chunk({}, "stop"), "data: [DONE]\n\n"],
+		});
+		const events = await collect(testModel(server, { id: "qwen3", provider: "ollama" }), hello);
+		expect(final(events).content).toEqual([
+			{ type: "thinking", thinking: "Thinking" },
+			{ type: "text", text: "Done" },
+		]);
+	});
+
+	it("assembles two parallel tool calls whose arguments are split across chunks", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("parallel-tool-calls")] });
+		const events = await collect(testModel(server, { id: "gpt-4.1" }), hello);
+		expect(shape(events)).toEqual([
+			"start",
+			"toolcall_start@0",
+			"toolcall_delta@0",
+			"toolcall_delta@0",
+			"toolcall_delta@0",
+			"toolcall_start@1",
+			"toolcall_delta@1",
+			"toolcall_delta@1",
+			"toolcall_delta@1",
+			"toolcall_end@0",
+			"toolcall_end@1",
+			"done",
+		]);
+		const message = final(events);
+		expect(message.stopReason).toBe("toolUse");
+		expect(message.content).toEqual([
+			{ type: "toolCall", id: "call_Qm3vX8aJ2LpN7rT1", name: "read", arguments: { path: "src/a.ts" } },
+			{ type: "toolCall", id: "call_Zk9wB4cD6FhJ2mP5", name: "grep", arguments: { pattern: "TODO", limit: 5 } },
+		]);
+		const ends = events.filter((e) => e.type === "toolcall_end");
+		expect(ends.map((e) => e.type === "toolcall_end" && e.toolCall.name)).toEqual(["read", "grep"]);
+		expect(message.usage).toMatchObject({ input: 310, output: 48, cacheRead: 0 });
+	});
+
+	it("tool calls survive byte-level splitting too", async () => {
+		const text = fixture("parallel-tool-calls");
+		for (let size = 1; size <= 7; size++) {
+			server.enqueue({ kind: "sse", chunks: byteChunks(text, size) });
+			const message = final(await collect(testModel(server), hello));
+			expect(message.content.map((c) => c.type === "toolCall" && c.arguments)).toEqual([
+				{ path: "src/a.ts" },
+				{ pattern: "TODO", limit: 5 },
+			]);
+		}
+	});
+
+	it("maps finish_reason length to a length stop", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("length")] });
+		const events = await collect(testModel(server), hello);
+		expect(events.at(-1)).toMatchObject({ type: "done", reason: "length" });
+		expect(final(events).content).toEqual([{ type: "text", text: "Once upon a" }]);
+	});
+
+	it("maps finish_reason content_filter to an error that keeps the text", async () => {
+		const chunk = (delta: object, finish: string | null = null) =>
+			`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "gpt-4o", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+		server.enqueue({ kind: "sse", chunks: [chunk({ content: "Sure" }), chunk({}, "content_filter"), "data: [DONE]\n\n"] });
+		const events = await collect(testModel(server), hello);
+		expect(events.filter((e) => e.type === "done" || e.type === "error")).toHaveLength(1);
+		const message = final(events);
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe("OpenAI: the reply was blocked by the content filter");
+		expect(message.content).toEqual([{ type: "text", text: "Sure" }]);
+	});
+
+	it("turns an error object inside the stream into an error event", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("error-in-stream")] });
+		const events = await collect(testModel(server), hello);
+		expect(shape(events)).toEqual(["start", "text_start@0", "text_delta@0", "error"]);
+		const message = final(events);
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe(
+			"OpenAI: The server had an error while processing your request. Sorry about that!",
+		);
+		expect(message.content).toEqual([{ type: "text", text: "Partial" }]);
+	});
+
+	it("a body that ends without finish_reason or [DONE] is an error, not a silent stop", async () => {
+		const chunk = `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "gpt-4o", choices: [{ index: 0, delta: { content: "Hal" }, finish_reason: null }] })}\n\n`;
+		server.enqueue({ kind: "sse", chunks: [chunk] });
+		const message = final(await collect(testModel(server), hello));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe("OpenAI: the stream ended before the reply was complete");
+	});
+});
+
+describe("streamOpenAICompletions: the request", () => {
+	const png = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
+	const tools = [
+		{
+			name: "read",
+			description: "Read a file",
+			parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+		},
+	];
+	const context: Context = {
+		systemPrompt: "You are Rudder.",
+		tools,
+		messages: [
+			{ role: "user", content: [{ type: "text", text: "What is in this?" }, png], timestamp: 1 },
+			{
+				role: "assistant",
+				content: [
+					{ type: "thinking", thinking: "Let me look." },
+					{ type: "text", text: "Reading both." },
+					{ type: "toolCall", id: "call_1", name: "read", arguments: { path: "a.png" } },
+					{ type: "toolCall", id: "call_2|fc_abc", name: "read", arguments: { path: "b.txt" } },
+				],
+				api: "openai-completions",
+				provider: "openai",
+				model: "gpt-4o",
+				usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+				stopReason: "toolUse",
+				timestamp: 2,
+			},
+			{ role: "toolResult", toolCallId: "call_1", toolName: "read", content: [{ type: "text", text: "A picture:" }, png], isError: false, timestamp: 3 },
+			{ role: "toolResult", toolCallId: "call_2|fc_abc", toolName: "read", content: [{ type: "text", text: "hello" }], isError: false, timestamp: 4 },
+			{ role: "user", content: "Thanks", timestamp: 5 },
+		],
+	};
+
+	it("sends messages, tool results, images, tools, the system prompt and the max tokens field", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		await collect(testModel(server), context, { maxTokens: 1000, temperature: 0.2 });
+		expect(server.requests).toHaveLength(1);
+		const request = server.requests[0];
+		expect(request.method).toBe("POST");
+		expect(request.url).toBe("/v1/chat/completions");
+		expect(request.headers.authorization).toBe("Bearer sk-test");
+		expect(request.headers["content-type"]).toBe("application/json");
+		expect(request.body).toEqual({
+			model: "gpt-4o",
+			stream: true,
+			stream_options: { include_usage: true },
+			max_completion_tokens: 1000,
+			temperature: 0.2,
+			store: false,
+			tools: [{ type: "function", function: tools[0] }],
+			messages: [
+				{ role: "system", content: "You are Rudder." },
+				{
+					role: "user",
+					content: [
+						{ type: "text", text: "What is in this?" },
+						{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+					],
+				},
+				{
+					role: "assistant",
+					content: "Reading both.",
+					tool_calls: [
+						{ id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"a.png"}' } },
+						{ id: "call_2", type: "function", function: { name: "read", arguments: '{"path":"b.txt"}' } },
+					],
+				},
+				{ role: "tool", tool_call_id: "call_1", content: "A picture:" },
+				{ role: "tool", tool_call_id: "call_2", content: "hello" },
+				// Images from tool results follow the whole run of tool messages as one user message.
+				{
+					role: "user",
+					content: [
+						{ type: "text", text: "Images from the tool results above:" },
+						{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+					],
+				},
+				{ role: "user", content: "Thanks" },
+			],
+		});
+	});
+
+	it("local servers: no auth header without a key, max_tokens, no store, model and caller headers", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		const model = testModel(server, { provider: "ollama", id: "llama3.2", headers: { "x-model": "m", "x-both": "model" } });
+		const events: AssistantMessageEvent[] = [];
+		for await (const e of streamOpenAICompletions(model, hello, { headers: { "x-both": "caller" } })) events.push(e);
+		expect(final(events).stopReason).toBe("stop");
+		const request = server.requests[0];
+		expect(request.headers.authorization).toBeUndefined();
+		expect(request.headers["x-model"]).toBe("m");
+		expect(request.headers["x-both"]).toBe("caller");
+		expect(request.body.max_tokens).toBe(16_384);
+		expect(request.body).not.toHaveProperty("max_completion_tokens");
+		expect(request.body).not.toHaveProperty("store");
+	});
+
+	it("honours compat: developer role, reasoning_effort, no usage option, replayed reasoning", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		const model = testModel(server, {
+			id: "o4-mini",
+			reasoning: true,
+			compat: { supportsDeveloperRole: true, supportsUsageInStreaming: false, maxTokensField: "max_tokens", replayReasoning: true },
+		});
+		await collect(model, context, { reasoning: "xhigh" });
+		const body = server.requests[0].body;
+		expect(body.messages[0]).toEqual({ role: "developer", content: "You are Rudder." });
+		expect(body.reasoning_effort).toBe("high");
+		expect(body).not.toHaveProperty("stream_options");
+		expect(body.max_tokens).toBe(16_384);
+		expect(body.messages[2].reasoning_content).toBe("Let me look.");
+	});
+
+	it("drops thinking by default and sends no reasoning_effort when the compat forbids it", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		const model = testModel(server, { reasoning: true, compat: { supportsReasoningEffort: false } });
+		await collect(model, context, { reasoning: "low" });
+		const body = server.requests[0].body;
+		expect(body.messages[0].role).toBe("system");
+		expect(body).not.toHaveProperty("reasoning_effort");
+		expect(body.messages[2]).not.toHaveProperty("reasoning_content");
+	});
+
+	it("onPayload may replace the body", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		await collect(testModel(server), hello, {
+			onPayload: (payload) => ({ ...(payload as object), seed: 7 }),
+		});
+		expect(server.requests[0].body.seed).toBe(7);
+		expect(server.requests[0].body.messages).toEqual([{ role: "user", content: "hi" }]);
+	});
+});
