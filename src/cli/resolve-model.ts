@@ -1,6 +1,7 @@
 // Which model a run uses. Order: `--model` (with `--provider` as its prefix), `--provider` alone, the
 // settings default, the first model with a key, a discovered local server, and — interactive only —
 // the offline demo. Non-interactive runs with nothing usable fail with one line saying how to set up.
+import type { DiscoverLocalOptions, LocalProvider } from "../ai/model-registry.js";
 import type { Model } from "../ai/types.js";
 
 /** The part of `ModelRegistry` the choice needs. */
@@ -68,4 +69,26 @@ async function firstOfProvider(catalog: ModelCatalog, provider: string): Promise
 	const model = known ?? ofProvider(await catalog.discoverLocal())[0];
 	if (model) return { ok: true, model };
 	return { ok: false, exitCode: 2, message: `unknown provider "${provider}" (see rudder --list-models)` };
+}
+
+const LOCAL_KINDS: readonly LocalProvider[] = ["ollama", "llamacpp", "lmstudio", "vllm"];
+
+/**
+ * Reads `RUDDER_DISCOVERY_PORTS`: unset probes the well-known ports; empty turns discovery off (tests,
+ * CI); `ollama=11500,vllm=9000` moves those servers' ports. Returns undefined when discovery is off;
+ * throws one line on a malformed value.
+ */
+export function discoveryOptions(value: string | undefined): DiscoverLocalOptions | undefined {
+	if (value === undefined) return {};
+	if (value.trim() === "") return undefined;
+	const ports: DiscoverLocalOptions["ports"] = {};
+	for (const item of value.split(",")) {
+		const [kind, port] = item.split("=").map((s) => s.trim());
+		const number = Number(port);
+		if (!LOCAL_KINDS.includes(kind as LocalProvider) || !Number.isInteger(number) || number <= 0 || number > 65535) {
+			throw new Error(`RUDDER_DISCOVERY_PORTS: "${item.trim()}" is not <${LOCAL_KINDS.join("|")}>=<port>`);
+		}
+		ports[kind as LocalProvider] = number;
+	}
+	return { ports };
 }

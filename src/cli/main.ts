@@ -1,0 +1,195 @@
+// The `rudder` command: parse the flags, pick a model and a session, run one mode. Every failure ends
+// as one line on stderr and an exit code (1: the run failed, 2: bad usage or nothing to run with).
+// The interactive mode (Ink, React) is imported only when used, so print/json/rpc start fast.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Readable } from "node:stream";
+import { ModelRegistry } from "../ai/model-registry.js";
+import type { Model } from "../ai/types.js";
+import { runJson } from "../modes/json.js";
+import { oneLine, runPrint, type ModeOutput } from "../modes/print.js";
+import { runRpc } from "../modes/rpc.js";
+import { createAgentSession } from "../session/agent-session.js";
+import { loadSettings } from "../session/settings.js";
+import type { AgentSessionApi } from "../session/types.js";
+import { type CliArgs, type CliMode, parseCliArgs } from "./args.js";
+import { discoveryOptions, type ModelCatalog, resolveModel } from "./resolve-model.js";
+import { chooseSessionMode } from "./session-choice.js";
+
+const stdout: ModeOutput = { write: (text) => void process.stdout.write(text) };
+const stderr: ModeOutput = { write: (text) => void process.stderr.write(text) };
+
+/** Runs the CLI; resolves to the exit code. Never throws. */
+export async function main(argv: string[]): Promise<number> {
+	try {
+		return await run(argv);
+	} catch (error) {
+		stderr.write(`rudder: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+		return 1;
+	}
+}
+
+async function run(argv: string[]): Promise<number> {
+	const parsed = parseCliArgs(argv, readVersion());
+	if (parsed.kind === "exit") {
+		stdout.write(parsed.stdout);
+		stderr.write(parsed.stderr);
+		return parsed.code;
+	}
+	const args = parsed.args;
+	const cwd = process.cwd();
+	const env = process.env;
+	const registry = new ModelRegistry({ env });
+	if (args.listModels !== undefined) return listModels(registry, args.listModels === true ? "" : args.listModels);
+
+	const mode = chooseMode(args, process.stdin.isTTY === true);
+	const settings = loadSettings({ cwd, env });
+	const choice = await resolveModel(catalogOf(registry, env), {
+		model: args.model,
+		provider: args.provider,
+		defaultModel: settings.defaultModel,
+		interactive: mode === "interactive",
+		demo: async () => (await import("../ai/providers/demo.js")).registerDemoProvider(),
+	});
+	if (!choice.ok) return fail(choice.message, choice.exitCode);
+
+	let prompt = args.message;
+	if (mode === "print" || mode === "json") {
+		if (!process.stdin.isTTY) prompt = joinPrompt(prompt, await readAll(process.stdin));
+		if (prompt.trim() === "") return fail("no prompt: pass a message (rudder -p \"...\") or pipe text on stdin", 2);
+	}
+
+	const sessionMode = chooseSessionMode(args, { cwd, env });
+	if (!sessionMode.ok) return fail(sessionMode.message, 2);
+	if (sessionMode.notice && mode !== "interactive") stderr.write(`rudder: ${sessionMode.notice}\n`);
+
+	const session = await createAgentSession({
+		cwd,
+		model: choice.model,
+		thinkingLevel: args.thinking,
+		tools: args.tools,
+		systemPrompt: args.systemPrompt,
+		appendSystemPrompt: args.appendSystemPrompt,
+		sessionMode: sessionMode.mode,
+		registry,
+		settings,
+		env,
+		apiKey: args.apiKey,
+	});
+	try {
+		switch (mode) {
+			case "print":
+				return await withInterruptAbort(session, () => runPrint(session, prompt, { stdout, stderr }));
+			case "json":
+				return await withInterruptAbort(session, () => runJson(session, prompt, { stdout, stderr }));
+			case "rpc":
+				return await runRpc(session, { stdin: process.stdin, stdout }, { findModel: (p, id) => registry.find(`${p}/${id}`) });
+			case "interactive": {
+				const { runInteractive } = await import("../modes/interactive.js");
+				const notices = [choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
+				return await runInteractive(session, { initialPrompt: prompt || undefined, notices });
+			}
+		}
+	} finally {
+		await session.dispose();
+	}
+}
+
+/** The registry, with local discovery limited as `RUDDER_DISCOVERY_PORTS` says. */
+function catalogOf(registry: ModelRegistry, env: Record<string, string | undefined>): ModelCatalog {
+	const discovery = discoveryOptions(env.RUDDER_DISCOVERY_PORTS);
+	return {
+		getAll: () => registry.getAll(),
+		getAvailable: () => registry.getAvailable(),
+		find: (spec) => registry.find(spec),
+		discoverLocal: async () => (discovery ? registry.discoverLocal(discovery) : []),
+	};
+}
+
+/** `--mode` wins, then `-p`; piped stdin without either means print, as `echo hi | rudder` suggests. */
+export function chooseMode(args: CliArgs, stdinIsTty: boolean): CliMode {
+	if (args.mode) return args.mode;
+	if (args.print || !stdinIsTty) return "print";
+	return "interactive";
+}
+
+/** The message first (the instruction), then what was piped in (the material). */
+export function joinPrompt(message: string, piped: string): string {
+	const material = piped.replace(/\s+$/, "");
+	if (!material) return message;
+	return message ? `${message}\n\n${material}` : material;
+}
+
+async function listModels(registry: ModelRegistry, search: string): Promise<number> {
+	const needle = search.toLowerCase();
+	const seen = new Set<string>();
+	const rows: string[][] = [];
+	for (const model of [...registry.getAll(), ...(await catalogOf(registry, process.env).discoverLocal())]) {
+		const spec = `${model.provider}/${model.id}`;
+		if (seen.has(spec)) continue;
+		seen.add(spec);
+		if (needle && !`${spec} ${model.name}`.toLowerCase().includes(needle)) continue;
+		rows.push([spec, model.name, formatTokens(model.contextWindow), registry.hasKey(model.provider) ? "yes" : "no"]);
+	}
+	if (rows.length === 0) {
+		stderr.write(search ? `rudder: no model matches "${search}"\n` : "rudder: no models known\n");
+		return 1;
+	}
+	stdout.write(formatTable([["model", "name", "context", "key"], ...rows]));
+	return 0;
+}
+
+function formatTable(rows: string[][]): string {
+	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+	return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd()).join("\n") + "\n";
+}
+
+function formatTokens(count: number): string {
+	if (count >= 1_000_000) return `${Math.round(count / 100_000) / 10}M`;
+	if (count >= 1_000) return `${Math.round(count / 1_000)}k`;
+	return String(count);
+}
+
+/** Ctrl+C aborts the run (which then ends as a failure, exit 1); a second Ctrl+C quits at once. */
+async function withInterruptAbort(session: AgentSessionApi, body: () => Promise<number>): Promise<number> {
+	let interrupts = 0;
+	const onInterrupt = () => {
+		interrupts++;
+		if (interrupts === 1) session.abort();
+		else process.exit(130);
+	};
+	process.on("SIGINT", onInterrupt);
+	try {
+		return await body();
+	} finally {
+		process.off("SIGINT", onInterrupt);
+	}
+}
+
+async function readAll(input: Readable): Promise<string> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of input) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+	return Buffer.concat(chunks).toString("utf8");
+}
+
+function fail(message: string, code: number): number {
+	stderr.write(`rudder: ${oneLine(message)}\n`);
+	return code;
+}
+
+/** The package version, read from the nearest package.json above this file (src or dist). */
+function readVersion(): string {
+	let dir = dirname(fileURLToPath(import.meta.url));
+	for (let i = 0; i < 5; i++) {
+		try {
+			const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version?: string };
+			if (pkg.name === "rudder" && pkg.version) return pkg.version;
+		} catch {
+			// not here; look one folder up
+		}
+		dir = dirname(dir);
+	}
+	return "0.0.0";
+}
+

@@ -1,0 +1,59 @@
+// Which session a run writes to, from -c / -r / --session / --no-session. Without a picker (print,
+// json, rpc), `-r` takes the latest session of this folder and names the others, so the user can pass
+// `--session <id>` next time.
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { findSession, listSessions, type SessionInfo } from "../session/session-store.js";
+import type { CliArgs } from "./args.js";
+
+export type SessionMode = { kind: "new" } | { kind: "continue" } | { kind: "file"; path: string } | { kind: "none" };
+
+export type SessionChoice = { ok: true; mode: SessionMode; /** For the user: which session was picked. */ notice?: string } | { ok: false; message: string };
+
+export interface SessionContext {
+	cwd: string;
+	env: Record<string, string | undefined>;
+}
+
+type SessionFlags = Pick<CliArgs, "continue" | "resume" | "session" | "noSession">;
+
+export function chooseSessionMode(args: SessionFlags, context: SessionContext): SessionChoice {
+	const given = [args.continue && "--continue", args.resume && "--resume", args.session !== undefined && "--session", args.noSession && "--no-session"].filter(
+		(flag): flag is string => typeof flag === "string",
+	);
+	if (given.length > 1) return { ok: false, message: `${given.join(" and ")} cannot be used together` };
+	if (args.noSession) return { ok: true, mode: { kind: "none" } };
+	if (args.continue) return { ok: true, mode: { kind: "continue" } };
+	if (args.session !== undefined) return sessionByFileOrId(args.session, context);
+	if (args.resume) return latestOf(listSessions(context.cwd, context.env), context.cwd);
+	return { ok: true, mode: { kind: "new" } };
+}
+
+function sessionByFileOrId(value: string, context: SessionContext): SessionChoice {
+	const looksLikePath = value.includes("/") || value.includes("\\") || value.endsWith(".jsonl");
+	if (looksLikePath) {
+		const path = resolve(context.cwd, value);
+		if (!existsSync(path)) return { ok: false, message: `session file not found: ${path}` };
+		return { ok: true, mode: { kind: "file", path } };
+	}
+	try {
+		return { ok: true, mode: { kind: "file", path: findSession(context.cwd, value, context.env).path } };
+	} catch (error) {
+		return { ok: false, message: error instanceof Error ? error.message : String(error) };
+	}
+}
+
+function latestOf(sessions: SessionInfo[], cwd: string): SessionChoice {
+	const [latest, ...older] = sessions;
+	if (!latest) return { ok: false, message: `no session to resume in ${resolve(cwd)} (start one without --resume)` };
+	const others = older.slice(0, 5).map(describe);
+	const notice =
+		`Resumed the latest session ${describe(latest)}` +
+		(others.length > 0 ? `; others: ${others.join("; ")} (pick one with --session <id>)` : "");
+	return { ok: true, mode: { kind: "file", path: latest.path }, notice };
+}
+
+function describe(session: SessionInfo): string {
+	const first = session.firstMessage.replace(/\s+/g, " ").slice(0, 40);
+	return `${session.id.slice(0, 8)} (${session.messageCount} messages${first ? `, "${first}"` : ""})`;
+}

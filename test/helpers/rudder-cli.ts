@@ -1,0 +1,151 @@
+// Runs the BUILT CLI (`node bin/rudder.js`, after `npm run build`) as a child process in an isolated
+// home: temp RUDDER_HOME / XDG / HOME folders, no API keys, local discovery off. Each helper waits on
+// events (exit, output lines) with generous timeouts, never on fixed sleeps.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const BIN = resolve(import.meta.dirname, "../../bin/rudder.js");
+
+export interface CliHome {
+	/** Project folder the CLI runs in. */
+	cwd: string;
+	rudderHome: string;
+	env: Record<string, string>;
+	cleanup(): void;
+}
+
+/** A fresh home; with `mockUrl`, models.json declares provider "mock" (model "mock-1") at that server. */
+export function makeHome(options: { mockUrl?: string } = {}): CliHome {
+	const root = mkdtempSync(join(tmpdir(), "rudder-cli-"));
+	const dirs = { cwd: join(root, "project"), home: join(root, "home"), rudderHome: join(root, "rudder"), xdg: join(root, "xdg") };
+	for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+	if (options.mockUrl) {
+		const models = { providers: { mock: { baseUrl: `${options.mockUrl}/v1`, api: "openai-completions", models: [{ id: "mock-1" }] } } };
+		writeFileSync(join(dirs.rudderHome, "models.json"), JSON.stringify(models));
+	}
+	return {
+		cwd: dirs.cwd,
+		rudderHome: dirs.rudderHome,
+		// Built from scratch so that no key or config of the machine running the tests leaks in.
+		env: {
+			PATH: process.env.PATH ?? "/usr/bin:/bin",
+			HOME: dirs.home,
+			RUDDER_HOME: dirs.rudderHome,
+			XDG_CONFIG_HOME: join(dirs.xdg, "config"),
+			XDG_DATA_HOME: join(dirs.xdg, "data"),
+			RUDDER_DISCOVERY_PORTS: "",
+			NO_COLOR: "1",
+		},
+		cleanup: () => rmSync(root, { recursive: true, force: true }),
+	};
+}
+
+export interface CliResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+function spawnCli(args: string[], home: CliHome, stdin: "pipe" | "ignore"): ChildProcess {
+	return spawn(process.execPath, [BIN, ...args], { cwd: home.cwd, env: home.env, stdio: [stdin, "pipe", "pipe"] });
+}
+
+/** Runs to exit. `input` is piped to stdin; without it stdin is /dev/null (not a TTY, empty). */
+export function runCli(args: string[], home: CliHome, options: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+	const child = spawnCli(args, home, options.input === undefined ? "ignore" : "pipe");
+	if (options.input !== undefined) child.stdin?.end(options.input);
+	let stdout = "";
+	let stderr = "";
+	child.stdout?.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+	child.stderr?.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+	return new Promise((resolvePromise, reject) => {
+		const timer = setTimeout(() => {
+			child.kill("SIGKILL");
+			reject(new Error(`rudder ${args.join(" ")} did not exit in time; stderr: ${stderr}`));
+		}, options.timeoutMs ?? 45_000);
+		child.on("error", reject);
+		child.on("close", (code) => {
+			clearTimeout(timer);
+			resolvePromise({ code, stdout, stderr });
+		});
+	});
+}
+
+/** A CLI kept running with piped stdin, reading JSON lines from stdout (rpc mode). */
+export interface LineClient {
+	/** Every parsed stdout line so far. */
+	lines: any[];
+	send(line: object | string): void;
+	/** Resolves with the first line (from `from` on) matching `predicate`. */
+	waitFor(predicate: (line: any) => boolean, options?: { from?: number; timeoutMs?: number }): Promise<any>;
+	/** Closes stdin and waits for the exit. */
+	end(timeoutMs?: number): Promise<CliResult>;
+	stderr(): string;
+	kill(): void;
+}
+
+export function startCli(args: string[], home: CliHome): LineClient {
+	const child = spawnCli(args, home, "pipe");
+	const lines: any[] = [];
+	const waiters = new Set<() => void>();
+	let stdout = "";
+	let pending = "";
+	let stderr = "";
+	let exited: CliResult | undefined;
+	const exit = new Promise<CliResult>((resolvePromise) =>
+		child.on("close", (code) => {
+			exited = { code, stdout, stderr };
+			for (const wake of waiters) wake();
+			resolvePromise(exited);
+		}),
+	);
+	child.stderr?.setEncoding("utf8").on("data", (s: string) => (stderr += s));
+	child.stdout?.setEncoding("utf8").on("data", (s: string) => {
+		stdout += s;
+		pending += s;
+		let newline = pending.indexOf("\n");
+		while (newline >= 0) {
+			const line = pending.slice(0, newline);
+			pending = pending.slice(newline + 1);
+			if (line.trim()) lines.push(JSON.parse(line));
+			newline = pending.indexOf("\n");
+		}
+		for (const wake of waiters) wake();
+	});
+	return {
+		lines,
+		send: (line) => child.stdin?.write(`${typeof line === "string" ? line : JSON.stringify(line)}\n`),
+		waitFor: (predicate, options = {}) =>
+			new Promise((resolvePromise, reject) => {
+				const check = () => {
+					const found = lines.slice(options.from ?? 0).find(predicate);
+					if (found !== undefined) return done(() => resolvePromise(found));
+					if (exited) return done(() => reject(new Error(`rudder exited (${exited?.code}) first; stderr: ${stderr}`)));
+				};
+				const timer = setTimeout(
+					() => done(() => reject(new Error(`no matching line in time; stderr: ${stderr}; lines: ${lines.map((l) => l.type).join(",")}`))),
+					options.timeoutMs ?? 30_000,
+				);
+				const done = (settle: () => void) => {
+					clearTimeout(timer);
+					waiters.delete(check);
+					settle();
+				};
+				waiters.add(check);
+				check();
+			}),
+		end: async (timeoutMs = 30_000) => {
+			child.stdin?.end();
+			const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+			const result = await exit;
+			clearTimeout(timer);
+			return result;
+		},
+		stderr: () => stderr,
+		kill: () => {
+			if (!exited) child.kill("SIGKILL");
+		},
+	};
+}
