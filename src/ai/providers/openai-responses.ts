@@ -1,0 +1,293 @@
+// OpenAI Responses (`POST {baseUrl}/responses`, SSE with named events). Stateless (`store:false`):
+// reasoning items travel back in full from `thinkingSignature`, with their encrypted content.
+import type { StreamFunction } from "../api-registry.js";
+import { parseStreamingJson } from "../partial-json.js";
+import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, Tool, UserMessage } from "../types.js";
+import type { AssistantBuilder } from "./assistant-builder.js";
+import { runProviderStream } from "./assistant-builder.js";
+import { joinUrl, ProviderError, parseSseJson, streamSse } from "./http.js";
+import {
+	apiKeyEnvFor,
+	buildHeaders,
+	imageDataUrl,
+	providerDisplayName,
+	reasoningEffort,
+	resolveApiKey,
+	splitToolCallId,
+	toolResultImages,
+	toolResultText,
+} from "./openai-shared.js";
+
+// ---- Wire types (the subset we send and read) ----
+
+type InputContent =
+	| { type: "input_text"; text: string }
+	| { type: "input_image"; detail: "auto"; image_url: string }
+	| { type: "output_text"; text: string; annotations: [] };
+
+export type ResponsesInputItem =
+	| { role: "user" | "assistant"; content: string | InputContent[] }
+	| { type: "message"; role: "assistant"; id: string; status: "completed"; content: InputContent[] }
+	| { type: "function_call"; id?: string; call_id: string; name: string; arguments: string }
+	| { type: "function_call_output"; call_id: string; output: string }
+	| { type: "reasoning"; [key: string]: unknown };
+
+interface OutputItem {
+	id?: string;
+	type: string;
+	call_id?: string;
+	name?: string;
+	arguments?: string;
+	status?: string;
+}
+
+interface ResponseObject {
+	id?: string;
+	model?: string;
+	status?: string;
+	error?: { message?: string; code?: string } | null;
+	incomplete_details?: { reason?: string } | null;
+	usage?: {
+		input_tokens?: number;
+		output_tokens?: number;
+		input_tokens_details?: { cached_tokens?: number } | null;
+	} | null;
+}
+
+interface ResponsesEvent {
+	type: string;
+	item?: OutputItem;
+	item_id?: string;
+	delta?: string;
+	arguments?: string;
+	response?: ResponseObject;
+	message?: string;
+	code?: string;
+}
+
+// ---- Request ----
+
+export function buildResponsesBody(model: Model, context: Context, options?: SimpleStreamOptions): Record<string, unknown> {
+	const body: Record<string, unknown> = {
+		model: model.id,
+		input: toResponsesInput(model, context),
+		stream: true,
+		store: false,
+	};
+	if (context.systemPrompt) body.instructions = context.systemPrompt;
+	if (context.tools?.length) body.tools = context.tools.map(toResponsesTool);
+	const maxTokens = options?.maxTokens ?? (model.maxTokens > 0 ? model.maxTokens : undefined);
+	if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
+	if (options?.temperature !== undefined) body.temperature = options.temperature;
+	if (options?.reasoning && model.reasoning) {
+		body.reasoning = { effort: reasoningEffort(model, options.reasoning), summary: "auto" };
+		// Without storage the server forgets its reasoning; asking for it encrypted lets us send it back.
+		body.include = ["reasoning.encrypted_content"];
+	}
+	if (options?.sessionId) body.prompt_cache_key = options.sessionId;
+	return body;
+}
+
+function toResponsesTool(tool: Tool): unknown {
+	return { type: "function", name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+/** Our transcript as Responses input items. */
+export function toResponsesInput(model: Model, context: Context): ResponsesInputItem[] {
+	const out: ResponsesInputItem[] = [];
+	// As with chat completions, images from tool results follow the run of outputs as one user message.
+	let pendingImages: ImageContent[] = [];
+	const flushImages = () => {
+		if (pendingImages.length === 0) return;
+		out.push({
+			role: "user",
+			content: [{ type: "input_text", text: "Images from the tool results above:" }, ...pendingImages.map(toImageInput)],
+		});
+		pendingImages = [];
+	};
+	for (const message of context.messages) {
+		if (message.role !== "toolResult") flushImages();
+		if (message.role === "user") out.push({ role: "user", content: userContent(message) });
+		else if (message.role === "assistant") out.push(...assistantItems(model, message));
+		else {
+			out.push({
+				type: "function_call_output",
+				call_id: splitToolCallId(message.toolCallId).callId,
+				output: toolResultText(message.content),
+			});
+			pendingImages.push(...toolResultImages(message.content));
+		}
+	}
+	flushImages();
+	return out;
+}
+
+function userContent(message: UserMessage): string | InputContent[] {
+	if (typeof message.content === "string") return message.content;
+	return message.content.map((c) => (c.type === "text" ? { type: "input_text" as const, text: c.text } : toImageInput(c)));
+}
+
+function toImageInput(image: ImageContent): InputContent {
+	return { type: "input_image", detail: "auto", image_url: imageDataUrl(image) };
+}
+
+function assistantItems(model: Model, message: AssistantMessage): ResponsesInputItem[] {
+	// Reasoning items and item ids only mean something to the model that produced them; the server
+	// rejects a function_call id whose reasoning item is missing, so other models' ids are dropped.
+	const sameModel = message.api === model.api && message.provider === model.provider && message.model === model.id;
+	const items: ResponsesInputItem[] = [];
+	for (const block of message.content) {
+		if (block.type === "thinking") {
+			const item = sameModel ? parseReasoningItem(block.thinkingSignature) : undefined;
+			if (item) items.push(item);
+		} else if (block.type === "text") {
+			if (!block.text) continue;
+			if (sameModel && block.textSignature) {
+				items.push({
+					type: "message",
+					role: "assistant",
+					id: block.textSignature,
+					status: "completed",
+					content: [{ type: "output_text", text: block.text, annotations: [] }],
+				});
+			} else items.push({ role: "assistant", content: block.text });
+		} else {
+			const { callId, itemId } = splitToolCallId(block.id);
+			items.push({
+				type: "function_call",
+				...(sameModel && itemId ? { id: itemId } : {}),
+				call_id: callId,
+				name: block.name,
+				arguments: JSON.stringify(block.arguments),
+			});
+		}
+	}
+	return items;
+}
+
+function parseReasoningItem(signature: string | undefined): ResponsesInputItem | undefined {
+	if (!signature) return undefined;
+	try {
+		const item = JSON.parse(signature);
+		return item && item.type === "reasoning" ? item : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+// ---- Response ----
+
+export const streamOpenAIResponses: StreamFunction = (model, context, options) =>
+	runProviderStream(model, options, async (builder) => {
+		const providerName = providerDisplayName(model.provider);
+		let body: unknown = buildResponsesBody(model, context, options);
+		if (options?.onPayload) body = (await options.onPayload(body, model)) ?? body;
+		const events = streamSse({
+			providerName,
+			apiKeyEnv: apiKeyEnvFor(model.provider),
+			url: joinUrl(model.baseUrl, "responses"),
+			headers: buildHeaders(model, options, resolveApiKey(model, options)),
+			body,
+			signal: options?.signal,
+			idleTimeoutMs: options?.timeoutMs,
+			maxRetries: options?.maxRetries,
+			maxRetryDelayMs: options?.maxRetryDelayMs,
+			model,
+			onResponse: options?.onResponse,
+		});
+		builder.start();
+		for await (const sse of events) {
+			const event = parseSseJson<ResponsesEvent>(providerName, sse.data);
+			if (readEvent(builder, model, providerName, event)) return;
+		}
+		throw new ProviderError(`${providerName}: the stream ended before the response completed`);
+	});
+
+/** Applies one event to the builder; true once the response is over. */
+function readEvent(builder: AssistantBuilder, model: Model, providerName: string, event: ResponsesEvent): boolean {
+	switch (event.type) {
+		case "response.created":
+			if (event.response?.id) builder.output.responseId = event.response.id;
+			if (event.response?.model && event.response.model !== model.id) builder.output.responseModel = event.response.model;
+			return false;
+		case "response.output_item.added":
+			startItem(builder, event.item);
+			return false;
+		case "response.reasoning_summary_part.added":
+			// Summary parts are separate paragraphs of one thinking block.
+			if (lastThinkingText(builder)) builder.thinking("\n\n");
+			return false;
+		case "response.reasoning_summary_text.delta":
+			if (event.delta) builder.thinking(event.delta);
+			return false;
+		case "response.output_text.delta":
+		case "response.refusal.delta":
+			if (event.delta) builder.text(event.delta);
+			return false;
+		case "response.function_call_arguments.delta":
+			if (event.item_id && event.delta) builder.toolCallDelta(event.item_id, event.delta);
+			return false;
+		case "response.function_call_arguments.done":
+			if (event.item_id && event.arguments !== undefined) {
+				builder.toolCallEnd(event.item_id, parseStreamingJson(event.arguments));
+			}
+			return false;
+		case "response.output_item.done":
+			endItem(builder, event.item);
+			return false;
+		case "response.completed":
+		case "response.incomplete":
+			finishResponse(builder, providerName, event.response);
+			return true;
+		case "response.failed": {
+			const error = event.response?.error;
+			throw new ProviderError(`${providerName}: ${error?.message ?? "the response failed"}${error?.code ? ` (${error.code})` : ""}`);
+		}
+		case "error":
+			throw new ProviderError(`${providerName}: ${event.message ?? "stream error"}${event.code ? ` (${event.code})` : ""}`);
+		default:
+			return false;
+	}
+}
+
+function startItem(builder: AssistantBuilder, item: OutputItem | undefined): void {
+	if (!item) return;
+	if (item.type === "reasoning") builder.thinking("");
+	else if (item.type === "message") builder.text("", item.id);
+	else if (item.type === "function_call" && item.id) {
+		builder.toolCallStart(item.id, `${item.call_id ?? item.id}|${item.id}`, item.name ?? "");
+	}
+}
+
+function endItem(builder: AssistantBuilder, item: OutputItem | undefined): void {
+	if (!item) return;
+	if (item.type === "reasoning") {
+		// The whole item (with encrypted_content) is what the server needs back next turn.
+		builder.thinkingSignature(JSON.stringify(item));
+		builder.closeAll();
+	} else if (item.type === "message") builder.closeAll();
+	else if (item.type === "function_call" && item.id && builder.hasToolCall(item.id)) {
+		builder.toolCallEnd(item.id, item.arguments !== undefined ? parseStreamingJson(item.arguments) : undefined);
+	}
+}
+
+function lastThinkingText(builder: AssistantBuilder): string {
+	const last = builder.output.content.at(-1);
+	return last?.type === "thinking" ? last.thinking : "";
+}
+
+function finishResponse(builder: AssistantBuilder, providerName: string, response: ResponseObject | undefined): void {
+	const usage = response?.usage;
+	if (usage) {
+		const cached = usage.input_tokens_details?.cached_tokens ?? 0;
+		builder.setUsage({ input: (usage.input_tokens ?? 0) - cached, output: usage.output_tokens ?? 0, cacheRead: cached });
+	}
+	const status = response?.status ?? "completed";
+	if (status === "incomplete") {
+		if (response?.incomplete_details?.reason === "content_filter") {
+			throw new ProviderError(`${providerName}: the reply was blocked by the content filter`);
+		}
+		builder.finish("length");
+	} else if (status === "completed") builder.finish("stop");
+	else throw new ProviderError(`${providerName}: the response ended with status ${status}`);
+}

@@ -1,0 +1,273 @@
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { streamOpenAIResponses } from "../../../src/ai/providers/openai-responses.js";
+import type { AssistantMessage, AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
+import { emptyUsage } from "../../../src/ai/usage.js";
+import { byteChunks, type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
+
+const fixture = (name: string) =>
+	readFileSync(new URL(`../../fixtures/openai-responses/${name}.sse`, import.meta.url), "utf8");
+
+function testModel(server: ScriptedServer, overrides: Partial<Model> = {}): Model {
+	return {
+		id: "gpt-5",
+		name: "GPT-5",
+		api: "openai-responses",
+		provider: "openai",
+		baseUrl: `${server.url}/v1`,
+		reasoning: true,
+		input: ["text", "image"],
+		cost: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
+		contextWindow: 400_000,
+		maxTokens: 128_000,
+		...overrides,
+	};
+}
+
+const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+
+async function collect(model: Model, context: Context, options: SimpleStreamOptions = {}) {
+	const events: AssistantMessageEvent[] = [];
+	for await (const e of streamOpenAIResponses(model, context, { apiKey: "sk-test", ...options })) events.push(e);
+	return events;
+}
+
+const shape = (events: AssistantMessageEvent[]) =>
+	events.map((e) => ("contentIndex" in e ? `${e.type}@${e.contentIndex}` : e.type));
+
+const final = (events: AssistantMessageEvent[]) => {
+	const last = events.at(-1);
+	if (last?.type === "done") return last.message;
+	if (last?.type === "error") return last.error;
+	throw new Error(`stream ended with ${last?.type}`);
+};
+
+const REASONING_ID = "rs_68a1f0c3a1d4819c8e7b6a5f4c3d2e1f";
+const MESSAGE_ID = "msg_68a1f0c5b2e0819cb7a6f5e4d3c2b1a0";
+
+let server: ScriptedServer;
+beforeEach(async () => {
+	server = await startScriptedServer();
+});
+afterEach(async () => {
+	await server.close();
+});
+
+describe("streamOpenAIResponses: responses", () => {
+	it("streams a reasoning summary then text, with signatures, usage and cost", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("reasoning-text")] });
+		const events = await collect(testModel(server), hello, { reasoning: "medium" });
+		expect(shape(events)).toEqual([
+			"start",
+			"thinking_start@0",
+			"thinking_delta@0",
+			"thinking_delta@0",
+			"thinking_delta@0",
+			"thinking_delta@0",
+			"thinking_end@0",
+			"text_start@1",
+			"text_delta@1",
+			"text_delta@1",
+			"text_delta@1",
+			"text_delta@1",
+			"text_delta@1",
+			"text_end@1",
+			"done",
+		]);
+		const message = final(events);
+		expect(message.stopReason).toBe("stop");
+		expect(message.responseId).toBe("resp_68a1f0c2e4b8819c9d3a7f5e2b1c4d6e");
+		expect(message.responseModel).toBe("gpt-5-2025-08-07");
+		const [thinking, text] = message.content;
+		expect(thinking).toMatchObject({
+			type: "thinking",
+			thinking: "**Greeting**\n\nThe user says hi.\n\nAnswer warmly.",
+		});
+		expect(JSON.parse((thinking as { thinkingSignature: string }).thinkingSignature)).toMatchObject({
+			id: REASONING_ID,
+			type: "reasoning",
+			encrypted_content: "gAAAAABooPDFk3x9Q2LmZr8vT1wYc6NpXh4sJd0uKe7bRa5yGi2oMt==",
+		});
+		expect(text).toEqual({ type: "text", text: "héllo 👋 世界", textSignature: MESSAGE_ID });
+		expect(message.usage).toMatchObject({ input: 220, output: 96, cacheRead: 1280, cacheWrite: 0, totalTokens: 1596 });
+		expect(message.usage.cost.total).toBeCloseTo((220 * 1.25 + 96 * 10 + 1280 * 0.125) / 1e6, 12);
+	});
+
+	it("gives the same message for chunks split at every byte boundary, also inside UTF-8 characters", async () => {
+		const text = fixture("reasoning-text");
+		for (let size = 1; size <= 7; size++) {
+			server.enqueue({ kind: "sse", chunks: byteChunks(text, size) });
+			const message = final(await collect(testModel(server), hello));
+			expect(message.content[1], `chunk size ${size}`).toEqual({ type: "text", text: "héllo 👋 世界", textSignature: MESSAGE_ID });
+			expect(message.usage.totalTokens).toBe(1596);
+		}
+	});
+
+	it("assembles two function calls with ids that keep call_id and item id", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("function-calls")] });
+		const events = await collect(testModel(server), hello);
+		expect(shape(events)).toEqual([
+			"start",
+			"toolcall_start@0",
+			"toolcall_delta@0",
+			"toolcall_delta@0",
+			"toolcall_delta@0",
+			"toolcall_end@0",
+			"toolcall_start@1",
+			"toolcall_delta@1",
+			"toolcall_delta@1",
+			"toolcall_delta@1",
+			"toolcall_end@1",
+			"done",
+		]);
+		const message = final(events);
+		expect(message.stopReason).toBe("toolUse");
+		expect(message.content).toEqual([
+			{ type: "toolCall", id: "call_Hq2mV7xK9pL3nR5t|fc_68a1f1d2a0b1819d8c7b6a5f4e3d2c1b", name: "read", arguments: { path: "src/a.ts" } },
+			{ type: "toolCall", id: "call_Jw4nX8yM0qN6oS2u|fc_68a1f1d3b1c2819d9d8c7b6a5f4e3d2c", name: "grep", arguments: { pattern: "TODO", limit: 5 } },
+		]);
+		expect(message.usage).toMatchObject({ input: 320, output: 52 });
+	});
+
+	it("function calls survive byte-level splitting", async () => {
+		const text = fixture("function-calls");
+		for (let size = 1; size <= 7; size++) {
+			server.enqueue({ kind: "sse", chunks: byteChunks(text, size) });
+			const message = final(await collect(testModel(server), hello));
+			expect(message.content.map((c) => c.type === "toolCall" && c.arguments)).toEqual([
+				{ path: "src/a.ts" },
+				{ pattern: "TODO", limit: 5 },
+			]);
+		}
+	});
+
+	it("an incomplete response stops with length and keeps its text", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("incomplete")] });
+		const events = await collect(testModel(server), hello);
+		expect(shape(events)).toEqual(["start", "text_start@0", "text_delta@0", "text_end@0", "done"]);
+		expect(events.at(-1)).toMatchObject({ type: "done", reason: "length" });
+		expect(final(events).content).toEqual([{ type: "text", text: "Once upon a", textSignature: "msg_68a1f2e1e5d4819e9a8b7c6d5e4f3a2b" }]);
+	});
+
+	it("response.failed becomes an error event with the server's message", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("failed")] });
+		const events = await collect(testModel(server), hello);
+		expect(shape(events)).toEqual(["start", "error"]);
+		expect(final(events).errorMessage).toBe("OpenAI: The model failed to generate a response. (server_error)");
+	});
+
+	it("an `error` event becomes an error event", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("error-event")] });
+		const message = final(await collect(testModel(server), hello));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe(
+			"OpenAI: Rate limit reached for gpt-5 in organization org-abc on tokens per min (TPM). (rate_limit_exceeded)",
+		);
+	});
+
+	it("a stream that ends before response.completed is an error", async () => {
+		const cut = fixture("reasoning-text").split("event: response.completed")[0];
+		server.enqueue({ kind: "sse", chunks: [cut] });
+		const message = final(await collect(testModel(server), hello));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe("OpenAI: the stream ended before the response completed");
+	});
+});
+
+describe("streamOpenAIResponses: the request", () => {
+	const png = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
+	const tools = [{ name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } }];
+	const reasoningItem = { id: REASONING_ID, type: "reasoning", encrypted_content: "enc==", summary: [] };
+	const assistant = (model: string): AssistantMessage => ({
+		role: "assistant",
+		content: [
+			{ type: "thinking", thinking: "Look first.", thinkingSignature: JSON.stringify(reasoningItem) },
+			{ type: "text", text: "Reading.", textSignature: MESSAGE_ID },
+			{ type: "toolCall", id: "call_1|fc_1", name: "read", arguments: { path: "a.png" } },
+		],
+		api: "openai-responses",
+		provider: "openai",
+		model,
+		usage: emptyUsage(),
+		stopReason: "toolUse",
+		timestamp: 2,
+	});
+	const contextWith = (assistantModel: string): Context => ({
+		systemPrompt: "You are Rudder.",
+		tools,
+		messages: [
+			{ role: "user", content: [{ type: "text", text: "Look at this" }, png], timestamp: 1 },
+			assistant(assistantModel),
+			{ role: "toolResult", toolCallId: "call_1|fc_1", toolName: "read", content: [{ type: "text", text: "An image:" }, png], isError: false, timestamp: 3 },
+			{ role: "user", content: "Thanks", timestamp: 4 },
+		],
+	});
+
+	it("sends input items, instructions, tools, reasoning, max_output_tokens and store:false", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("function-calls")] });
+		await collect(testModel(server), contextWith("gpt-5"), { reasoning: "high", maxTokens: 4000 });
+		const request = server.requests[0];
+		expect(request.url).toBe("/v1/responses");
+		expect(request.headers.authorization).toBe("Bearer sk-test");
+		const dataUrl = "data:image/png;base64,iVBORw0KGgo=";
+		expect(request.body).toEqual({
+			model: "gpt-5",
+			stream: true,
+			store: false,
+			instructions: "You are Rudder.",
+			max_output_tokens: 4000,
+			reasoning: { effort: "high", summary: "auto" },
+			include: ["reasoning.encrypted_content"],
+			tools: [{ type: "function", ...tools[0] }],
+			input: [
+				{
+					role: "user",
+					content: [
+						{ type: "input_text", text: "Look at this" },
+						{ type: "input_image", detail: "auto", image_url: dataUrl },
+					],
+				},
+				reasoningItem,
+				{
+					type: "message",
+					role: "assistant",
+					id: MESSAGE_ID,
+					status: "completed",
+					content: [{ type: "output_text", text: "Reading.", annotations: [] }],
+				},
+				{ type: "function_call", id: "fc_1", call_id: "call_1", name: "read", arguments: '{"path":"a.png"}' },
+				{ type: "function_call_output", call_id: "call_1", output: "An image:" },
+				{
+					role: "user",
+					content: [
+						{ type: "input_text", text: "Images from the tool results above:" },
+						{ type: "input_image", detail: "auto", image_url: dataUrl },
+					],
+				},
+				{ role: "user", content: "Thanks" },
+			],
+		});
+	});
+
+	it("drops reasoning items and item ids that came from another model", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("function-calls")] });
+		await collect(testModel(server), contextWith("gpt-4.1"));
+		const input = server.requests[0].body.input;
+		expect(input.some((item: { type?: string }) => item.type === "reasoning")).toBe(false);
+		expect(input[1]).toEqual({ role: "assistant", content: "Reading." });
+		expect(input[2]).toEqual({ type: "function_call", call_id: "call_1", name: "read", arguments: '{"path":"a.png"}' });
+		expect(server.requests[0].body).not.toHaveProperty("reasoning");
+	});
+
+	it("omits the auth header without a key and merges model and caller headers", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("incomplete")] });
+		const model = testModel(server, { provider: "local", headers: { "x-a": "model", "x-b": "model" } });
+		const events: AssistantMessageEvent[] = [];
+		for await (const e of streamOpenAIResponses(model, hello, { headers: { "x-b": "caller" } })) events.push(e);
+		expect(final(events).stopReason).toBe("length");
+		const headers = server.requests[0].headers;
+		expect(headers.authorization).toBeUndefined();
+		expect(headers["x-a"]).toBe("model");
+		expect(headers["x-b"]).toBe("caller");
+	});
+});
