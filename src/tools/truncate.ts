@@ -1,0 +1,120 @@
+// Head/tail truncation of tool output by lines and bytes. Tools cap what reaches the model so that one
+// large file or noisy command cannot fill the context window; the notes they append say how to get more.
+
+/** Most lines a tool returns in one result. */
+export const DEFAULT_MAX_LINES = 2000;
+/** Most bytes (UTF-8) a tool returns in one result. */
+export const DEFAULT_MAX_BYTES = 50 * 1024;
+/** Longest single line `read` returns before cutting it. */
+export const MAX_LINE_CHARS = 2000;
+
+export interface TruncationOptions {
+	/** Line cap; default `DEFAULT_MAX_LINES`. */
+	maxLines?: number;
+	/** Byte cap; default `DEFAULT_MAX_BYTES`. */
+	maxBytes?: number;
+}
+
+export interface TruncationResult {
+	/** The kept text, whole lines joined by "\n" (only a tail cut may start mid-line). */
+	content: string;
+	truncated: boolean;
+	/** Which cap cut the text first, or null when nothing was cut. */
+	truncatedBy: "lines" | "bytes" | null;
+	totalLines: number;
+	totalBytes: number;
+	outputLines: number;
+	outputBytes: number;
+	/** Tail cut only: the one kept line was longer than the byte cap and only its end is kept. */
+	lastLinePartial: boolean;
+	/** Head cut only: the first line alone is over the byte cap, so nothing is kept. */
+	firstLineExceedsLimit: boolean;
+	maxLines: number;
+	maxBytes: number;
+}
+
+const byteLength = (s: string): number => Buffer.byteLength(s, "utf8");
+
+/** Keeps the first lines that fit both caps (for `read`: the model continues with an offset). */
+export function truncateHead(text: string, options: TruncationOptions = {}): TruncationResult {
+	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	const totalBytes = byteLength(text);
+	const lines = text.split("\n");
+	const base = { totalLines: lines.length, totalBytes, maxLines, maxBytes, lastLinePartial: false };
+	if (lines.length <= maxLines && totalBytes <= maxBytes) {
+		return { ...base, content: text, truncated: false, truncatedBy: null, outputLines: lines.length, outputBytes: totalBytes, firstLineExceedsLimit: false };
+	}
+	if (byteLength(lines[0] ?? "") > maxBytes) {
+		return { ...base, content: "", truncated: true, truncatedBy: "bytes", outputLines: 0, outputBytes: 0, firstLineExceedsLimit: true };
+	}
+	let bytes = 0;
+	let count = 0;
+	let truncatedBy: "lines" | "bytes" = "lines";
+	for (const line of lines) {
+		if (count >= maxLines) break;
+		const cost = byteLength(line) + (count > 0 ? 1 : 0);
+		if (bytes + cost > maxBytes) {
+			truncatedBy = "bytes";
+			break;
+		}
+		bytes += cost;
+		count++;
+	}
+	const content = lines.slice(0, count).join("\n");
+	return { ...base, content, truncated: true, truncatedBy, outputLines: count, outputBytes: bytes, firstLineExceedsLimit: false };
+}
+
+/** Keeps the last lines that fit both caps (for `bash`: errors and summaries come at the end). */
+export function truncateTail(text: string, options: TruncationOptions = {}): TruncationResult {
+	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	const totalBytes = byteLength(text);
+	const lines = text.split("\n");
+	const base = { totalLines: lines.length, totalBytes, maxLines, maxBytes, firstLineExceedsLimit: false };
+	if (lines.length <= maxLines && totalBytes <= maxBytes) {
+		return { ...base, content: text, truncated: false, truncatedBy: null, outputLines: lines.length, outputBytes: totalBytes, lastLinePartial: false };
+	}
+	let bytes = 0;
+	let count = 0;
+	let truncatedBy: "lines" | "bytes" = "lines";
+	for (let i = lines.length - 1; i >= 0; i--) {
+		if (count >= maxLines) break;
+		const cost = byteLength(lines[i] ?? "") + (count > 0 ? 1 : 0);
+		if (bytes + cost > maxBytes) {
+			truncatedBy = "bytes";
+			break;
+		}
+		bytes += cost;
+		count++;
+	}
+	if (count === 0) {
+		// The last line alone is over the cap: keep its end, cut on a character boundary.
+		const content = tailBytes(lines[lines.length - 1] ?? "", maxBytes);
+		return { ...base, content, truncated: true, truncatedBy: "bytes", outputLines: 1, outputBytes: byteLength(content), lastLinePartial: true };
+	}
+	const content = lines.slice(lines.length - count).join("\n");
+	return { ...base, content, truncated: true, truncatedBy, outputLines: count, outputBytes: bytes, lastLinePartial: false };
+}
+
+/** The last `maxBytes` bytes of `text`, never splitting a UTF-8 character. */
+function tailBytes(text: string, maxBytes: number): string {
+	const buf = Buffer.from(text, "utf8");
+	let start = Math.max(0, buf.length - maxBytes);
+	// Continuation bytes look like 10xxxxxx; step forward to the start of a character.
+	while (start < buf.length && ((buf[start] ?? 0) & 0xc0) === 0x80) start++;
+	return buf.subarray(start).toString("utf8");
+}
+
+/** Cuts one line to `maxChars`, saying how long it was. */
+export function truncateLine(line: string, maxChars: number): { text: string; wasTruncated: boolean } {
+	if (line.length <= maxChars) return { text: line, wasTruncated: false };
+	return { text: `${line.slice(0, maxChars)}... [line truncated, ${line.length} chars]`, wasTruncated: true };
+}
+
+/** "512B", "12.3KB", "4.0MB": sizes in notes the model reads. */
+export function formatSize(bytes: number): string {
+	if (bytes < 1024) return `${bytes}B`;
+	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}KB`;
+	return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
+}
