@@ -1,0 +1,367 @@
+// Anthropic Messages API (`POST /v1/messages`, streamed). Builds the request from our context (prompt
+// caching marks, extended thinking, tool results as user turns) and maps the SSE events onto the
+// assistant event protocol through `AssistantBuilder`.
+import type { StreamFunction } from "../api-registry.js";
+import type {
+	AssistantMessage,
+	Context,
+	ImageContent,
+	Model,
+	SimpleStreamOptions,
+	StopReason,
+	TextContent,
+	ToolResultMessage,
+	UserMessage,
+} from "../types.js";
+import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
+import { joinUrl, oneLine, ProviderError, parseSseJson, streamSse } from "./http.js";
+import { thinkingBudgetFor } from "./thinking-budget.js";
+
+const PROVIDER_NAME = "Anthropic";
+const API_KEY_ENV = "ANTHROPIC_API_KEY";
+const API_VERSION = "2023-06-01";
+/** Streams tool arguments in small pieces instead of one buffered blob at the end of each call. */
+const FINE_GRAINED_TOOL_STREAMING = "fine-grained-tool-streaming-2025-05-14";
+/** Anthropic's smallest accepted thinking budget. */
+const MIN_THINKING_BUDGET = 1024;
+
+type CacheControl = { type: "ephemeral"; ttl?: "1h" };
+
+type AnthropicTextBlock = { type: "text"; text: string; cache_control?: CacheControl };
+type AnthropicImageBlock = {
+	type: "image";
+	source: { type: "base64"; media_type: string; data: string };
+	cache_control?: CacheControl;
+};
+type AnthropicToolResultBlock = {
+	type: "tool_result";
+	tool_use_id: string;
+	is_error: boolean;
+	content: (AnthropicTextBlock | AnthropicImageBlock)[];
+	cache_control?: CacheControl;
+};
+type AnthropicAssistantBlock =
+	| AnthropicTextBlock
+	| { type: "thinking"; thinking: string; signature: string }
+	| { type: "redacted_thinking"; data: string }
+	| { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
+
+export type AnthropicMessageParam =
+	| { role: "user"; content: AnthropicUserBlock[] }
+	| { role: "assistant"; content: AnthropicAssistantBlock[] };
+
+export interface AnthropicRequestBody {
+	model: string;
+	max_tokens: number;
+	stream: true;
+	system?: AnthropicTextBlock[];
+	messages: AnthropicMessageParam[];
+	tools?: { name: string; description: string; input_schema: unknown }[];
+	thinking?: { type: "enabled"; budget_tokens: number };
+	temperature?: number;
+}
+
+/** Builds the request body for `context`; pure, so the wire shape can be tested without a server. */
+export function buildAnthropicRequest(model: Model, context: Context, options?: SimpleStreamOptions): AnthropicRequestBody {
+	let maxTokens = options?.maxTokens ?? model.maxTokens;
+	const body: AnthropicRequestBody = {
+		model: model.id,
+		max_tokens: maxTokens,
+		stream: true,
+		messages: convertMessages(model, context.messages),
+	};
+	const cache = cacheControlFor(options?.cacheRetention);
+	if (context.systemPrompt) {
+		body.system = [{ type: "text", text: context.systemPrompt, ...(cache && { cache_control: cache }) }];
+	}
+	if (cache) markLastUserBlock(body.messages, cache);
+	if (context.tools?.length) {
+		body.tools = context.tools.map((tool) => ({
+			name: tool.name,
+			description: tool.description,
+			input_schema: tool.parameters,
+		}));
+	}
+	if (options?.reasoning && model.reasoning) {
+		let budget = thinkingBudgetFor(options.reasoning, model, options.thinkingBudgets);
+		// max_tokens counts the thinking too, so it must leave room for an answer after the budget.
+		if (maxTokens <= budget) maxTokens = Math.min(budget + maxTokens, Math.max(model.maxTokens, maxTokens));
+		if (maxTokens <= budget) budget = maxTokens - MIN_THINKING_BUDGET;
+		if (budget >= MIN_THINKING_BUDGET) {
+			body.max_tokens = maxTokens;
+			body.thinking = { type: "enabled", budget_tokens: budget };
+		}
+	}
+	// The API rejects a temperature other than 1 while thinking is on.
+	if (options?.temperature !== undefined && !body.thinking) body.temperature = options.temperature;
+	return body;
+}
+
+function cacheControlFor(retention: SimpleStreamOptions["cacheRetention"]): CacheControl | undefined {
+	if (retention === "none") return undefined;
+	return retention === "long" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
+}
+
+/** Marks the end of the last user turn, so the next request reads the whole prefix from the cache. */
+function markLastUserBlock(messages: AnthropicMessageParam[], cache: CacheControl): void {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i];
+		if (message.role !== "user") continue;
+		const last = message.content[message.content.length - 1];
+		if (last) last.cache_control = cache;
+		return;
+	}
+}
+
+function convertMessages(model: Model, messages: Context["messages"]): AnthropicMessageParam[] {
+	const out: AnthropicMessageParam[] = [];
+	for (const message of messages) {
+		if (message.role === "user") {
+			const content = userBlocks(message);
+			if (content.length > 0) out.push({ role: "user", content });
+		} else if (message.role === "assistant") {
+			const content = assistantBlocks(model, message);
+			if (content.length > 0) out.push({ role: "assistant", content });
+		} else {
+			const block = toolResultBlock(message);
+			const previous = out[out.length - 1];
+			// All results of one assistant turn must answer it in a single user turn.
+			if (previous?.role === "user" && previous.content.every((b) => b.type === "tool_result")) {
+				previous.content.push(block);
+			} else out.push({ role: "user", content: [block] });
+		}
+	}
+	return out;
+}
+
+function userBlocks(message: UserMessage): (AnthropicTextBlock | AnthropicImageBlock)[] {
+	if (typeof message.content === "string") return message.content ? [{ type: "text", text: message.content }] : [];
+	return mediaBlocks(message.content);
+}
+
+/** Text and images; empty text blocks are dropped because the API rejects them. */
+function mediaBlocks(content: (TextContent | ImageContent)[]): (AnthropicTextBlock | AnthropicImageBlock)[] {
+	const out: (AnthropicTextBlock | AnthropicImageBlock)[] = [];
+	for (const block of content) {
+		if (block.type === "text") {
+			if (block.text) out.push({ type: "text", text: block.text });
+		} else {
+			out.push({ type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } });
+		}
+	}
+	return out;
+}
+
+function assistantBlocks(model: Model, message: AssistantMessage): AnthropicAssistantBlock[] {
+	// Signatures are only valid for the API that issued them; thinking from elsewhere is replayed as text.
+	const ownThinking = message.api === model.api;
+	const out: AnthropicAssistantBlock[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (block.text) out.push({ type: "text", text: block.text });
+		} else if (block.type === "thinking") {
+			if (block.redacted) {
+				if (ownThinking && block.thinkingSignature) out.push({ type: "redacted_thinking", data: block.thinkingSignature });
+			} else if (ownThinking && block.thinkingSignature) {
+				out.push({ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature });
+			} else if (block.thinking) out.push({ type: "text", text: block.thinking });
+		} else {
+			out.push({ type: "tool_use", id: toolUseId(block.id), name: block.name, input: block.arguments });
+		}
+	}
+	return out;
+}
+
+function toolResultBlock(message: ToolResultMessage): AnthropicToolResultBlock {
+	return {
+		type: "tool_result",
+		tool_use_id: toolUseId(message.toolCallId),
+		is_error: message.isError,
+		content: mediaBlocks(message.content),
+	};
+}
+
+/** Anthropic accepts ids matching ^[a-zA-Z0-9_-]{1,64}$; ids from other providers may contain `|` or `.`. */
+function toolUseId(id: string): string {
+	const clean = id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+	return clean || "tool_call";
+}
+
+// Stream events, as far as we read them.
+type AnthropicUsage = {
+	input_tokens?: number;
+	output_tokens?: number;
+	cache_read_input_tokens?: number | null;
+	cache_creation_input_tokens?: number | null;
+};
+type AnthropicStreamEvent =
+	| { type: "message_start"; message: { id?: string; model?: string; usage?: AnthropicUsage } }
+	| {
+			type: "content_block_start";
+			index: number;
+			content_block:
+				| { type: "text"; text?: string }
+				| { type: "thinking"; thinking?: string; signature?: string }
+				| { type: "redacted_thinking"; data: string }
+				| { type: "tool_use"; id: string; name: string }
+				| { type: string };
+	  }
+	| {
+			type: "content_block_delta";
+			index: number;
+			delta:
+				| { type: "text_delta"; text: string }
+				| { type: "thinking_delta"; thinking: string }
+				| { type: "signature_delta"; signature: string }
+				| { type: "input_json_delta"; partial_json: string }
+				| { type: string };
+	  }
+	| { type: "content_block_stop"; index: number }
+	| { type: "message_delta"; delta: { stop_reason?: string | null }; usage?: AnthropicUsage }
+	| { type: "message_stop" }
+	| { type: "ping" }
+	| { type: "error"; error?: { type?: string; message?: string } };
+
+/** What a finished stream said about why it stopped; `error` carries the text for the user. */
+type StopOutcome = { reason: Extract<StopReason, "stop" | "length" | "toolUse"> } | { error: string };
+
+function mapStopReason(reason: string): StopOutcome {
+	switch (reason) {
+		case "end_turn":
+		case "stop_sequence":
+		case "pause_turn":
+			return { reason: "stop" };
+		case "max_tokens":
+		case "model_context_window_exceeded":
+			return { reason: "length" };
+		case "tool_use":
+			return { reason: "toolUse" };
+		case "refusal":
+			return { error: `${PROVIDER_NAME}: the model refused to answer (stop_reason: refusal)` };
+		default:
+			return { error: `${PROVIDER_NAME}: unexpected stop_reason: ${reason}` };
+	}
+}
+
+/** Reads one Anthropic stream into `builder`; keeps only per-stream state, no history. */
+class AnthropicStreamReader {
+	private stop: StopOutcome | undefined;
+	/** Which of our blocks each Anthropic `index` opened. */
+	private readonly kinds = new Map<number, string>();
+
+	constructor(private readonly builder: AssistantBuilder) {}
+
+	handle(event: AnthropicStreamEvent): void {
+		const b = this.builder;
+		switch (event.type) {
+			case "message_start": {
+				const { id, model, usage } = event.message;
+				if (id) b.output.responseId = id;
+				if (model && model !== b.model.id) b.output.responseModel = model;
+				if (usage) this.usage(usage);
+				b.start();
+				return;
+			}
+			case "content_block_start":
+				this.blockStart(event.index, event.content_block);
+				return;
+			case "content_block_delta":
+				this.blockDelta(event.index, event.delta);
+				return;
+			case "content_block_stop":
+				if (this.kinds.get(event.index) === "tool_use") b.toolCallEnd(String(event.index));
+				else b.closeAll();
+				return;
+			case "message_delta":
+				if (event.usage) this.usage(event.usage);
+				if (event.delta?.stop_reason) this.stop = mapStopReason(event.delta.stop_reason);
+				return;
+			case "error": {
+				const kind = event.error?.type ? ` (${event.error.type})` : "";
+				throw new ProviderError(`${PROVIDER_NAME} error${kind}: ${oneLine(event.error?.message ?? "unknown error")}`);
+			}
+			default:
+				// message_stop ends the loop by closing the body; ping and future event types carry nothing we use.
+				return;
+		}
+	}
+
+	/** Ends the message once the body is read. */
+	finish(): void {
+		const stop = this.stop;
+		if (!stop) throw new ProviderError(`${PROVIDER_NAME}: stream ended before the message was complete`);
+		if ("error" in stop) throw new ProviderError(stop.error);
+		this.builder.finish(stop.reason);
+	}
+
+	private blockStart(index: number, block: Extract<AnthropicStreamEvent, { type: "content_block_start" }>["content_block"]): void {
+		const b = this.builder;
+		this.kinds.set(index, block.type);
+		if (block.type === "text") b.text((block as { text?: string }).text ?? "");
+		else if (block.type === "thinking") {
+			const { thinking, signature } = block as { thinking?: string; signature?: string };
+			b.thinking(thinking ?? "", signature);
+		} else if (block.type === "redacted_thinking") b.redactedThinking((block as { data: string }).data);
+		else if (block.type === "tool_use") {
+			const { id, name } = block as { id: string; name: string };
+			b.toolCallStart(String(index), id, name);
+		}
+		// server_tool_use and other block types are not part of our message model; their deltas are ignored.
+	}
+
+	private blockDelta(index: number, delta: Extract<AnthropicStreamEvent, { type: "content_block_delta" }>["delta"]): void {
+		const b = this.builder;
+		const kind = this.kinds.get(index);
+		if (delta.type === "text_delta" && kind === "text") b.text((delta as { text: string }).text);
+		else if (delta.type === "thinking_delta" && kind === "thinking") b.thinking((delta as { thinking: string }).thinking);
+		else if (delta.type === "signature_delta" && kind === "thinking") {
+			b.thinkingSignature((delta as { signature: string }).signature);
+		} else if (delta.type === "input_json_delta" && kind === "tool_use") {
+			b.toolCallDelta(String(index), (delta as { partial_json: string }).partial_json);
+		}
+	}
+
+	private usage(usage: AnthropicUsage): void {
+		// input_tokens already excludes cached reads and writes, which are billed at their own prices.
+		this.builder.setUsage({
+			input: usage.input_tokens ?? undefined,
+			output: usage.output_tokens ?? undefined,
+			cacheRead: usage.cache_read_input_tokens ?? undefined,
+			cacheWrite: usage.cache_creation_input_tokens ?? undefined,
+		});
+	}
+}
+
+export const streamAnthropic: StreamFunction = (model, context, options) =>
+	runProviderStream(model, options, async (builder) => {
+		const request = buildAnthropicRequest(model, context, options);
+		const body = (await options?.onPayload?.(request, model)) ?? request;
+		const apiKey = options?.apiKey ?? process.env[API_KEY_ENV];
+		const headers: Record<string, string> = {
+			"anthropic-version": API_VERSION,
+			...(apiKey && { "x-api-key": apiKey }),
+			...(context.tools?.length && { "anthropic-beta": FINE_GRAINED_TOOL_STREAMING }),
+			...model.headers,
+			...options?.headers,
+		};
+		// `start` goes out before the request, so even an HTTP error arrives as start → error.
+		builder.start();
+		const reader = new AnthropicStreamReader(builder);
+		for await (const event of streamSse({
+			providerName: PROVIDER_NAME,
+			apiKeyEnv: API_KEY_ENV,
+			url: joinUrl(model.baseUrl, "v1/messages"),
+			headers,
+			body,
+			signal: options?.signal,
+			maxRetries: options?.maxRetries,
+			maxRetryDelayMs: options?.maxRetryDelayMs,
+			idleTimeoutMs: options?.timeoutMs,
+			model,
+			onResponse: options?.onResponse,
+		})) {
+			reader.handle(parseSseJson<AnthropicStreamEvent>(PROVIDER_NAME, event.data));
+		}
+		reader.finish();
+	});
