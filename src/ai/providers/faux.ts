@@ -90,7 +90,8 @@ export function registerFauxProvider(options: FauxProviderOptions = {}): FauxPro
 
 	const streamFaux = (m: Model, context: Context, opts?: SimpleStreamOptions): AssistantMessageEventStream => {
 		const callIndex = calls.length;
-		calls.push({ context: structuredClone(context), options: opts });
+		// Tools are kept by reference: an agent's tools carry `execute` functions, which cannot be cloned.
+		calls.push({ context: { ...context, messages: structuredClone(context.messages) }, options: opts });
 		const next = queue.shift();
 		return runProviderStream(m, opts, async (b) => {
 			const signal = opts?.signal;
