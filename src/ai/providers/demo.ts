@@ -141,9 +141,16 @@ function summariseOne(result: ToolResultMessage, call: ToolCall | undefined): st
 	const rest = lines.length > PREVIEW_LINES ? `\n\n…and ${lines.length - PREVIEW_LINES} more.` : "";
 	if (name === "ls") {
 		const path = typeof call?.arguments.path === "string" ? call.arguments.path : ".";
-		if (lines.length === 0) return `### \`${path}\` is empty`;
-		const items = lines.slice(0, PREVIEW_LINES).map((line) => `- \`${line.replace(/`/g, "'")}\``);
-		return `### \`${path}\`: ${lines.length} ${lines.length === 1 ? "entry" : "entries"}\n\n${items.join("\n")}${rest}`;
+		// Entries come first, one a line; a blank line starts the tool's own notes (e.g. a limit notice).
+		const blank = lines.indexOf("");
+		const entries = (blank < 0 ? lines : lines.slice(0, blank)).filter((line) => line !== "(empty directory)");
+		if (entries.length === 0) return `### \`${path}\` is empty`;
+		const total = typeof result.details?.count === "number" ? result.details.count : entries.length;
+		const folders = entries.filter((e) => e.endsWith("/")).length;
+		const items = entries.slice(0, PREVIEW_LINES).map((e) => `- \`${e.replace(/`/g, "'")}\``);
+		const more = total > PREVIEW_LINES ? `\n\n…and ${total - PREVIEW_LINES} more.` : "";
+		const kinds = `${folders} ${folders === 1 ? "folder" : "folders"}, ${entries.length - folders} ${entries.length - folders === 1 ? "file" : "files"} shown`;
+		return `### \`${path}\`: ${total} ${total === 1 ? "entry" : "entries"} (${kinds})\n\n${items.join("\n")}${more}`;
 	}
 	if (name === "read") {
 		const path = typeof call?.arguments.path === "string" ? call.arguments.path : "the file";
