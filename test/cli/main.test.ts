@@ -1,0 +1,154 @@
+// The built CLI end to end (run `npm run build` first): a child process talking to a scripted
+// OpenAI-compatible server on 127.0.0.1, in an isolated home with no keys and no local discovery.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
+import { type CliHome, makeHome, runCli } from "../helpers/rudder-cli.js";
+import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+
+const LONG = 60_000;
+let server: ScriptedServer | undefined;
+let home: CliHome | undefined;
+
+afterEach(async () => {
+	await server?.close();
+	home?.cleanup();
+	server = undefined;
+	home = undefined;
+});
+
+async function setUp(): Promise<{ server: ScriptedServer; home: CliHome }> {
+	server = await startScriptedServer();
+	home = makeHome({ mockUrl: server.url });
+	return { server, home };
+}
+
+/** Text of the chat messages the model was sent, as `role: text` lines (system prompt left out). */
+function transcriptOf(body: any): string[] {
+	return body.messages
+		.filter((m: any) => m.role !== "system" && m.role !== "developer")
+		.map((m: any) => `${m.role}: ${typeof m.content === "string" ? m.content : (m.content ?? []).map((c: any) => c.text ?? "").join("")}`);
+}
+
+describe("rudder (built CLI)", () => {
+	it("-p answers on stdout and exits 0", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		server.enqueue({ kind: "sse", chunks: [textBody("The answer is 42.")] });
+		const result = await runCli(["--model", "mock/mock-1", "-p", "what is the answer?"], home);
+		expect(result.stderr).toBe("");
+		expect(result.stdout).toBe("The answer is 42.\n");
+		expect(result.code).toBe(0);
+		expect(server.requests).toHaveLength(1);
+		expect(server.requests[0].body.model).toBe("mock-1");
+		expect(transcriptOf(server.requests[0].body)).toEqual(["user: what is the answer?"]);
+	});
+
+	it("joins piped stdin to the prompt", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		server.enqueue({ kind: "sse", chunks: [textBody("Three lines.")] });
+		const result = await runCli(["--model", "mock/mock-1", "-p", "count the lines"], home, { input: "a\nb\nc\n" });
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("Three lines.\n");
+		expect(transcriptOf(server.requests[0].body)).toEqual(["user: count the lines\n\na\nb\nc"]);
+	});
+
+	it("a 500 from the server exits 1 with one line on stderr", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		const failure = { kind: "status" as const, status: 500, body: '{"error":{"message":"model exploded"}}', headers: { "retry-after-ms": "0" } };
+		server.enqueue(failure, failure, failure, failure, failure);
+		const result = await runCli(["--model", "mock/mock-1", "-p", "hi"], home);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toBe("");
+		expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+		expect(result.stderr).toMatch(/^rudder: .*500.*model exploded/);
+	});
+
+	it("with no key and no local server, print mode exits 2 saying how to set up", { timeout: LONG }, async () => {
+		home = makeHome();
+		const result = await runCli(["-p", "hello"], home);
+		expect(result.code).toBe(2);
+		expect(result.stdout).toBe("");
+		const lines = result.stderr.trimEnd().split("\n");
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toContain("ANTHROPIC_API_KEY");
+		expect(lines[0]).toContain("OPENAI_API_KEY");
+		expect(lines[0]).toMatch(/OpenAI-compatible server/);
+	});
+
+	it("-c continues the previous session: the second request holds the first exchange", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		server.enqueue({ kind: "sse", chunks: [textBody("Hello, Ada.")] }, { kind: "sse", chunks: [textBody("You are Ada.")] });
+		const first = await runCli(["--model", "mock/mock-1", "-p", "my name is Ada"], home);
+		expect(first.code).toBe(0);
+		const second = await runCli(["--model", "mock/mock-1", "-c", "-p", "what is my name?"], home);
+		expect(second.stderr).toBe("");
+		expect(second.stdout).toBe("You are Ada.\n");
+		expect(transcriptOf(server.requests[1].body)).toEqual([
+			"user: my name is Ada",
+			"assistant: Hello, Ada.",
+			"user: what is my name?",
+		]);
+	});
+
+	it("without -c a new session starts empty", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		server.enqueue({ kind: "sse", chunks: [textBody("one")] }, { kind: "sse", chunks: [textBody("two")] });
+		await runCli(["--model", "mock/mock-1", "-p", "first"], home);
+		await runCli(["--model", "mock/mock-1", "-p", "second"], home);
+		expect(transcriptOf(server.requests[1].body)).toEqual(["user: second"]);
+	});
+
+	it("runs a tool the model asks for and sends its result back", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		writeFileSync(join(home.cwd, "notes-for-ls.txt"), "x");
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("ls", { path: "." })] }, { kind: "sse", chunks: [textBody("One file.")] });
+		const result = await runCli(["--model", "mock/mock-1", "-p", "list the files"], home);
+		expect(result.stderr).toBe("");
+		expect(result.stdout).toBe("One file.\n");
+		expect(server.requests).toHaveLength(2);
+		const messages = server.requests[1].body.messages;
+		const call = messages.find((m: any) => m.role === "assistant" && m.tool_calls);
+		expect(call.tool_calls[0].function.name).toBe("ls");
+		const toolResult = messages.find((m: any) => m.role === "tool");
+		expect(toolResult.tool_call_id).toBe(call.tool_calls[0].id);
+		expect(JSON.stringify(toolResult.content)).toContain("notes-for-ls.txt");
+	});
+
+	it("--list-models lists built-in and custom models, filtered by a search", { timeout: LONG }, async () => {
+		const { home } = await setUp();
+		const all = await runCli(["--list-models"], home);
+		expect(all.code).toBe(0);
+		expect(all.stdout).toMatch(/^model\s+name\s+context\s+key$/m);
+		expect(all.stdout).toMatch(/^mock\/mock-1\s/m);
+		expect(all.stdout).toMatch(/^anthropic\//m);
+		const filtered = await runCli(["--list-models", "mock"], home);
+		expect(filtered.stdout.trimEnd().split("\n")).toEqual([expect.stringMatching(/^model/), expect.stringMatching(/^mock\/mock-1\s.*\sno$/)]);
+		const none = await runCli(["--list-models", "no-such-model-anywhere"], home);
+		expect(none.code).toBe(1);
+		expect(none.stderr).toBe('rudder: no model matches "no-such-model-anywhere"\n');
+	});
+
+	it("--version prints the package version", { timeout: LONG }, async () => {
+		home = makeHome();
+		const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../package.json"), "utf8"));
+		const result = await runCli(["--version"], home);
+		expect(result).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });
+	});
+
+	it("bad flags and unknown models give one line and exit 2", { timeout: LONG }, async () => {
+		const { home } = await setUp();
+		const badFlag = await runCli(["--frobnicate"], home);
+		expect(badFlag.code).toBe(2);
+		expect(badFlag.stderr).toBe("rudder: unknown option '--frobnicate' (see rudder --help)\n");
+		const badModel = await runCli(["--model", "nope/none", "-p", "hi"], home);
+		expect(badModel.code).toBe(2);
+		expect(badModel.stderr).toBe('rudder: unknown model "nope/none" (see rudder --list-models)\n');
+		const noPrompt = await runCli(["--model", "mock/mock-1", "-p"], home);
+		expect(noPrompt.code).toBe(2);
+		expect(noPrompt.stderr).toMatch(/^rudder: no prompt/);
+		const noSession = await runCli(["--model", "mock/mock-1", "-r", "-p", "hi"], home);
+		expect(noSession.code).toBe(2);
+		expect(noSession.stderr).toMatch(/^rudder: no session to resume in /);
+	});
+});

@@ -1,0 +1,130 @@
+// `rudder --mode rpc` (built CLI): JSON-line commands on stdin, one response per command, events as
+// lines; steering reaches the next request; abort ends the run and closes the connection.
+import { afterEach, describe, expect, it } from "vitest";
+import { textBody, textRecords } from "../helpers/openai-chunks.js";
+import { type CliHome, type LineClient, makeHome, startCli } from "../helpers/rudder-cli.js";
+import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+
+const LONG = 90_000;
+let server: ScriptedServer | undefined;
+let home: CliHome | undefined;
+let client: LineClient | undefined;
+
+afterEach(async () => {
+	client?.kill();
+	await server?.close();
+	home?.cleanup();
+	client = undefined;
+});
+
+async function start(): Promise<{ server: ScriptedServer; client: LineClient }> {
+	server = await startScriptedServer();
+	home = makeHome({ mockUrl: server.url });
+	client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session"], home);
+	return { server, client };
+}
+
+const response = (id: string) => (line: any) => line.type === "response" && line.id === id;
+
+/** Waits until the server has sent `n` requests (the scripted server records them on arrival). */
+async function requestsReach(server: ScriptedServer, n: number): Promise<void> {
+	const deadline = Date.now() + 30_000;
+	while (server.requests.length < n) {
+		if (Date.now() > deadline) throw new Error(`only ${server.requests.length} requests arrived`);
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+describe("--mode rpc", () => {
+	it("prompt streams events and get_state answers", { timeout: LONG }, async () => {
+		const { server, client } = await start();
+		server.enqueue({ kind: "sse", chunks: [textBody("Hi from mock.")] });
+		client.send({ id: "s0", type: "get_state" });
+		const before = await client.waitFor(response("s0"));
+		expect(before).toMatchObject({ command: "get_state", success: true, data: { isStreaming: false, messageCount: 0 } });
+		expect(before.data.model).toMatchObject({ provider: "mock", id: "mock-1" });
+
+		client.send({ id: "p1", type: "prompt", message: "hello" });
+		expect(await client.waitFor(response("p1"))).toEqual({ type: "response", id: "p1", command: "prompt", success: true });
+		const end = await client.waitFor((l) => l.type === "agent_end");
+		expect(end.messages.at(-1).content).toEqual([{ type: "text", text: "Hi from mock." }]);
+
+		client.send({ id: "s1", type: "get_state" });
+		expect((await client.waitFor(response("s1"))).data).toMatchObject({ isStreaming: false, messageCount: 2 });
+		client.send({ id: "m1", type: "get_messages" });
+		const messages = (await client.waitFor(response("m1"))).data.messages;
+		expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
+
+		expect((await client.end()).code).toBe(0);
+	});
+
+	it("answers malformed and unknown lines with an error response and keeps going", { timeout: LONG }, async () => {
+		const { client } = await start();
+		client.send("{not json");
+		const parse = await client.waitFor((l) => l.type === "response" && l.command === "parse");
+		expect(parse.success).toBe(false);
+		expect(parse.error).toMatch(/^malformed JSON line/);
+		client.send({ id: 7, type: "fly_to_the_moon" });
+		expect(await client.waitFor((l) => l.type === "response" && l.id === 7)).toEqual({
+			type: "response",
+			id: 7,
+			command: "fly_to_the_moon",
+			success: false,
+			error: 'unknown command "fly_to_the_moon"',
+		});
+		client.send({ id: "bad", type: "prompt" });
+		expect(await client.waitFor(response("bad"))).toMatchObject({ success: false, error: '"prompt" needs a string "message"' });
+		client.send({ id: "lvl", type: "set_thinking_level", level: "enormous" });
+		expect(await client.waitFor(response("lvl"))).toMatchObject({ success: false });
+		client.send({ id: "mdl", type: "set_model", provider: "mock", modelId: "missing" });
+		expect(await client.waitFor(response("mdl"))).toMatchObject({ success: false, error: 'unknown model "mock/missing"' });
+		client.send({ id: "alive", type: "get_state" });
+		expect(await client.waitFor(response("alive"))).toMatchObject({ success: true });
+		expect((await client.end()).code).toBe(0);
+	});
+
+	it("steering while streaming reaches the model in the next request", { timeout: LONG }, async () => {
+		const { server, client } = await start();
+		// The first answer streams slowly so the steer arrives mid-stream.
+		const pieces = Array.from({ length: 30 }, (_, i) => `word${i} `);
+		server.enqueue({ kind: "sse", chunks: textRecords(pieces), delayMs: 100 }, { kind: "sse", chunks: [textBody("Switching to French.")] });
+		client.send({ id: "p", type: "prompt", message: "write a long poem" });
+		await client.waitFor((l) => l.type === "message_update" && l.assistantMessageEvent.type === "text_delta");
+		client.send({ id: "busy", type: "prompt", message: "no queue given" });
+		expect(await client.waitFor(response("busy"))).toMatchObject({ success: false, error: expect.stringMatching(/busy/) });
+		client.send({ id: "st", type: "prompt", message: "in French please", streamingBehavior: "steer" });
+		expect(await client.waitFor(response("st"))).toMatchObject({ success: true });
+		await client.waitFor((l) => l.type === "agent_end");
+
+		expect(server.requests).toHaveLength(2);
+		const users = server.requests[1].body.messages.filter((m: any) => m.role === "user").map((m: any) => JSON.stringify(m.content));
+		expect(users).toHaveLength(2);
+		expect(users[1]).toContain("in French please");
+		expect((await client.end()).code).toBe(0);
+	});
+
+	it("abort ends the run with an aborted message and closes the server connection", { timeout: LONG }, async () => {
+		const { server, client } = await start();
+		const pieces = Array.from({ length: 200 }, (_, i) => `tok${i} `);
+		server.enqueue({ kind: "sse", chunks: textRecords(pieces), delayMs: 200 });
+		client.send({ id: "p", type: "prompt", message: "go on forever" });
+		await client.waitFor((l) => l.type === "message_update" && l.assistantMessageEvent.type === "text_delta");
+		await requestsReach(server, 1);
+		expect(server.openSockets()).toBeGreaterThan(0);
+
+		client.send({ id: "a", type: "abort" });
+		expect(await client.waitFor(response("a"))).toMatchObject({ command: "abort", success: true });
+		const end = await client.waitFor((l) => l.type === "message_end" && l.message.role === "assistant");
+		expect(end.message.stopReason).toBe("aborted");
+		await client.waitFor((l) => l.type === "agent_end");
+
+		// The process is still running (stdin open): the socket closed because of the abort.
+		const deadline = Date.now() + 30_000;
+		while (server.openSockets() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		expect(server.openSockets()).toBe(0);
+		client.send({ id: "s", type: "get_state" });
+		expect((await client.waitFor(response("s"))).data).toMatchObject({ isStreaming: false });
+		expect(server.requests).toHaveLength(1);
+		expect((await client.end()).code).toBe(0);
+	});
+});
