@@ -1,0 +1,22 @@
+// Writes and edits to one file run one at a time. In a parallel tool batch two edits to the same file
+// would otherwise both read the original and the second write would silently drop the first edit.
+import { resolve } from "node:path";
+
+const tails = new Map<string, Promise<unknown>>();
+
+/** Runs `fn` after every earlier mutation of `absolutePath` has settled; other files are not held up. */
+export function withFileMutationQueue<T>(absolutePath: string, fn: () => Promise<T>): Promise<T> {
+	const key = resolve(absolutePath);
+	const previous = tails.get(key) ?? Promise.resolve();
+	const run = previous.then(fn, fn);
+	// The tail never rejects, so a failed edit does not poison the next one.
+	const tail = run.then(
+		() => undefined,
+		() => undefined,
+	);
+	tails.set(key, tail);
+	void tail.then(() => {
+		if (tails.get(key) === tail) tails.delete(key);
+	});
+	return run;
+}
