@@ -17,7 +17,9 @@ export type SessionEvent =
 	/** A line for the user that is not part of the transcript (command output, warnings). */
 	| { type: "notice"; level: "info" | "warning" | "error"; text: string }
 	/** Output of a `!cmd` shell command run by the user (added to the context). */
-	| { type: "user_shell"; command: string; output: string; exitCode: number | null };
+	| { type: "user_shell"; command: string; output: string; exitCode: number | null }
+	/** `/quit` was typed: the UI or mode should exit (after `dispose()`). */
+	| { type: "quit" };
 
 export interface SessionTotals {
 	input: number;

@@ -1,0 +1,661 @@
+// The coding assistant: builds the Agent (model, tools, system prompt, keys), persists every finished
+// message, resumes sessions, routes typed input (commands, `!shell`, `@file`, steer / follow-up),
+// compacts the context and keeps the cost totals. UIs and modes talk to it through `AgentSessionApi`.
+import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
+import { streamSimple } from "../ai/stream.js";
+import { Agent } from "../agent/index.js";
+import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../agent/types.js";
+import { createAllTools, createCodingTools, toolNames } from "../tools/index.js";
+import { findCutIndex, isContextOverflowError, type CompactionReason, estimateTokens, shouldCompact, summarize } from "./compaction.js";
+import { loadContextFiles } from "./context-files.js";
+import { exportMarkdown } from "./export-markdown.js";
+import { expandAttachments } from "./prompt-attachments.js";
+import { type CompactionSummaryMessage, convertToLlm, messageText, type ShellOutputMessage } from "./session-messages.js";
+import {
+	findSession,
+	latestSession,
+	listSessions,
+	loadSession,
+	type LoadedSession,
+	repairTranscript,
+	type SessionInfo,
+	SessionWriter,
+} from "./session-store.js";
+import { loadSettings, type Settings } from "./settings.js";
+import { runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
+import { buildSystemPrompt } from "./system-prompt.js";
+import type { AgentSessionApi, SessionEvent, SessionState, SessionTotals, SlashCommandInfo, SubmitOutcome } from "./types.js";
+import { runUserShell } from "./user-shell.js";
+
+type Env = Record<string, string | undefined>;
+
+export type SessionMode = { kind: "new" } | { kind: "continue" } | { kind: "file"; path: string } | { kind: "none" };
+
+/** The part of `ModelRegistry` a session uses. */
+export interface SessionModelRegistry {
+	getAvailable(): Model[];
+	find(spec: string): Model | undefined;
+	getApiKey(provider: string): string | undefined;
+	setApiKey(provider: string, key: string): void;
+}
+
+export interface CreateAgentSessionOptions {
+	cwd: string;
+	/** Default: the settings' `defaultModel`, else the first available model of the registry. */
+	model?: Model;
+	/** Default: the resumed session's, else the settings', else "off". */
+	thinkingLevel?: ThinkingLevel;
+	/** Tool names (read, bash, edit, write, grep, find, ls). Default: read, bash, edit, write. */
+	tools?: string[];
+	/** Replaces the built-in role text of the system prompt. */
+	systemPrompt?: string;
+	appendSystemPrompt?: string;
+	sessionMode: SessionMode;
+	registry?: SessionModelRegistry;
+	/** Default: loaded from the global and project settings files. */
+	settings?: Settings;
+	/** For config and data folders and keys. Default: `process.env`. */
+	env?: Env;
+	/** Key for the chosen model's provider, over the registry's. */
+	apiKey?: string;
+	/** Replaces `streamSimple` (tests). */
+	streamFn?: StreamFn;
+}
+
+const zeroTotals = (): SessionTotals => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
+
+interface QueuedInput {
+	/** The message given to the Agent; drains are recognised by identity. */
+	message: AgentMessage;
+	/** What the user typed, to put back into the input. */
+	text: string;
+}
+
+function userMessage(text: string, images: ImageContent[] = []): UserMessage {
+	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
+}
+
+function pickTools(cwd: string, names: string[] | undefined): AgentTool[] {
+	if (!names) return createCodingTools(cwd);
+	const all = createAllTools(cwd) as Record<string, AgentTool>;
+	return names.map((name) => {
+		const tool = all[name];
+		if (!tool) throw new Error(`Unknown tool "${name}" (known: ${toolNames.join(", ")})`);
+		return tool;
+	});
+}
+
+/** Builds a session: settings, model, tools, system prompt, and the transcript to resume. */
+export async function createAgentSession(options: CreateAgentSessionOptions): Promise<AgentSession> {
+	const env = options.env ?? process.env;
+	const cwd = resolve(options.cwd);
+	const settings = options.settings ?? loadSettings({ cwd, env });
+	const notices: string[] = [];
+
+	let loaded: { path: string; session: LoadedSession } | undefined;
+	const mode = options.sessionMode;
+	if (mode.kind === "continue") {
+		const latest = latestSession(cwd, env);
+		if (latest) loaded = { path: latest.path, session: loadSession(latest.path) };
+		else notices.push("No earlier session in this folder: starting a new one");
+	} else if (mode.kind === "file") {
+		loaded = { path: resolve(cwd, mode.path), session: loadSession(resolve(cwd, mode.path)) };
+	}
+	if (loaded) notices.push(...loaded.session.warnings);
+
+	const recorded = loaded?.session.model;
+	const model =
+		options.model ??
+		(recorded && options.registry?.find(`${recorded.provider}/${recorded.modelId}`)) ??
+		(settings.defaultModel ? options.registry?.find(settings.defaultModel) : undefined) ??
+		options.registry?.getAvailable()[0] ??
+		(await import("../ai/providers/demo.js")).registerDemoProvider();
+
+	return new AgentSession({
+		cwd,
+		env,
+		settings,
+		model,
+		thinkingLevel: options.thinkingLevel ?? loaded?.session.thinkingLevel ?? settings.defaultThinkingLevel ?? "off",
+		tools: pickTools(cwd, options.tools),
+		systemPrompt: options.systemPrompt,
+		appendSystemPrompt: options.appendSystemPrompt,
+		persist: mode.kind !== "none",
+		registry: options.registry,
+		apiKey: options.apiKey,
+		streamFn: options.streamFn,
+		loaded,
+		notices,
+	});
+}
+
+interface AgentSessionConfig {
+	cwd: string;
+	env: Env;
+	settings: Settings;
+	model: Model;
+	thinkingLevel: ThinkingLevel;
+	tools: AgentTool[];
+	systemPrompt?: string;
+	appendSystemPrompt?: string;
+	persist: boolean;
+	registry?: SessionModelRegistry;
+	apiKey?: string;
+	streamFn?: StreamFn;
+	loaded?: { path: string; session: LoadedSession };
+	notices: string[];
+}
+
+export class AgentSession implements AgentSessionApi, SlashCommandHost {
+	readonly agent: Agent;
+	readonly cwd: string;
+	readonly settings: Settings;
+	/** Set by `/quit`; modes stop when they see it (or the `quit` event). */
+	quitRequested = false;
+
+	private readonly env: Env;
+	private readonly registry?: SessionModelRegistry;
+	private readonly apiKeyOverride?: { provider: string; key: string };
+	private readonly baseStreamFn: StreamFn;
+	private readonly persist: boolean;
+	private readonly listeners = new Set<(event: SessionEvent) => void>();
+	/** Notices from before anyone subscribed (resume warnings), delivered to the first subscriber. */
+	private readonly earlyNotices: SessionEvent[] = [];
+
+	private writer?: SessionWriter;
+	private sessionId = "";
+	/** Index of each transcript message among the session file's message entries. */
+	private fileIndex = new WeakMap<AgentMessage, number>();
+	private nextFileIndex = 0;
+	/** Transcript messages before this index are written (or were loaded). */
+	private syncedLength = 0;
+
+	private steeringQueue: QueuedInput[] = [];
+	private followUpQueue: QueuedInput[] = [];
+	/** `!cmd` outputs from while a run was active; they join the transcript when it ends. */
+	private pendingShell: ShellOutputMessage[] = [];
+	private totals: SessionTotals = zeroTotals();
+	private contextTokens = 0;
+	private running = false;
+	private compacting?: AbortController;
+
+	constructor(config: AgentSessionConfig) {
+		this.cwd = config.cwd;
+		this.env = config.env;
+		this.settings = config.settings;
+		this.registry = config.registry;
+		this.persist = config.persist;
+		if (config.apiKey) this.apiKeyOverride = { provider: config.model.provider, key: config.apiKey };
+		this.baseStreamFn = config.streamFn ?? streamSimple;
+		const tools = config.tools;
+		const systemPrompt = buildSystemPrompt({
+			cwd: this.cwd,
+			tools,
+			contextFiles: loadContextFiles({ cwd: this.cwd, env: this.env }),
+			customPrompt: config.systemPrompt,
+			appendSystemPrompt: config.appendSystemPrompt,
+		});
+		this.agent = new Agent({
+			initialState: { systemPrompt, model: config.model, thinkingLevel: clampThinking(config.model, config.thinkingLevel), tools },
+			convertToLlm,
+			streamFn: this.streamWithSettings,
+			getApiKey: (provider) => this.apiKeyFor(provider),
+			steeringMode: this.settings.steeringMode,
+			followUpMode: this.settings.followUpMode,
+			onListenerError: (error) => this.notify("error", `Listener failed: ${errorText(error)}`),
+		});
+		// Synchronous on purpose: the Agent then adds no microtask per streamed token.
+		this.agent.subscribe((event) => this.onAgentEvent(event));
+		if (config.loaded) this.adoptLoaded(config.loaded.path, config.loaded.session);
+		else this.startFreshFile();
+		for (const text of config.notices) this.notify("warning", text);
+	}
+
+	// ---- AgentSessionApi: state and events -------------------------------------------------------
+
+	getState(): SessionState {
+		const s = this.agent.state;
+		return {
+			cwd: this.cwd,
+			model: s.model,
+			thinkingLevel: s.thinkingLevel,
+			messages: s.messages,
+			isStreaming: s.isStreaming || this.running,
+			streamingMessage: s.streamingMessage,
+			pendingToolCalls: s.pendingToolCalls,
+			errorMessage: s.errorMessage,
+			steering: this.steeringQueue.map((q) => q.text),
+			followUp: this.followUpQueue.map((q) => q.text),
+			totals: { ...this.totals },
+			contextTokens: this.contextTokens,
+			contextWindow: s.model.contextWindow,
+			sessionFile: this.writer?.path,
+			sessionId: this.sessionId,
+			isCompacting: this.compacting !== undefined,
+		};
+	}
+
+	subscribe(listener: (event: SessionEvent) => void): () => void {
+		this.listeners.add(listener);
+		if (this.earlyNotices.length > 0) {
+			const early = this.earlyNotices.splice(0);
+			queueMicrotask(() => {
+				for (const event of early) this.emit(event);
+			});
+		}
+		return () => {
+			this.listeners.delete(listener);
+		};
+	}
+
+	private emit(event: SessionEvent): void {
+		if (this.listeners.size === 0) {
+			if (event.type === "notice") this.earlyNotices.push(event);
+			return;
+		}
+		for (const listener of this.listeners) {
+			try {
+				listener(event);
+			} catch (error) {
+				// Reported to the others; a notice that itself throws is not reported again (no loop).
+				if (event.type === "notice") continue;
+				this.notify("error", `A session listener failed on ${event.type}: ${errorText(error)}`);
+			}
+		}
+	}
+
+	notify(level: "info" | "warning" | "error", text: string): void {
+		this.emit({ type: "notice", level, text });
+	}
+
+	// ---- Input ---------------------------------------------------------------------------------
+
+	private get busy(): boolean {
+		return this.running || this.agent.state.isStreaming || this.compacting !== undefined;
+	}
+
+	async submit(text: string, options: { as?: "steer" | "followUp"; images?: ImageContent[] } = {}): Promise<SubmitOutcome> {
+		const line = text.trim();
+		if (!line && !options.images?.length) return { kind: "ignored" };
+		if (line.startsWith("/")) {
+			const name = await runSlashCommand(this, line);
+			return { kind: "command", name };
+		}
+		if (line.startsWith("!")) {
+			const command = line.slice(1).trim();
+			if (!command) return { kind: "ignored" };
+			await this.runShell(command);
+			return { kind: "shell" };
+		}
+		const expanded = expandAttachments(text, this.cwd);
+		for (const warning of expanded.warnings) this.notify("warning", warning);
+		const images = [...(options.images ?? []), ...expanded.images];
+		if (this.busy) {
+			const message = userMessage(expanded.text, images);
+			if (options.as === "followUp") {
+				this.enqueue("followUp", message, text);
+				return { kind: "queued_follow_up" };
+			}
+			this.enqueue("steer", message, text);
+			return { kind: "steered" };
+		}
+		// Resolve once accepted; the run's failures are reported, not thrown at the typist.
+		this.prompt(expanded.text, images).catch((error) => this.notify("error", errorText(error)));
+		return { kind: "prompted" };
+	}
+
+	async prompt(text: string, images?: ImageContent[]): Promise<void> {
+		if (this.busy) throw new Error("A run is already active: steer or queue a follow-up, or wait for it to finish");
+		await this.runAgent(() => this.agent.prompt(text, images));
+	}
+
+	steer(text: string): void {
+		this.enqueue("steer", userMessage(text), text);
+	}
+
+	followUp(text: string): void {
+		this.enqueue("followUp", userMessage(text), text);
+	}
+
+	private enqueue(kind: "steer" | "followUp", message: UserMessage, text: string): void {
+		if (kind === "steer") {
+			this.agent.steer(message);
+			this.steeringQueue.push({ message, text });
+		} else {
+			this.agent.followUp(message);
+			this.followUpQueue.push({ message, text });
+		}
+		this.emitQueue();
+		// While compacting no run is there to drain the queue; the compaction starts one when it ends.
+	}
+
+	abort(): void {
+		this.agent.abort();
+		this.compacting?.abort();
+	}
+
+	takeQueuedMessages(): { steering: string[]; followUp: string[] } {
+		const taken = { steering: this.steeringQueue.map((q) => q.text), followUp: this.followUpQueue.map((q) => q.text) };
+		this.agent.clearAllQueues();
+		this.steeringQueue = [];
+		this.followUpQueue = [];
+		this.emitQueue();
+		return taken;
+	}
+
+	async waitForIdle(): Promise<void> {
+		while (this.busy) {
+			await this.agent.waitForIdle();
+			if (this.busy) await new Promise((r) => setTimeout(r, 5));
+		}
+	}
+
+	private emitQueue(): void {
+		this.emit({ type: "queue_update", steering: this.steeringQueue.map((q) => q.text), followUp: this.followUpQueue.map((q) => q.text) });
+	}
+
+	// ---- Runs ----------------------------------------------------------------------------------
+
+	/** Streams one run, then checks overflow and the compaction threshold. */
+	private async runAgent(start: () => Promise<void>, overflowRetried = false): Promise<void> {
+		this.running = true;
+		try {
+			await start();
+		} finally {
+			this.running = false;
+			this.flushPendingShell();
+		}
+		const last = this.agent.state.messages.at(-1);
+		if (!overflowRetried && last?.role === "assistant" && last.stopReason === "error" && isContextOverflowError(last.errorMessage)) {
+			// The failed reply stays in the file; the context drops it so the retry ends on the user's turn.
+			this.agent.state.messages.pop();
+			this.syncedLength = this.agent.state.messages.length;
+			if (await this.tryCompact("overflow")) await this.runAgent(() => this.agent.continue(), true);
+			return;
+		}
+		if (shouldCompact(this.contextTokens, this.agent.state.model.contextWindow, this.settings.compaction)) {
+			await this.tryCompact("threshold");
+		}
+	}
+
+	private async runShell(command: string): Promise<void> {
+		const { output, exitCode } = await runUserShell(command, this.cwd);
+		const message: ShellOutputMessage = { role: "shellOutput", command, output, exitCode, timestamp: Date.now() };
+		this.emit({ type: "user_shell", command, output, exitCode });
+		// A run works on its own copy of the context; adding to the transcript mid-run would interleave.
+		if (this.busy) this.pendingShell.push(message);
+		else this.appendToTranscript(message);
+	}
+
+	private flushPendingShell(): void {
+		for (const message of this.pendingShell.splice(0)) this.appendToTranscript(message);
+	}
+
+	private appendToTranscript(message: AgentMessage): void {
+		this.agent.state.messages.push(message);
+		this.syncToFile();
+	}
+
+	private onAgentEvent(event: AgentEvent): void {
+		try {
+			if (event.type === "message_start" && event.message.role === "user") this.noteDrained(event.message);
+			else if (event.type === "message_end") {
+				this.syncToFile();
+				if (event.message.role === "assistant") this.addUsage(event.message);
+			} else if (event.type === "agent_end") this.syncToFile();
+		} catch (error) {
+			// Persistence trouble (disk full) must not end the run; the user is told once per event.
+			this.notify("error", `Could not save the session: ${errorText(error)}`);
+		}
+		this.emit(event);
+	}
+
+	private noteDrained(message: AgentMessage): void {
+		const before = this.steeringQueue.length + this.followUpQueue.length;
+		this.steeringQueue = this.steeringQueue.filter((q) => q.message !== message);
+		this.followUpQueue = this.followUpQueue.filter((q) => q.message !== message);
+		if (this.steeringQueue.length + this.followUpQueue.length !== before) this.emitQueue();
+	}
+
+	private addUsage(message: Extract<AgentMessage, { role: "assistant" }>): void {
+		const u = message.usage;
+		this.totals.input += u.input;
+		this.totals.output += u.output;
+		this.totals.cacheRead += u.cacheRead;
+		this.totals.cacheWrite += u.cacheWrite;
+		this.totals.cost += u.cost.total;
+		const used = u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
+		if (used > 0) this.contextTokens = used;
+	}
+
+	// ---- Persistence ---------------------------------------------------------------------------
+
+	/** Writes transcript messages not yet in the file; each is one appended line. */
+	private syncToFile(): void {
+		const messages = this.agent.state.messages;
+		for (let i = this.syncedLength; i < messages.length; i++) {
+			const message = messages[i];
+			if (this.fileIndex.has(message)) continue;
+			this.fileIndex.set(message, this.nextFileIndex++);
+			this.writer?.append({ type: "message", message });
+		}
+		this.syncedLength = messages.length;
+	}
+
+	private secrets = (): string[] => {
+		const keys = this.apiKeyOverride ? [this.apiKeyOverride.key] : [];
+		const provider = this.agent?.state.model.provider;
+		const registryKey = provider ? this.registry?.getApiKey(provider) : undefined;
+		if (registryKey) keys.push(registryKey);
+		return keys;
+	};
+
+	private startFreshFile(): void {
+		this.writer = this.persist ? SessionWriter.create({ cwd: this.cwd, env: this.env, secrets: this.secrets }) : undefined;
+		this.sessionId = this.writer?.header.id ?? randomUUID();
+		this.fileIndex = new WeakMap();
+		this.nextFileIndex = 0;
+		this.syncedLength = 0;
+		this.totals = zeroTotals();
+		this.contextTokens = 0;
+		this.agent.sessionId = this.sessionId;
+	}
+
+	private adoptLoaded(path: string, loaded: LoadedSession): void {
+		this.writer = this.persist ? SessionWriter.open(path, loaded.header, this.secrets) : undefined;
+		this.sessionId = loaded.header.id;
+		this.agent.sessionId = this.sessionId;
+		this.fileIndex = new WeakMap();
+		loaded.messages.forEach((m, i) => {
+			if (loaded.messageIndices[i] >= 0) this.fileIndex.set(m, loaded.messageIndices[i]);
+		});
+		this.nextFileIndex = loaded.messageCount;
+		const messages = repairTranscript(loaded.messages);
+		this.agent.state.messages = messages;
+		this.syncedLength = messages.length;
+		// Totals cover the whole file, compacted turns included: they were paid for.
+		this.totals = zeroTotals();
+		this.contextTokens = 0;
+		for (const entry of loaded.allEntries) if (entry.type === "message" && entry.message.role === "assistant") this.addUsage(entry.message);
+		if (loaded.allEntries.some((e) => e.type === "compaction")) this.contextTokens = estimateContext(messages);
+	}
+
+	// ---- Model and thinking --------------------------------------------------------------------
+
+	async setModel(model: Model): Promise<void> {
+		const s = this.agent.state;
+		s.model = model;
+		s.thinkingLevel = clampThinking(model, s.thinkingLevel);
+		this.writer?.append({ type: "model_change", provider: model.provider, modelId: model.id });
+		this.emit({ type: "model_changed", model, thinkingLevel: s.thinkingLevel });
+	}
+
+	setThinkingLevel(level: ThinkingLevel): void {
+		const s = this.agent.state;
+		const next = clampThinking(s.model, level);
+		if (next !== level) this.notify("warning", `${s.model.id} cannot think; thinking stays off`);
+		s.thinkingLevel = next;
+		this.writer?.append({ type: "thinking_level_change", level: next });
+		this.emit({ type: "model_changed", model: s.model, thinkingLevel: next });
+	}
+
+	availableModels(): Model[] {
+		const current = this.agent.state.model;
+		const models = this.registry?.getAvailable() ?? [];
+		return models.some((m) => m.provider === current.provider && m.id === current.id) ? models : [current, ...models];
+	}
+
+	findModel(pattern: string): Model | undefined {
+		return this.registry?.find(pattern) ?? this.availableModels().find((m) => `${m.provider}/${m.id}`.includes(pattern));
+	}
+
+	private apiKeyFor(provider: string): string | undefined {
+		if (this.apiKeyOverride?.provider === provider) return this.apiKeyOverride.key;
+		return this.registry?.getApiKey(provider);
+	}
+
+	/** The stream function with the retry settings applied to every call. */
+	private readonly streamWithSettings: StreamFn = (model, context, options) =>
+		this.baseStreamFn(model, context, { ...options, maxRetries: this.settings.retry.enabled ? this.settings.retry.maxRetries : 0 });
+
+	login(provider: string, key: string): void {
+		if (!this.registry) throw new Error("No model registry to store the key in");
+		this.registry.setApiKey(provider, key);
+	}
+
+	// ---- Sessions ------------------------------------------------------------------------------
+
+	commands(): SlashCommandInfo[] {
+		return slashCommands.map(({ name, description, args }) => ({ name, description, args }));
+	}
+
+	listSessions(): SessionInfo[] {
+		return listSessions(this.cwd, this.env);
+	}
+
+	async newSession(): Promise<void> {
+		await this.stopForSwitch();
+		this.agent.reset();
+		this.startFreshFile();
+		this.emit({ type: "session_changed", sessionFile: this.writer?.path });
+		this.emitQueue();
+	}
+
+	/** Switches to a saved session of this folder, by id prefix or file path. */
+	async resumeSession(idPrefixOrPath: string): Promise<void> {
+		const looksLikePath = /[/\\]|\.jsonl$/.test(idPrefixOrPath);
+		const path = looksLikePath ? resolve(this.cwd, idPrefixOrPath) : findSession(this.cwd, idPrefixOrPath, this.env).path;
+		const loaded = loadSession(path);
+		await this.stopForSwitch();
+		this.agent.reset();
+		this.adoptLoaded(path, loaded);
+		for (const warning of loaded.warnings) this.notify("warning", warning);
+		this.emit({ type: "session_changed", sessionFile: this.writer?.path });
+		this.emitQueue();
+	}
+
+	private async stopForSwitch(): Promise<void> {
+		this.abort();
+		await this.waitForIdle();
+		this.steeringQueue = [];
+		this.followUpQueue = [];
+		this.pendingShell = [];
+	}
+
+	exportMarkdown(file: string): string {
+		const path = resolve(this.cwd, file);
+		const model = this.agent.state.model;
+		writeFileSync(path, exportMarkdown(this.agent.state.messages, { cwd: this.cwd, model: `${model.provider}/${model.id}` }));
+		return path;
+	}
+
+	requestQuit(): void {
+		this.quitRequested = true;
+		this.emit({ type: "quit" });
+	}
+
+	// ---- Compaction ----------------------------------------------------------------------------
+
+	async compact(instructions?: string): Promise<void> {
+		if (this.busy) throw new Error("Cannot compact while a run is active: wait for it or abort");
+		await this.runCompaction("manual", instructions);
+	}
+
+	/** Automatic compaction: failures are reported by the event, never thrown into the run. */
+	private async tryCompact(reason: CompactionReason): Promise<boolean> {
+		try {
+			await this.runCompaction(reason);
+			return true;
+		} catch {
+			return false;
+		}
+	}
+
+	private async runCompaction(reason: CompactionReason, instructions?: string): Promise<void> {
+		this.syncToFile();
+		const messages = this.agent.state.messages;
+		const cut = findCutIndex(messages, this.settings.compaction.keepRecentTokens);
+		this.emit({ type: "compaction_start", reason });
+		if (cut === undefined) {
+			const error = "Nothing to compact yet: the conversation has a single user turn";
+			this.emit({ type: "compaction_end", reason, error });
+			throw new Error(error);
+		}
+		const controller = new AbortController();
+		this.compacting = controller;
+		try {
+			const model = this.agent.state.model;
+			const summary = await summarize({
+				model,
+				messages: messages.slice(0, cut),
+				instructions,
+				streamFn: this.streamWithSettings,
+				apiKey: this.apiKeyFor(model.provider),
+				signal: controller.signal,
+			});
+			const kept = messages.slice(cut);
+			const firstKeptIndex = this.fileIndex.get(kept[0]);
+			if (firstKeptIndex === undefined) throw new Error("The first kept message is not in the session file");
+			const tokensBefore = this.contextTokens || estimateContext(messages);
+			const summaryMessage: CompactionSummaryMessage = { role: "compactionSummary", summary, tokensBefore, timestamp: Date.now() };
+			this.writer?.append({ type: "compaction", summary, firstKeptIndex, tokensBefore, timestamp: summaryMessage.timestamp });
+			this.agent.state.messages = [summaryMessage, ...kept];
+			this.syncedLength = this.agent.state.messages.length;
+			this.contextTokens = estimateContext(this.agent.state.messages);
+			this.emit({ type: "compaction_end", reason, summary });
+		} catch (error) {
+			this.emit({ type: "compaction_end", reason, error: errorText(error) });
+			throw error;
+		} finally {
+			this.compacting = undefined;
+		}
+		// Input typed during the compaction was queued; send it now.
+		if (reason !== "overflow" && this.agent.hasQueuedMessages() && !this.busy) {
+			void this.runAgent(() => this.agent.continue()).catch((error) => this.notify("error", errorText(error)));
+		}
+	}
+
+	async dispose(): Promise<void> {
+		this.abort();
+		await this.waitForIdle();
+		this.flushPendingShell();
+		this.listeners.clear();
+	}
+}
+
+function clampThinking(model: Model, level: ThinkingLevel): ThinkingLevel {
+	return model.reasoning ? level : "off";
+}
+
+function estimateContext(messages: readonly AgentMessage[]): number {
+	return messages.reduce((sum, m) => sum + estimateTokens(m), 0);
+}
+
+function errorText(error: unknown): string {
+	return (error instanceof Error ? error.message : String(error)).split("\n")[0];
+}
+
+export { messageText };

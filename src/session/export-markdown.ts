@@ -1,0 +1,50 @@
+// The transcript as a markdown document (`/export`): readable in any viewer, tool output fenced.
+import type { AgentMessage } from "../agent/types.js";
+import { shellOutputText } from "./session-messages.js";
+
+/** A fence longer than any backtick run inside `text`, so the content cannot close it. */
+function fence(text: string, lang = ""): string {
+	const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+	const ticks = "`".repeat(longest + 1);
+	return `${ticks}${lang}\n${text}\n${ticks}`;
+}
+
+function renderMessage(m: AgentMessage): string {
+	switch (m.role) {
+		case "user": {
+			const parts =
+				typeof m.content === "string"
+					? [m.content]
+					: m.content.map((c) => (c.type === "text" ? c.text : `*[image: ${c.mimeType}]*`));
+			return `## User\n\n${parts.join("\n\n")}`;
+		}
+		case "assistant": {
+			const parts: string[] = [];
+			for (const c of m.content) {
+				if (c.type === "text" && c.text.trim()) parts.push(c.text);
+				else if (c.type === "thinking" && c.thinking.trim()) parts.push(c.thinking.split("\n").map((l) => `> ${l}`).join("\n"));
+				else if (c.type === "toolCall") parts.push(`**Tool call** \`${c.name}\`\n\n${fence(JSON.stringify(c.arguments, null, 2), "json")}`);
+			}
+			if (m.errorMessage) parts.push(`*Error: ${m.errorMessage}*`);
+			return `## Assistant\n\n${parts.join("\n\n")}`;
+		}
+		case "toolResult": {
+			const text = m.content.map((c) => (c.type === "text" ? c.text : `[image: ${c.mimeType}]`)).join("\n");
+			return `### Tool result: ${m.toolName}${m.isError ? " (error)" : ""}\n\n${fence(text)}`;
+		}
+		case "shellOutput":
+			return `## Shell\n\n${fence(shellOutputText(m).replace(/^The user ran a shell command:\n/, ""), "console")}`;
+		case "compactionSummary":
+			return `## Summary of earlier conversation\n\n${m.summary}`;
+		default:
+			return "";
+	}
+}
+
+export function exportMarkdown(messages: readonly AgentMessage[], meta: { title?: string; cwd?: string; model?: string } = {}): string {
+	const head = [`# ${meta.title ?? "Rudder session"}`];
+	const facts = [meta.cwd && `- Folder: \`${meta.cwd}\``, meta.model && `- Model: \`${meta.model}\``].filter(Boolean);
+	if (facts.length) head.push(facts.join("\n"));
+	const body = messages.map(renderMessage).filter(Boolean);
+	return `${[...head, ...body].join("\n\n")}\n`;
+}

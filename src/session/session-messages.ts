@@ -1,0 +1,96 @@
+// Messages the session adds to the transcript beyond user/assistant/toolResult, and how the model sees
+// them. They live in the Agent's transcript and the session file like any message, so a UI can show
+// them in place; `convertToLlm` turns each into a user message.
+import type { ImageContent, Message, TextContent } from "../ai/index.js";
+import type { AgentMessage } from "../agent/types.js";
+
+/** Output of a `!cmd` the user ran; the model sees it so it can help with the result. */
+export interface ShellOutputMessage {
+	role: "shellOutput";
+	command: string;
+	output: string;
+	exitCode: number | null;
+	timestamp: number;
+}
+
+/** Stands in for the turns a compaction summarised; always the first message of the context. */
+export interface CompactionSummaryMessage {
+	role: "compactionSummary";
+	summary: string;
+	tokensBefore: number;
+	timestamp: number;
+}
+
+declare module "../agent/types.js" {
+	interface CustomAgentMessages {
+		shellOutput: ShellOutputMessage;
+		compactionSummary: CompactionSummaryMessage;
+	}
+}
+
+export function shellOutputText(m: Pick<ShellOutputMessage, "command" | "output" | "exitCode">): string {
+	const status = m.exitCode === null ? "killed" : `exit code ${m.exitCode}`;
+	return `The user ran a shell command:\n$ ${m.command}\n${m.output}\n(${status})`;
+}
+
+export function compactionSummaryText(summary: string): string {
+	return `The earlier part of this conversation was summarised to save context:\n\n<summary>\n${summary}\n</summary>`;
+}
+
+/** True for an assistant message that failed before saying anything (an overflow or network error). */
+export function isEmptyFailedAssistant(m: AgentMessage): boolean {
+	if (m.role !== "assistant") return false;
+	if (m.stopReason !== "error" && m.stopReason !== "aborted") return false;
+	return m.content.every((c) => (c.type === "text" ? c.text.trim() === "" : c.type === "thinking" && !c.thinking.trim()));
+}
+
+const asUser = (text: string, timestamp: number): Message => ({
+	role: "user",
+	content: [{ type: "text", text } satisfies TextContent] as (TextContent | ImageContent)[],
+	timestamp,
+});
+
+/**
+ * What the model is sent: user, assistant and toolResult pass through; session messages become user
+ * messages; failed assistant messages with no content are dropped (providers reject empty turns, and
+ * they carry nothing the model needs).
+ */
+export function convertToLlm(messages: AgentMessage[]): Message[] {
+	const out: Message[] = [];
+	for (const m of messages) {
+		switch (m.role) {
+			case "user":
+			case "toolResult":
+				out.push(m);
+				break;
+			case "assistant":
+				if (!isEmptyFailedAssistant(m)) out.push(m);
+				break;
+			case "shellOutput":
+				out.push(asUser(shellOutputText(m), m.timestamp));
+				break;
+			case "compactionSummary":
+				out.push(asUser(compactionSummaryText(m.summary), m.timestamp));
+				break;
+		}
+	}
+	return out;
+}
+
+/** Plain text of a message's text blocks (images and tool calls left out). */
+export function messageText(m: AgentMessage): string {
+	switch (m.role) {
+		case "user":
+			return typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+		case "assistant":
+			return m.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+		case "toolResult":
+			return m.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+		case "shellOutput":
+			return shellOutputText(m);
+		case "compactionSummary":
+			return m.summary;
+		default:
+			return "";
+	}
+}

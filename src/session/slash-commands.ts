@@ -1,0 +1,175 @@
+// The one registry of `/commands`, used by every mode. A command reports through session notices, so
+// the interactive app, print and rpc modes show the same text; a UI may intercept a name first (the
+// app opens a picker for a bare `/model`) but never keeps its own list.
+import type { Model, ThinkingLevel } from "../ai/index.js";
+import type { SessionInfo } from "./session-store.js";
+import type { SessionState, SlashCommandInfo } from "./types.js";
+
+/** What commands need from the session. `AgentSession` implements it. */
+export interface SlashCommandHost {
+	getState(): SessionState;
+	notify(level: "info" | "warning" | "error", text: string): void;
+	availableModels(): Model[];
+	findModel(pattern: string): Model | undefined;
+	setModel(model: Model): Promise<void>;
+	setThinkingLevel(level: ThinkingLevel): void;
+	newSession(): Promise<void>;
+	listSessions(): SessionInfo[];
+	resumeSession(idPrefixOrPath: string): Promise<void>;
+	compact(instructions?: string): Promise<void>;
+	exportMarkdown(file: string): string;
+	login(provider: string, key: string): void;
+	requestQuit(): void;
+	commands(): SlashCommandInfo[];
+}
+
+export interface SlashCommand extends SlashCommandInfo {
+	run(session: SlashCommandHost, args: string): Promise<void> | void;
+}
+
+export const thinkingLevels: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+const money = (n: number) => `$${n.toFixed(4)}`;
+
+function describeSession(s: SessionInfo): string {
+	const first = s.firstMessage.replace(/\s+/g, " ").slice(0, 50);
+	return `${s.id.slice(0, 8)}  ${s.modified.toISOString().slice(0, 16).replace("T", " ")}  ${s.messageCount} messages${first ? `  "${first}"` : ""}`;
+}
+
+export const slashCommands: readonly SlashCommand[] = [
+	{
+		name: "help",
+		description: "List the commands",
+		run: (s) => s.notify("info", s.commands().map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}`).join("\n")),
+	},
+	{
+		name: "model",
+		description: "Switch model (no argument: list the models you can use)",
+		args: "[pattern]",
+		run: async (s, args) => {
+			const current = s.getState().model;
+			if (!args) {
+				const lines = s.availableModels().map((m) => `${m.provider === current.provider && m.id === current.id ? "*" : " "} ${m.provider}/${m.id}`);
+				s.notify("info", `Models (switch with /model <pattern>):\n${lines.join("\n")}`);
+				return;
+			}
+			const model = s.findModel(args);
+			if (!model) return s.notify("error", `No model matches "${args}" (list them with /model)`);
+			await s.setModel(model);
+			s.notify("info", `Model: ${model.provider}/${model.id}`);
+		},
+	},
+	{
+		name: "thinking",
+		description: "Set the thinking level",
+		args: "<off|minimal|low|medium|high|xhigh>",
+		run: (s, args) => {
+			if (!args) return s.notify("info", `Thinking: ${s.getState().thinkingLevel} (one of ${thinkingLevels.join(", ")})`);
+			if (!thinkingLevels.includes(args as ThinkingLevel)) {
+				return s.notify("error", `Unknown thinking level "${args}" (one of ${thinkingLevels.join(", ")})`);
+			}
+			s.setThinkingLevel(args as ThinkingLevel);
+			s.notify("info", `Thinking: ${s.getState().thinkingLevel}`);
+		},
+	},
+	{
+		name: "new",
+		description: "Start a new session",
+		run: async (s) => {
+			await s.newSession();
+			s.notify("info", "New session");
+		},
+	},
+	{
+		name: "resume",
+		description: "List this folder's sessions, or switch to one by id",
+		args: "[id]",
+		run: async (s, args) => {
+			if (!args) {
+				const sessions = s.listSessions();
+				if (sessions.length === 0) return s.notify("info", "No saved sessions in this folder yet");
+				return s.notify("info", `Sessions (resume with /resume <id>):\n${sessions.slice(0, 20).map(describeSession).join("\n")}`);
+			}
+			await s.resumeSession(args);
+			s.notify("info", `Resumed session ${s.getState().sessionId.slice(0, 8)} (${s.getState().messages.length} messages)`);
+		},
+	},
+	{
+		name: "session",
+		description: "Show the session file, message counts, tokens and cost",
+		run: (s) => {
+			const st = s.getState();
+			const count = (role: string) => st.messages.filter((m) => m.role === role).length;
+			const t = st.totals;
+			s.notify(
+				"info",
+				[
+					`Session: ${st.sessionId}`,
+					`File: ${st.sessionFile ?? "(not saved)"}`,
+					`Messages: ${st.messages.length} (user ${count("user")}, assistant ${count("assistant")}, tool results ${count("toolResult")})`,
+					`Tokens: input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`,
+					`Context: ${st.contextTokens} of ${st.contextWindow}`,
+					`Cost: ${money(t.cost)}`,
+				].join("\n"),
+			);
+		},
+	},
+	{
+		name: "compact",
+		description: "Summarise older turns to free context",
+		args: "[instructions]",
+		run: async (s, args) => {
+			// Failures are reported by the compaction_end event; nothing more to say here.
+			await s.compact(args || undefined).catch(() => undefined);
+		},
+	},
+	{
+		name: "export",
+		description: "Write the transcript as markdown",
+		args: "<file>",
+		run: (s, args) => {
+			if (!args) return s.notify("error", "Usage: /export <file>");
+			s.notify("info", `Exported to ${s.exportMarkdown(args)}`);
+		},
+	},
+	{
+		name: "login",
+		description: "Store an API key for a provider",
+		args: "<provider> <key>",
+		run: (s, args) => {
+			const [provider, key, ...rest] = args.split(/\s+/).filter(Boolean);
+			if (!provider || !key || rest.length > 0) return s.notify("error", "Usage: /login <provider> <key>");
+			s.login(provider, key);
+			s.notify("info", `Stored the API key for ${provider}`);
+		},
+	},
+	{
+		name: "quit",
+		description: "Quit Rudder",
+		run: (s) => s.requestQuit(),
+	},
+];
+
+/** Splits `/name rest of line`; undefined when the text is not a command. */
+export function parseSlashCommand(text: string): { name: string; args: string } | undefined {
+	const match = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+	if (!match) return undefined;
+	return { name: match[1].toLowerCase(), args: (match[2] ?? "").trim() };
+}
+
+/** Runs one command line; an unknown name or a failing command becomes one error notice. */
+export async function runSlashCommand(host: SlashCommandHost, text: string, commands: readonly SlashCommand[] = slashCommands): Promise<string> {
+	const parsed = parseSlashCommand(text);
+	const name = parsed?.name ?? text.trim().slice(1).split(/\s/)[0] ?? "";
+	const command = parsed && commands.find((c) => c.name === parsed.name);
+	if (!command || !parsed) {
+		host.notify("error", `Unknown command /${name} (type /help for the list)`);
+		return name;
+	}
+	try {
+		await command.run(host, parsed.args);
+	} catch (error) {
+		host.notify("error", `/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+	}
+	return command.name;
+}
