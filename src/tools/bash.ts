@@ -1,0 +1,181 @@
+// The `bash` tool: runs a command in the session's cwd, streams its output, and stops it (and every
+// process it started) on timeout or abort.
+import { spawn } from "node:child_process";
+import { type Static, Type } from "typebox";
+import type { AgentTool, AgentToolUpdateCallback } from "../agent/types.js";
+import { OutputCollector, type OutputSnapshot } from "./output-collector.js";
+import { findShell, killProcessGroup } from "./shell.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";
+
+const bashSchema = Type.Object({
+	command: Type.String({ description: "Bash command to run" }),
+	timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (none by default)" })),
+});
+
+export type BashToolInput = Static<typeof bashSchema>;
+
+export interface BashToolDetails {
+	/** The shell's exit code; null when it was killed by a signal. Unset on partial updates. */
+	exitCode?: number | null;
+	/** Set when the output was cut to its tail. */
+	truncation?: TruncationResult;
+	/** The temp file holding the whole output, when it was cut. */
+	fullOutputPath?: string;
+}
+
+export interface BashToolOptions {
+	/** Shell to run commands with; default bash, else $SHELL, else sh. */
+	shellPath?: string;
+	/** Minimum time between `onUpdate` calls while output streams; default 100 ms. */
+	updateIntervalMs?: number;
+	/** Time between SIGTERM and SIGKILL when a command is stopped; default 500 ms. */
+	killGraceMs?: number;
+	/** How long to wait for output still in the pipes after the shell exited; default 250 ms. */
+	drainMs?: number;
+	/** Line cap on the returned output (its tail); default 2,000. */
+	maxLines?: number;
+	/** Byte cap on the returned output (its tail); default 50 KB. */
+	maxBytes?: number;
+}
+
+export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashSchema, BashToolDetails> {
+	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	return {
+		name: "bash",
+		label: "bash",
+		description: `Run a bash command in the working directory; stdout and stderr are returned together. Only the last ${maxLines} lines or ${maxBytes / 1024} KB are returned; when cut, the full output is saved to a temp file whose path is given. Optional timeout in seconds.`,
+		parameters: bashSchema,
+		execute(_toolCallId, params: BashToolInput, signal, onUpdate) {
+			if (params.timeout !== undefined && !(params.timeout > 0)) {
+				return Promise.reject(new Error(`Invalid timeout ${params.timeout}: give a positive number of seconds`));
+			}
+			if (signal?.aborted) return Promise.reject(new Error("Command aborted"));
+			return runCommand(params, { cwd, signal, onUpdate, maxLines, maxBytes, options });
+		},
+	};
+}
+
+interface RunContext {
+	cwd: string;
+	signal?: AbortSignal;
+	onUpdate?: AgentToolUpdateCallback<BashToolDetails>;
+	maxLines: number;
+	maxBytes: number;
+	options: BashToolOptions;
+}
+
+function runCommand(params: BashToolInput, ctx: RunContext) {
+	const { options } = ctx;
+	const updateIntervalMs = options.updateIntervalMs ?? 100;
+	const killGraceMs = options.killGraceMs ?? 500;
+	const drainMs = options.drainMs ?? 250;
+	const shell = findShell(options.shellPath);
+	const output = new OutputCollector(ctx.maxLines, ctx.maxBytes);
+
+	return new Promise<{ content: { type: "text"; text: string }[]; details: BashToolDetails }>((resolve, reject) => {
+		const child = spawn(shell, ["-c", params.command], {
+			cwd: ctx.cwd,
+			env: process.env,
+			// Its own process group, so one signal to the group stops everything the command started.
+			detached: true,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let settled = false;
+		let updateTimer: NodeJS.Timeout | undefined;
+		let lastUpdateAt = 0;
+		let timeoutTimer: NodeJS.Timeout | undefined;
+		let drainTimer: NodeJS.Timeout | undefined;
+		let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
+		const emitUpdate = () => {
+			updateTimer = undefined;
+			if (settled || !ctx.onUpdate) return;
+			lastUpdateAt = Date.now();
+			const snap = output.snapshot();
+			ctx.onUpdate({ content: [{ type: "text", text: snap.text }], details: snapshotDetails(snap) });
+		};
+		const onData = (chunk: Buffer) => {
+			if (settled) return;
+			output.append(chunk);
+			if (ctx.onUpdate && !updateTimer) {
+				updateTimer = setTimeout(emitUpdate, Math.max(0, updateIntervalMs - (Date.now() - lastUpdateAt)));
+			}
+		};
+		child.stdout?.on("data", onData);
+		child.stderr?.on("data", onData);
+
+		const cleanup = () => {
+			settled = true;
+			clearTimeout(updateTimer);
+			clearTimeout(timeoutTimer);
+			clearTimeout(drainTimer);
+			ctx.signal?.removeEventListener("abort", onAbort);
+		};
+		const fail = (status: string) => {
+			if (settled) return;
+			cleanup();
+			void output.close().then(() => reject(new Error(formatOutput(output.snapshot(), status, ""))));
+		};
+		const stop = (status: string) => {
+			if (settled) return;
+			if (child.pid !== undefined) killProcessGroup(child.pid, killGraceMs);
+			// Settle now rather than when the group is gone: a process that ignores SIGTERM must not
+			// hold up the run for the grace period.
+			child.stdout?.destroy();
+			child.stderr?.destroy();
+			fail(status);
+		};
+		function onAbort() {
+			stop("Command aborted");
+		}
+		const complete = () => {
+			if (settled || !exit) return;
+			cleanup();
+			// Background children (`server &`) may still hold the pipes; stop reading, leave them running.
+			child.stdout?.destroy();
+			child.stderr?.destroy();
+			const { code, signal } = exit;
+			void output.close().then(() => {
+				const snap = output.snapshot();
+				const details = { ...snapshotDetails(snap), exitCode: code };
+				if (code === 0) resolve({ content: [{ type: "text", text: formatOutput(snap, "", "(no output)") }], details });
+				else if (code !== null) reject(new Error(formatOutput(snap, `Command exited with code ${code}`, "")));
+				else reject(new Error(formatOutput(snap, `Command was killed by signal ${signal}`, "")));
+			});
+		};
+
+		ctx.signal?.addEventListener("abort", onAbort, { once: true });
+		if (params.timeout !== undefined) {
+			const seconds = params.timeout;
+			timeoutTimer = setTimeout(() => stop(`Command timed out after ${seconds} seconds`), seconds * 1000);
+		}
+		child.on("error", (error) => fail(`Could not run ${shell}: ${error.message}`));
+		child.on("exit", (code, signal) => {
+			exit = { code, signal };
+			drainTimer = setTimeout(complete, drainMs);
+		});
+		child.on("close", complete);
+	});
+}
+
+function snapshotDetails(snap: OutputSnapshot): BashToolDetails {
+	return snap.truncation.truncated ? { truncation: snap.truncation, fullOutputPath: snap.fullOutputPath } : {};
+}
+
+/** Output tail, then a note on what was cut, then the status line (exit code, timeout, abort). */
+function formatOutput(snap: OutputSnapshot, status: string, emptyText: string): string {
+	const parts: string[] = [snap.text || emptyText];
+	const t = snap.truncation;
+	if (t.truncated) {
+		const first = t.totalLines - t.outputLines + 1;
+		const where = snap.fullOutputPath ? ` Full output: ${snap.fullOutputPath}` : "";
+		if (t.lastLinePartial) parts.push(`[Showing the last ${formatSize(t.outputBytes)} of line ${t.totalLines}.${where}]`);
+		else {
+			const cap = t.truncatedBy === "bytes" ? ` (${formatSize(t.maxBytes)} limit)` : "";
+			parts.push(`[Showing lines ${first}-${t.totalLines} of ${t.totalLines}${cap}.${where}]`);
+		}
+	}
+	if (status) parts.push(status);
+	return parts.filter((p) => p !== "").join("\n\n");
+}
