@@ -94,7 +94,7 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
 		if (req.signal?.aborted) throw abortError();
 		if (stalled) {
 			throw new ProviderError(
-				`${req.providerName}: stream stalled (no data for ${Math.round((req.idleTimeoutMs ?? 120_000) / 1000)}s)`,
+				`${req.providerName}: stream stalled (no data for ${formatDuration(req.idleTimeoutMs ?? 120_000)})`,
 			);
 		}
 		if (error instanceof ProviderError) throw error;
@@ -210,6 +210,11 @@ function describeNetworkError(error: unknown): string {
 	if (cause?.code) return cause.code;
 	if (cause?.message) return cause.message;
 	return error instanceof Error ? error.message : String(error);
+}
+
+/** "300ms" below a second (a rounded "0s" would read as no wait at all), else whole seconds. */
+function formatDuration(ms: number): string {
+	return ms < 1000 ? `${ms}ms` : `${Math.round(ms / 1000)}s`;
 }
 
 function originOf(url: string): string {
