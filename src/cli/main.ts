@@ -64,9 +64,12 @@ async function run(argv: string[]): Promise<number> {
 	if (!sessionMode.ok) return fail(sessionMode.message, 2);
 	if (sessionMode.notice && mode !== "interactive") stderr.write(`rudder: ${sessionMode.notice}\n`);
 
+	// A resumed session keeps the model it was using unless a flag names one (or only the demo is left).
+	const resuming = sessionMode.mode.kind === "continue" || sessionMode.mode.kind === "file";
+	const keepRecordedModel = resuming && !args.model && !args.provider && choice.notice === undefined;
 	const session = await createAgentSession({
 		cwd,
-		model: choice.model,
+		model: keepRecordedModel ? undefined : choice.model,
 		thinkingLevel: args.thinking,
 		tools: args.tools,
 		systemPrompt: args.systemPrompt,

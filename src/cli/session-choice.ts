@@ -3,10 +3,9 @@
 // `--session <id>` next time.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import type { SessionMode } from "../session/agent-session.js";
 import { findSession, listSessions, type SessionInfo } from "../session/session-store.js";
 import type { CliArgs } from "./args.js";
-
-export type SessionMode = { kind: "new" } | { kind: "continue" } | { kind: "file"; path: string } | { kind: "none" };
 
 export type SessionChoice = { ok: true; mode: SessionMode; /** For the user: which session was picked. */ notice?: string } | { ok: false; message: string };
 

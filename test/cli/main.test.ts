@@ -103,7 +103,7 @@ describe("rudder (built CLI)", () => {
 		const { server, home } = await setUp();
 		writeFileSync(join(home.cwd, "notes-for-ls.txt"), "x");
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("ls", { path: "." })] }, { kind: "sse", chunks: [textBody("One file.")] });
-		const result = await runCli(["--model", "mock/mock-1", "-p", "list the files"], home);
+		const result = await runCli(["--model", "mock/mock-1", "--tools", "read,ls", "-p", "list the files"], home);
 		expect(result.stderr).toBe("");
 		expect(result.stdout).toBe("One file.\n");
 		expect(server.requests).toHaveLength(2);
