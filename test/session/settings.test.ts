@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { defaultSettings, loadSettings } from "../../src/session/settings.js";
+
+let root: string;
+let home: string;
+let cwd: string;
+const env = () => ({ RUDDER_HOME: home });
+const writeGlobal = (text: string) => writeFileSync(join(home, "settings.json"), text);
+const writeProject = (text: string) => {
+	mkdirSync(join(cwd, ".rudder"), { recursive: true });
+	writeFileSync(join(cwd, ".rudder", "settings.json"), text);
+};
+
+beforeEach(() => {
+	root = mkdtempSync(join(tmpdir(), "rudder-settings-"));
+	home = join(root, "home");
+	cwd = join(root, "project");
+	mkdirSync(home, { recursive: true });
+	mkdirSync(cwd, { recursive: true });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe("loadSettings", () => {
+	it("gives the defaults when no file exists", () => {
+		expect(loadSettings({ cwd, env: env() })).toEqual(defaultSettings);
+	});
+
+	it("lets the project override the global file field by field, sections included", () => {
+		writeGlobal(JSON.stringify({ defaultModel: "anthropic/claude-x", steeringMode: "all", compaction: { reserveTokens: 1000, keepRecentTokens: 500 } }));
+		writeProject(JSON.stringify({ defaultModel: "openai/gpt-x", compaction: { keepRecentTokens: 42 }, retry: { enabled: false } }));
+		const s = loadSettings({ cwd, env: env() });
+		expect(s.defaultModel).toBe("openai/gpt-x");
+		expect(s.steeringMode).toBe("all");
+		expect(s.compaction).toEqual({ enabled: true, reserveTokens: 1000, keepRecentTokens: 42 });
+		expect(s.retry).toEqual({ enabled: false, maxRetries: 3 });
+	});
+
+	it("does not let one load change the defaults of the next", () => {
+		writeProject(JSON.stringify({ compaction: { keepRecentTokens: 1 } }));
+		loadSettings({ cwd, env: env() });
+		expect(defaultSettings.compaction.keepRecentTokens).toBe(20_000);
+	});
+
+	it("reports invalid JSON with the file name on one line", () => {
+		writeGlobal("{ nope");
+		expect(() => loadSettings({ cwd, env: env() })).toThrow(/^Invalid JSON in .*home\/settings\.json: /);
+		try {
+			loadSettings({ cwd, env: env() });
+		} catch (error) {
+			expect((error as Error).message).not.toContain("\n");
+		}
+	});
+
+	it.each([
+		[{ defaultThinkingLevel: "huge" }, /"defaultThinkingLevel" must be one of "off"/],
+		[{ defaultModel: "no-slash" }, /"defaultModel" must be "provider\/model-id"/],
+		[{ compaction: { reserveTokens: -1 } }, /"compaction.reserveTokens" must be a non-negative integer/],
+		[{ compaction: { keepRecent: 5 } }, /"compaction.keepRecent" is not a known setting/],
+		[{ retry: "yes" }, /"retry" must be an object/],
+		[{ followUpMode: "some" }, /"followUpMode" must be one of/],
+		[{ theme: "dark" }, /"theme" is not a known setting/],
+		[[1, 2], /"\(root\)" must be a JSON object/],
+	])("rejects %j naming the project file and the field", (data, pattern) => {
+		writeProject(JSON.stringify(data));
+		expect(() => loadSettings({ cwd, env: env() })).toThrow(pattern);
+		expect(() => loadSettings({ cwd, env: env() })).toThrow(/project\/\.rudder\/settings\.json/);
+	});
+});
