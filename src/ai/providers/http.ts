@@ -170,7 +170,8 @@ function httpError(req: SseRequest, status: number, body: string): ProviderError
 	if (status === 401 || status === 403) {
 		const hint = req.apiKeyEnv ? ` Check ${req.apiKeyEnv} or pass --api-key.` : "";
 		return new ProviderError(
-			`${req.providerName} rejected the API key (HTTP ${status})${detail ? `: ${detail}` : ""}.${hint}`,
+			// The server's sentence usually ends with its own period; one is enough.
+			`${req.providerName} rejected the API key (HTTP ${status})${detail ? `: ${detail.replace(/\.+$/, "")}` : ""}.${hint}`,
 			status,
 		);
 	}

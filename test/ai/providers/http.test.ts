@@ -85,7 +85,7 @@ describe.concurrent("streamSse faults through the OpenAI completions provider", 
 				expect(terminal).toHaveLength(1);
 				expect(terminal[0]).toMatchObject({ type: "error", reason: "error" });
 				expect(message.errorMessage).toBe(
-					"OpenAI rejected the API key (HTTP 401): Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys.. Check OPENAI_API_KEY or pass --api-key.",
+					"OpenAI rejected the API key (HTTP 401): Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys. Check OPENAI_API_KEY or pass --api-key.",
 				);
 				expect(message.errorMessage).not.toContain("\n");
 				expect(server.requests).toHaveLength(1);
