@@ -1,6 +1,7 @@
 // The `rudder` command: parse the flags, pick a model and a session, run one mode. Every failure ends
 // as one line on stderr and an exit code (1: the run failed, 2: bad usage or nothing to run with).
-// The interactive mode (Ink, React) is imported only when used, so print/json/rpc start fast.
+// The interactive mode (Ink, React) is imported only when used, so print/json/rpc start fast; the
+// session (tools, agent, schemas) only once the flags are read, so --help, --version and bad usage are instant.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +11,6 @@ import type { Model } from "../ai/types.js";
 import { runJson } from "../modes/json.js";
 import { oneLine, runPrint, type ModeOutput } from "../modes/print.js";
 import { runRpc } from "../modes/rpc.js";
-import { createAgentSession } from "../session/agent-session.js";
 import { loadSettings } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
 import { type CliArgs, type CliMode, parseCliArgs } from "./args.js";
@@ -67,6 +67,7 @@ async function run(argv: string[]): Promise<number> {
 	// A resumed session keeps the model it was using unless a flag names one (or only the demo is left).
 	const resuming = sessionMode.mode.kind === "continue" || sessionMode.mode.kind === "file";
 	const keepRecordedModel = resuming && !args.model && !args.provider && choice.notice === undefined;
+	const { createAgentSession } = await import("../session/agent-session.js");
 	const session = await createAgentSession({
 		cwd,
 		model: keepRecordedModel ? undefined : choice.model,
