@@ -44,7 +44,7 @@ describe("read", () => {
 		await tmp.write({ "wide.txt": Array.from({ length: 100 }, () => line).join("\n") });
 		const result = await read({ path: "wide.txt" });
 		expect(textOf(result)).toMatch(/\n\n\[Showing lines 1-51 of 100 \(50\.0KB limit\)\. Use offset=52 to continue\.\]$/);
-		expect(result.details.truncation.truncatedBy).toBe("bytes");
+		expect(result.details.truncation?.truncatedBy).toBe("bytes");
 	});
 
 	it("cuts lines longer than 2,000 characters", async () => {

@@ -1,0 +1,76 @@
+// The `find` tool: lists files matching a glob under a path, respecting .gitignore.
+import { stat } from "node:fs/promises";
+import { type Static, Type } from "typebox";
+import type { AgentTool } from "../agent/types.js";
+import { throwIfAborted } from "./abort.js";
+import { describeFsError } from "./fs-errors.js";
+import { compileGlob } from "./glob.js";
+import { resolveToolPath } from "./resolve-path.js";
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.js";
+import { walkFiles } from "./walk-files.js";
+
+const findSchema = Type.Object({
+	pattern: Type.String({ description: "Glob to match, e.g. '*.ts' (file name at any depth) or 'src/**/*.test.ts' (path)" }),
+	path: Type.Optional(Type.String({ description: "Folder to search (default: the working directory)" })),
+	limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of results (default 1000)" })),
+});
+
+export type FindToolInput = Static<typeof findSchema>;
+
+export interface FindToolDetails {
+	count: number;
+	/** Set when the result limit stopped the search early. */
+	resultLimitReached?: number;
+	/** Set when the output was cut by the byte cap. */
+	byteLimitReached?: boolean;
+}
+
+export interface FindToolOptions {
+	/** Default result limit; 1,000. */
+	defaultLimit?: number;
+}
+
+export function createFindTool(cwd: string, options: FindToolOptions = {}): AgentTool<typeof findSchema, FindToolDetails> {
+	const defaultLimit = options.defaultLimit ?? 1000;
+	return {
+		name: "find",
+		label: "find",
+		description: `Find files by glob. Respects .gitignore and skips .git and node_modules. Returns paths relative to the searched folder, sorted. Stops after ${defaultLimit} results by default.`,
+		parameters: findSchema,
+		async execute(_toolCallId, params: FindToolInput, signal) {
+			throwIfAborted(signal);
+			const root = resolveToolPath(params.path ?? ".", cwd);
+			const info = await stat(root).catch((error) => {
+				throw describeFsError(error, params.path ?? ".");
+			});
+			if (!info.isDirectory()) throw new Error(`Not a directory: ${params.path}`);
+			const limit = params.limit ?? defaultLimit;
+			const matches = compileGlob(params.pattern);
+			const found: string[] = [];
+			let limitReached = false;
+			for await (const entry of walkFiles(root, { signal, includeDirectories: true })) {
+				if (!matches(entry.relativePath)) continue;
+				if (found.length >= limit) {
+					limitReached = true;
+					break;
+				}
+				found.push(entry.isDirectory ? `${entry.relativePath}/` : entry.relativePath);
+			}
+			if (found.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: { count: 0 } };
+			found.sort();
+			const truncation = truncateHead(found.join("\n"), { maxLines: Number.POSITIVE_INFINITY, maxBytes: DEFAULT_MAX_BYTES });
+			const details: FindToolDetails = { count: found.length };
+			const notes: string[] = [];
+			if (limitReached) {
+				details.resultLimitReached = limit;
+				notes.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine the pattern`);
+			}
+			if (truncation.truncated) {
+				details.byteLimitReached = true;
+				notes.push(`Output cut at ${formatSize(DEFAULT_MAX_BYTES)}`);
+			}
+			const text = notes.length > 0 ? `${truncation.content}\n\n[${notes.join(". ")}]` : truncation.content;
+			return { content: [{ type: "text", text }], details };
+		},
+	};
+}

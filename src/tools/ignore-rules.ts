@@ -1,0 +1,62 @@
+// .gitignore handling for grep and find. Each folder's .gitignore applies to paths below that folder, so
+// the rules are a chain: one matcher per folder that has a .gitignore, each checked with the path
+// relative to its own folder. Rules from above the search root count too, up to the repository root.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
+
+/** Folders never searched, ignored or not: version-control data and installed packages. */
+export const ALWAYS_SKIPPED = new Set([".git", "node_modules"]);
+
+interface RuleSet {
+	/** Absolute folder holding the .gitignore. */
+	base: string;
+	matcher: Ignore;
+}
+
+export class IgnoreRules {
+	private constructor(private readonly sets: readonly RuleSet[]) {}
+
+	/** Rules in force at `root`: the .gitignore files from the repository root (if any) down to `root`. */
+	static async forRoot(root: string): Promise<IgnoreRules> {
+		const folders: string[] = [];
+		let folder = root;
+		for (;;) {
+			folders.unshift(folder);
+			if (existsSync(join(folder, ".git"))) break;
+			const parent = dirname(folder);
+			if (parent === folder) {
+				// Not in a repository: only the root's own .gitignore applies.
+				folders.splice(0, folders.length - 1);
+				break;
+			}
+			folder = parent;
+		}
+		let rules = new IgnoreRules([]);
+		for (const f of folders) rules = await rules.enter(f);
+		return rules;
+	}
+
+	/** Rules for the contents of `folder`: these plus `folder/.gitignore` when it exists. */
+	async enter(folder: string): Promise<IgnoreRules> {
+		let text: string;
+		try {
+			text = await readFile(join(folder, ".gitignore"), "utf8");
+		} catch {
+			return this;
+		}
+		return new IgnoreRules([...this.sets, { base: folder, matcher: ignore().add(text) }]);
+	}
+
+	/** True when `absolutePath` is ignored by any rule set in the chain. */
+	ignores(absolutePath: string, isDirectory: boolean): boolean {
+		for (const set of this.sets) {
+			let rel = relative(set.base, absolutePath);
+			if (rel === "" || rel.startsWith("..")) continue;
+			if (sep !== "/") rel = rel.split(sep).join("/");
+			if (set.matcher.ignores(isDirectory ? `${rel}/` : rel)) return true;
+		}
+		return false;
+	}
+}

@@ -1,0 +1,50 @@
+// The coding tools: one factory per tool, each bound to a session's working directory.
+import type { AgentTool } from "../agent/types.js";
+import { type BashToolOptions, createBashTool } from "./bash.js";
+import { createEditTool } from "./edit.js";
+import { createFindTool, type FindToolOptions } from "./find.js";
+import { createGrepTool, type GrepToolOptions } from "./grep.js";
+import { createLsTool, type LsToolOptions } from "./ls.js";
+import { createReadTool, type ReadToolOptions } from "./read.js";
+import { createWriteTool } from "./write.js";
+
+export { type BashToolDetails, type BashToolInput, type BashToolOptions, createBashTool } from "./bash.js";
+export { createEditTool, type EditToolDetails, type EditToolInput, prepareEditArguments } from "./edit.js";
+export { createFindTool, type FindToolDetails, type FindToolInput, type FindToolOptions } from "./find.js";
+export { createGrepTool, type GrepToolDetails, type GrepToolInput, type GrepToolOptions } from "./grep.js";
+export { createLsTool, type LsToolDetails, type LsToolInput, type LsToolOptions } from "./ls.js";
+export { createReadTool, type ReadToolDetails, type ReadToolInput, type ReadToolOptions } from "./read.js";
+export { createWriteTool, type WriteToolDetails, type WriteToolInput } from "./write.js";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult } from "./truncate.js";
+
+/** Every built-in tool, in the order they are offered to the model. */
+export const toolNames = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;
+export type ToolName = (typeof toolNames)[number];
+
+/** Per-tool options for the factories below. */
+export interface ToolsOptions {
+	read?: ReadToolOptions;
+	bash?: BashToolOptions;
+	grep?: GrepToolOptions;
+	find?: FindToolOptions;
+	ls?: LsToolOptions;
+}
+
+/** All seven tools by name, bound to `cwd`. */
+export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<ToolName, AgentTool> {
+	return {
+		read: createReadTool(cwd, options.read),
+		bash: createBashTool(cwd, options.bash),
+		edit: createEditTool(cwd),
+		write: createWriteTool(cwd),
+		grep: createGrepTool(cwd, options.grep),
+		find: createFindTool(cwd, options.find),
+		ls: createLsTool(cwd, options.ls),
+	};
+}
+
+/** The default set for a coding session: read, bash, edit, write. */
+export function createCodingTools(cwd: string, options: ToolsOptions = {}): AgentTool[] {
+	const all = createAllTools(cwd, options);
+	return [all.read, all.bash, all.edit, all.write];
+}

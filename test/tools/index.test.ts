@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { validateToolArguments } from "../../src/ai/validation.js";
+import { createAllTools, createCodingTools, toolNames } from "../../src/tools/index.js";
+
+describe("tools index", () => {
+	it("offers read, bash, edit, write by default and all seven by name", () => {
+		expect(createCodingTools("/tmp").map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
+		const all = createAllTools("/tmp");
+		expect(Object.keys(all)).toEqual([...toolNames]);
+		for (const name of toolNames) expect(all[name].name).toBe(name);
+	});
+
+	it("gives every tool a schema the validator accepts and converts", () => {
+		const all = createAllTools("/tmp");
+		const args = validateToolArguments(all.read, { type: "toolCall", id: "1", name: "read", arguments: { path: "a", offset: "3" } });
+		expect(args).toEqual({ path: "a", offset: 3 });
+		expect(() => validateToolArguments(all.grep, { type: "toolCall", id: "1", name: "grep", arguments: {} })).toThrow(/pattern/);
+	});
+});
