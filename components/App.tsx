@@ -1,0 +1,156 @@
+// The interactive app: history above (written once), the live region below (the streaming tail,
+// running tools, the queue, the input, the footer), kept shorter than the terminal. It renders session
+// state and calls session methods; no business logic lives here.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { Box, Text, useStdout } from "ink";
+import React, { useEffect, useMemo, useReducer, useRef } from "react";
+import type { AgentSessionApi } from "../src/session/types.js";
+import { type Completion, completionsFor, type DirEntry } from "./completion.js";
+import { Footer } from "./Footer.js";
+import { History } from "./History.js";
+import { InputBox, inputRows } from "./InputBox.js";
+import { type InputHistory, openInputHistory } from "./input-history.js";
+import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./live-budget.js";
+import { loadHighlighter } from "./markdown/highlight.js";
+import { ModelPicker, PICKER_ROWS } from "./ModelPicker.js";
+import { PendingTools, pendingToolRows, spinnerFrame } from "./PendingTools.js";
+import { QueueLines, queueLines } from "./QueueLines.js";
+import { StreamingMessage } from "./StreamingMessage.js";
+import { sanitizeTerminalText } from "./sanitize.js";
+import { color, theme } from "./theme.js";
+import { useEditor } from "./use-editor.js";
+import { useInputController } from "./use-input-controller.js";
+import { useRawInput } from "./use-raw-input.js";
+import { useSession } from "./use-session.js";
+
+export interface AppProps {
+	session: AgentSessionApi;
+	onExit: (code: number) => void;
+	/** Lines printed into history before anything else (startup warnings, the first-start help). */
+	notices?: string[];
+	initialPrompt?: string;
+	/** Input history; defaults to the file under the data folder. */
+	history?: InputHistory;
+	/** Terminal size override (tests); defaults to stdout's, following resizes. */
+	size?: { rows: number; columns: number };
+	/** Shown above the input while the transcript is empty (the first-start panel). */
+	welcome?: React.ReactNode;
+}
+
+const TICK_MS = 200;
+
+function listDir(cwd: string) {
+	return (dir: string): DirEntry[] =>
+		readdirSync(join(cwd, dir), { withFileTypes: true }).map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
+}
+
+function useTerminalSize(override?: { rows: number; columns: number }) {
+	const { stdout } = useStdout();
+	const [, bump] = useReducer((n: number) => n + 1, 0);
+	useEffect(() => {
+		if (override) return;
+		stdout.on("resize", bump);
+		return () => {
+			stdout.off("resize", bump);
+		};
+	}, [stdout, override]);
+	return override ?? { rows: stdout.rows || 24, columns: stdout.columns || 80 };
+}
+
+export function App(props: AppProps) {
+	const { session } = props;
+	const { view, state } = useSession(session);
+	const size = useTerminalSize(props.size);
+	const editor = useEditor();
+	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
+	const [, refresh] = useReducer((n: number) => n + 1, 0);
+	const { stdout } = useStdout();
+
+	const completions = useMemo(
+		(): Completion[] => completionsFor(editor.state.text, editor.state.cursor, session.commands(), listDir(state.cwd)),
+		[editor.state.text, editor.state.cursor, session, state.cwd],
+	);
+	const completionsRef = useRef(completions);
+	completionsRef.current = completions;
+
+	const { onRaw, picker } = useInputController({
+		session,
+		view,
+		editor,
+		history,
+		completions: () => completionsRef.current,
+		exit: props.onExit,
+		redraw: () => {
+			stdout.write("\x1b[2J\x1b[3J\x1b[H");
+			refresh();
+		},
+		refresh,
+	});
+	useRawInput(onRaw);
+
+	useEffect(() => {
+		for (const text of props.notices ?? []) view.add({ kind: "notice", level: "info", text });
+		refresh();
+		// highlight.js is off the startup path: it loads after the first frame, before code is likely to close.
+		void loadHighlighter();
+		if (props.initialPrompt)
+			session.submit(props.initialPrompt).catch((error: unknown) => {
+				view.add({ kind: "notice", level: "error", text: error instanceof Error ? error.message : String(error) });
+				refresh();
+			});
+		// Mount-time only: the notices and the initial prompt are sent once.
+	}, []);
+
+	// Spinners and elapsed seconds move while something runs, a few times a second.
+	const busy = state.isStreaming || view.tools.size > 0;
+	useEffect(() => {
+		if (!busy) return;
+		const timer = setInterval(refresh, TICK_MS);
+		return () => clearInterval(timer);
+	}, [busy]);
+
+	// A new array only when items were appended: <Static> prints the new ones, History skips re-rendering otherwise.
+	const historyLength = view.history.length;
+	const items = useMemo(() => view.history.slice(), [view, historyLength]);
+
+	const now = Date.now();
+	const width = Math.max(10, size.columns - 2);
+	const rows = inputRows(editor.state, width, MAX_INPUT_ROWS);
+	const queue = queueLines(view.steering, view.followUp, MAX_QUEUE_ROWS);
+	const tools = pendingToolRows([...view.tools.values()], MAX_TOOL_ROWS);
+	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
+	const menuRows = picker ? Math.min(PICKER_ROWS, picker.models.length) + 1 : completions.length;
+	const showWelcome = props.welcome !== undefined && state.messages.length === 0 && !state.isStreaming;
+	const statusRows = state.isStreaming ? 1 : 0;
+	const tail = tailBudget({ rows: size.rows, inputRows: rows.length, menuRows, queueRows: queue.length, toolRows, statusRows });
+
+	return (
+		<>
+			<History items={items} />
+			<Box flexDirection="column">
+				{showWelcome ? props.welcome : null}
+				<StreamingMessage tail={view.tail} columns={size.columns} maxRows={tail} />
+				{view.tail.writingToolCall ? <Text dimColor>{`… writing ${sanitizeTerminalText(view.tail.writingToolCall)} call`}</Text> : null}
+				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} />
+				{state.isStreaming && !view.tail.writingToolCall ? (
+					<Text dimColor wrap="truncate">
+						<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text> working · Enter steers · Alt+Enter queues · Esc stops
+					</Text>
+				) : null}
+				<QueueLines lines={queue} />
+				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
+				{picker ? <ModelPicker models={picker.models} index={picker.index} current={state.model} /> : null}
+				{!picker
+					? completions.map((c) => (
+							<Text key={c.label} wrap="truncate">
+								<Text color={color(theme.accent)}>{c.label}</Text>
+								{c.detail ? <Text dimColor> {c.detail}</Text> : null}
+							</Text>
+						))
+					: null}
+				<Footer state={state} />
+			</Box>
+		</>
+	);
+}

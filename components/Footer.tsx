@@ -1,0 +1,30 @@
+// One line under the input: where we are, which model, and what the session has cost so far.
+import { homedir } from "node:os";
+import { Text } from "ink";
+import React from "react";
+import type { SessionState } from "../src/session/types.js";
+import { sanitizeTerminalText } from "./sanitize.js";
+
+function compact(n: number): string {
+	if (n < 1000) return String(n);
+	if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+	return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function footerText(state: SessionState, home = homedir()): string {
+	const cwd = home && state.cwd.startsWith(home) ? `~${state.cwd.slice(home.length)}` : state.cwd;
+	const model = `${state.model.provider}/${state.model.id}`;
+	const thinking = state.model.reasoning && state.thinkingLevel !== "off" ? ` · thinking ${state.thinkingLevel}` : "";
+	const tokens = `↑${compact(state.totals.input)} ↓${compact(state.totals.output)}`;
+	const cost = `$${state.totals.cost.toFixed(3)}`;
+	const context = state.contextWindow > 0 ? ` · ctx ${Math.round((state.contextTokens / state.contextWindow) * 100)}%` : "";
+	return sanitizeTerminalText(`${cwd} · ${model}${thinking} · ${tokens} · ${cost}${context}`);
+}
+
+export function Footer({ state }: { state: SessionState }) {
+	return (
+		<Text dimColor wrap="truncate">
+			{footerText(state)}
+		</Text>
+	);
+}

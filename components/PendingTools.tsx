@@ -1,0 +1,58 @@
+// Tools still running: a spinner, the name, the arguments on one line, elapsed seconds, and the last
+// lines of streamed output (bash). Cut to `maxRows` rows in total.
+import { Box, Text } from "ink";
+import React from "react";
+import { formatToolArgs } from "./format-args.js";
+import { sanitizeTerminalText } from "./sanitize.js";
+import type { RunningTool } from "./session-view.js";
+import { color, theme } from "./theme.js";
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+export function spinnerFrame(now: number): string {
+	return SPINNER[Math.floor(now / 100) % SPINNER.length];
+}
+
+/** The rows the tools take: one each, plus their output lines, never more than `maxRows`. */
+export function pendingToolRows(tools: readonly RunningTool[], maxRows: number): { tool: RunningTool; output: string[] }[] {
+	const out: { tool: RunningTool; output: string[] }[] = [];
+	let rows = 0;
+	for (const tool of tools) {
+		if (rows >= maxRows) break;
+		rows++;
+		const lines = tool.outputTail ? sanitizeTerminalText(tool.outputTail).split("\n") : [];
+		const room = Math.max(0, maxRows - rows);
+		const output = lines.slice(Math.max(0, lines.length - room));
+		rows += output.length;
+		out.push({ tool, output });
+	}
+	return out;
+}
+
+export function PendingTools({ tools, now, maxRows }: { tools: readonly RunningTool[]; now: number; maxRows: number }) {
+	const shown = pendingToolRows(tools, maxRows);
+	if (!shown.length) return null;
+	return (
+		<Box flexDirection="column">
+			{shown.map(({ tool, output }) => (
+				<Box key={tool.id} flexDirection="column">
+					<Text wrap="truncate">
+						<Text color={color(theme.accent)}>{spinnerFrame(now)} </Text>
+						<Text bold>{tool.name}</Text>
+						<Text dimColor>
+							{" "}
+							{formatToolArgs(tool.args)} ({Math.max(0, Math.floor((now - tool.startedAt) / 1000))}s)
+						</Text>
+					</Text>
+					{output.map((line, i) => (
+						// biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+						<Text key={i} dimColor wrap="truncate">
+							{"  "}
+							{line}
+						</Text>
+					))}
+				</Box>
+			))}
+		</Box>
+	);
+}

@@ -1,0 +1,39 @@
+// The open tail of the streaming reply: plain text (closed blocks already went to history as markdown),
+// only its last `maxRows` rows. Cost per frame depends on the rows shown, not on the reply's length.
+import { Box, Text } from "ink";
+import React from "react";
+import { sanitizeTerminalText } from "./sanitize.js";
+import type { LiveTail } from "./session-view.js";
+import { lastRows } from "./text-width.js";
+
+export function tailRows(tail: LiveTail, columns: number, maxRows: number): { thinking: string[]; text: string[] } {
+	// Sanitise only the part that can be shown (sanitising may shorten, never lengthen, except tabs).
+	const window = columns * maxRows * 2;
+	const text = tail.text ? lastRows(sanitizeTerminalText(tail.text.slice(-window)).replace(/\n+$/, ""), columns, maxRows) : [];
+	const left = maxRows - text.length;
+	const thinking =
+		tail.thinking && left > 0 ? lastRows(sanitizeTerminalText(tail.thinking.slice(-window)).trimEnd(), columns, Math.min(left, 4)) : [];
+	return { thinking, text };
+}
+
+export function StreamingMessage({ tail, columns, maxRows }: { tail: LiveTail; columns: number; maxRows: number }) {
+	if (maxRows <= 0) return null;
+	const { thinking, text } = tailRows(tail, columns, maxRows);
+	if (!thinking.length && !text.length) return null;
+	return (
+		<Box flexDirection="column">
+			{thinking.map((row, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+				<Text key={`t${i}`} dimColor italic wrap="truncate">
+					{row}
+				</Text>
+			))}
+			{text.map((row, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+				<Text key={i} wrap="truncate">
+					{row || " "}
+				</Text>
+			))}
+		</Box>
+	);
+}

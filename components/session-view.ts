@@ -1,0 +1,274 @@
+// What the screen shows, derived from session events: an append-only history (finished items, written
+// once into <Static>) and a small live part (the streaming message's open tail, running tools, the
+// queue). Each event does work proportional to the event, never to the transcript or the reply, so
+// the per-token path stays flat however long the session gets. Plain TypeScript; `use-session.ts`
+// connects it to React.
+import type { AgentMessage } from "../src/agent/types.js";
+import type { AssistantMessage, ToolResultMessage } from "../src/ai/types.js";
+import type { AgentSessionApi, SessionEvent } from "../src/session/types.js";
+import { MarkdownBlockSplitter } from "./markdown/block-splitter.js";
+
+export type HistoryItem =
+	| { kind: "user"; id: number; text: string }
+	| { kind: "markdown"; id: number; source: string }
+	| { kind: "thinking"; id: number; text: string }
+	| { kind: "tool"; id: number; name: string; args: unknown; output: string; isError: boolean; diff?: string; expanded?: boolean }
+	| { kind: "error"; id: number; text: string }
+	| { kind: "aborted"; id: number }
+	| { kind: "notice"; id: number; level: "info" | "warning" | "error"; text: string }
+	| { kind: "shell"; id: number; command: string; output: string; exitCode: number | null };
+
+/** Distributes Omit over the union, so `add()` takes any item without its id. */
+type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
+
+export interface RunningTool {
+	id: string;
+	name: string;
+	args: unknown;
+	startedAt: number;
+	/** The last few lines of streamed output (bash). */
+	outputTail: string;
+}
+
+/** The streaming message's parts that are not yet in history. */
+export interface LiveTail {
+	thinking: string;
+	text: string;
+	/** Name of a tool call the model is still writing. */
+	writingToolCall?: string;
+}
+
+const TOOL_TAIL_LINES = 3;
+
+export class SessionView {
+	/** Finished items; only ever appended to. */
+	readonly history: HistoryItem[] = [];
+	tail: LiveTail = { thinking: "", text: "" };
+	readonly tools = new Map<string, RunningTool>();
+	steering: string[] = [];
+	followUp: string[] = [];
+	/** Bumped on every change; the React hook compares it. */
+	version = 0;
+
+	private nextId = 1;
+	private splitters = new Map<number, MarkdownBlockSplitter>();
+	private thinking = new Map<number, string>();
+	private toolsShown = new Set<string>();
+
+	constructor(
+		private readonly session: AgentSessionApi,
+		private readonly now: () => number = Date.now,
+	) {
+		const state = session.getState();
+		this.steering = [...state.steering];
+		this.followUp = [...state.followUp];
+		this.addMessages(state.messages);
+	}
+
+	add(item: WithoutId<HistoryItem>): void {
+		this.history.push({ ...item, id: this.nextId++ } as HistoryItem);
+		this.version++;
+	}
+
+	/** Ctrl+O: prints the last tool result again, in full (history itself cannot change). */
+	expandLastTool(): boolean {
+		for (let i = this.history.length - 1; i >= 0; i--) {
+			const item = this.history[i];
+			if (item.kind === "tool") {
+				this.add({ ...item, expanded: true });
+				return true;
+			}
+		}
+		return false;
+	}
+
+	handle(event: SessionEvent): void {
+		switch (event.type) {
+			case "message_start":
+				if (event.message.role === "assistant") this.resetTail();
+				break;
+			case "message_update":
+				this.onAssistantEvent(event.assistantMessageEvent);
+				break;
+			case "message_end":
+				this.onMessageEnd(event.message);
+				break;
+			case "tool_execution_start":
+				this.tools.set(event.toolCallId, {
+					id: event.toolCallId,
+					name: event.toolName,
+					args: event.args,
+					startedAt: this.now(),
+					outputTail: "",
+				});
+				break;
+			case "tool_execution_update": {
+				const tool = this.tools.get(event.toolCallId);
+				if (tool) tool.outputTail = lastLines(resultText(event.partialResult.content), TOOL_TAIL_LINES);
+				break;
+			}
+			case "tool_execution_end": {
+				const tool = this.tools.get(event.toolCallId);
+				this.tools.delete(event.toolCallId);
+				this.toolsShown.add(event.toolCallId);
+				this.add({
+					kind: "tool",
+					name: event.toolName,
+					args: tool?.args,
+					output: resultText(event.result.content),
+					isError: event.isError,
+					diff: typeof event.result.details?.diff === "string" ? event.result.details.diff : undefined,
+				});
+				break;
+			}
+			case "agent_end":
+				this.tools.clear();
+				this.resetTail();
+				break;
+			case "queue_update":
+				this.steering = event.steering;
+				this.followUp = event.followUp;
+				break;
+			case "session_changed":
+				this.add({ kind: "notice", level: "info", text: event.sessionFile ? `Session: ${event.sessionFile}` : "New session" });
+				this.toolsShown.clear();
+				this.addMessages(this.session.getState().messages);
+				break;
+			case "notice":
+				this.add({ kind: "notice", level: event.level, text: event.text });
+				break;
+			case "user_shell":
+				this.add({ kind: "shell", command: event.command, output: event.output, exitCode: event.exitCode });
+				break;
+			case "compaction_start":
+				this.add({ kind: "notice", level: "info", text: `Compacting the context (${event.reason})…` });
+				break;
+			case "compaction_end":
+				this.add(
+					event.error
+						? { kind: "notice", level: "error", text: `Compaction failed: ${event.error}` }
+						: { kind: "notice", level: "info", text: "Context compacted." },
+				);
+				break;
+		}
+		this.version++;
+	}
+
+	private resetTail(): void {
+		this.splitters.clear();
+		this.thinking.clear();
+		this.tail = { thinking: "", text: "" };
+	}
+
+	private onAssistantEvent(e: Extract<SessionEvent, { type: "message_update" }>["assistantMessageEvent"]): void {
+		switch (e.type) {
+			case "text_delta": {
+				let splitter = this.splitters.get(e.contentIndex);
+				if (!splitter) this.splitters.set(e.contentIndex, (splitter = new MarkdownBlockSplitter()));
+				for (const block of splitter.push(e.delta)) this.add({ kind: "markdown", source: block });
+				this.tail = { ...this.tail, text: splitter.tail };
+				break;
+			}
+			case "text_end":
+				this.flushText(e.contentIndex);
+				break;
+			case "thinking_delta": {
+				const text = (this.thinking.get(e.contentIndex) ?? "") + e.delta;
+				this.thinking.set(e.contentIndex, text);
+				this.tail = { ...this.tail, thinking: text };
+				break;
+			}
+			case "thinking_end":
+				this.flushThinking(e.contentIndex);
+				break;
+			case "toolcall_start": {
+				const block = e.partial.content[e.contentIndex];
+				this.tail = { ...this.tail, writingToolCall: block?.type === "toolCall" ? block.name : "tool" };
+				break;
+			}
+			case "toolcall_end":
+				this.tail = { ...this.tail, writingToolCall: undefined };
+				break;
+		}
+	}
+
+	private flushText(index: number): void {
+		const splitter = this.splitters.get(index);
+		if (!splitter) return;
+		for (const block of splitter.finish()) this.add({ kind: "markdown", source: block });
+		this.splitters.delete(index);
+		this.tail = { ...this.tail, text: "" };
+	}
+
+	private flushThinking(index: number): void {
+		const text = this.thinking.get(index);
+		this.thinking.delete(index);
+		if (text?.trim()) this.add({ kind: "thinking", text: text.trim() });
+		this.tail = { ...this.tail, thinking: "" };
+	}
+
+	private onMessageEnd(message: AgentMessage): void {
+		if (message.role === "assistant") {
+			// Whatever is still open (an aborted or failed stream) stays on screen as it was.
+			for (const index of [...this.thinking.keys()]) this.flushThinking(index);
+			for (const index of [...this.splitters.keys()].sort((a, b) => a - b)) this.flushText(index);
+			this.resetTail();
+			this.addAssistantEnding(message);
+		} else this.addMessages([message]);
+	}
+
+	private addAssistantEnding(message: AssistantMessage): void {
+		if (message.stopReason === "aborted") this.add({ kind: "aborted" });
+		else if (message.stopReason === "error") this.add({ kind: "error", text: message.errorMessage ?? "The model request failed." });
+	}
+
+	/** Finished messages (a resumed transcript, a user message, a tool result) as history items. */
+	private addMessages(messages: readonly AgentMessage[]): void {
+		for (const m of messages) {
+			if (m.role === "user") {
+				const text = typeof m.content === "string" ? m.content : resultText(m.content);
+				this.add({ kind: "user", text });
+			} else if (m.role === "assistant") {
+				for (const block of m.content) {
+					if (block.type === "thinking" && !block.redacted && block.thinking.trim())
+						this.add({ kind: "thinking", text: block.thinking.trim() });
+					else if (block.type === "text" && block.text.trim()) this.add({ kind: "markdown", source: block.text });
+				}
+				this.addAssistantEnding(m);
+			} else if (m.role === "toolResult") this.addToolResult(m);
+		}
+	}
+
+	/** A tool result no execution event announced (resumed, or written for an aborted call). */
+	private addToolResult(m: ToolResultMessage): void {
+		if (this.toolsShown.has(m.toolCallId)) return;
+		this.toolsShown.add(m.toolCallId);
+		this.add({
+			kind: "tool",
+			name: m.toolName,
+			args: undefined,
+			output: resultText(m.content),
+			isError: m.isError,
+			diff: typeof m.details?.diff === "string" ? m.details.diff : undefined,
+		});
+	}
+}
+
+function resultText(content: readonly { type: string; text?: string }[]): string {
+	return content.map((c) => (c.type === "text" ? (c.text ?? "") : `[${c.type}]`)).join("\n");
+}
+
+/** The last `n` lines, found from the end (bash output can be long; only its end is shown). */
+export function lastLines(text: string, n: number): string {
+	let end = text.length;
+	while (end > 0 && text[end - 1] === "\n") end--;
+	let start = 0;
+	let pos = end;
+	for (let count = 0; count < n && pos > 0; count++) {
+		const nl = text.lastIndexOf("\n", pos - 1);
+		if (nl === -1) break;
+		if (count === n - 1) start = nl + 1;
+		pos = nl;
+	}
+	return text.slice(start, end);
+}

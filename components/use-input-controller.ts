@@ -1,0 +1,185 @@
+// Turns raw key sequences into actions: bracketed paste is collected whole (a newline inside a paste
+// never submits), every other key goes through the key map, and the intent acts on the editor or the
+// session. The only component-side logic between the user and `AgentSessionApi`.
+import { useRef, useState } from "react";
+import type { Model } from "../src/ai/types.js";
+import type { AgentSessionApi } from "../src/session/types.js";
+import type { Completion } from "./completion.js";
+import * as edit from "./editor-state.js";
+import type { InputHistory } from "./input-history.js";
+import { type Intent, intentFor, parseKeyPress } from "./key-map.js";
+import type { SessionView } from "./session-view.js";
+import type { EditorHandle } from "./use-editor.js";
+
+const PASTE_END = "\x1b[201~";
+
+export interface ModelPickerState {
+	models: Model[];
+	index: number;
+}
+
+export interface InputControllerDeps {
+	session: AgentSessionApi;
+	view: SessionView;
+	editor: EditorHandle;
+	history: InputHistory;
+	completions: () => Completion[];
+	exit: (code: number) => void;
+	redraw: () => void;
+	/** Re-render now (for changes the session does not report, like a printed notice). */
+	refresh: () => void;
+	now?: () => number;
+}
+
+export function useInputController(deps: InputControllerDeps) {
+	const paste = useRef<string | undefined>(undefined);
+	const lastCtrlC = useRef(Number.NEGATIVE_INFINITY);
+	/** Position in input history while browsing with Up/Down; `draft` is what was typed before. */
+	const browsing = useRef<{ index: number; draft: string } | undefined>(undefined);
+	const [picker, setPicker] = useState<ModelPickerState | undefined>(undefined);
+	const pickerRef = useRef(picker);
+	pickerRef.current = picker;
+
+	const { session, view, editor, history } = deps;
+	const now = deps.now ?? Date.now;
+
+	const notify = (level: "info" | "error", text: string) => {
+		view.add({ kind: "notice", level, text });
+		deps.refresh();
+	};
+
+	const send = (as?: "followUp") => {
+		const state = editor.current();
+		const text = edit.expandPastes(state);
+		if (!text.trim()) return;
+		const command = text.trim();
+		editor.set(edit.emptyEditor());
+		browsing.current = undefined;
+		history.add(state.text.includes("[paste #") ? text : state.text);
+		if (command === "/quit" || command === "/exit") return deps.exit(0);
+		if (command === "/model") {
+			const models = session.availableModels();
+			const { model } = session.getState();
+			const index = Math.max(0, models.findIndex((m) => m.provider === model.provider && m.id === model.id));
+			return setPicker({ models, index });
+		}
+		session.submit(text, as ? { as } : undefined).catch((error: unknown) => {
+			notify("error", error instanceof Error ? error.message : String(error));
+		});
+	};
+
+	const abort = () => {
+		session.abort();
+		const queued = session.takeQueuedMessages();
+		const restored = [...queued.steering, ...queued.followUp];
+		if (!restored.length) return;
+		const typed = editor.current().text;
+		editor.set(edit.emptyEditor([...restored, typed].filter(Boolean).join("\n")));
+	};
+
+	const browseHistory = (direction: -1 | 1) => {
+		const moved = edit.moveLine(editor.current(), direction);
+		if (moved) return editor.set(moved);
+		const entries = history.entries;
+		const at = browsing.current ?? { index: entries.length, draft: editor.current().text };
+		const index = Math.min(entries.length, Math.max(0, at.index + direction));
+		if (index === at.index) return;
+		browsing.current = { index, draft: at.draft };
+		editor.set(edit.emptyEditor(index === entries.length ? at.draft : entries[index]));
+	};
+
+	const pickerKey = (intent: Intent) => {
+		const p = pickerRef.current!;
+		if (intent.type === "historyUp" || intent.type === "historyDown") {
+			const step = intent.type === "historyUp" ? -1 : 1;
+			setPicker({ ...p, index: (p.index + step + p.models.length) % Math.max(1, p.models.length) });
+		} else if (intent.type === "submit" || intent.type === "steer") {
+			setPicker(undefined);
+			const model = p.models[p.index];
+			if (model)
+				session.setModel(model).catch((error: unknown) => notify("error", error instanceof Error ? error.message : String(error)));
+		} else if (intent.type === "dismiss" || intent.type === "abort" || intent.type === "clearInput") setPicker(undefined);
+	};
+
+	const act = (intent: Intent) => {
+		switch (intent.type) {
+			case "submit":
+			case "steer":
+				return send();
+			case "followUp":
+				return send("followUp");
+			case "abort":
+				return abort();
+			case "newline":
+				return editor.apply((s) => edit.insertText(s, "\n"));
+			case "insert":
+				browsing.current = undefined;
+				return editor.apply((s) => edit.insertText(s, intent.text));
+			case "historyUp":
+				return browseHistory(-1);
+			case "historyDown":
+				return browseHistory(1);
+			case "left":
+				return editor.apply(edit.moveLeft);
+			case "right":
+				return editor.apply(edit.moveRight);
+			case "wordLeft":
+				return editor.apply(edit.moveWordLeft);
+			case "wordRight":
+				return editor.apply(edit.moveWordRight);
+			case "home":
+				return editor.apply(edit.moveHome);
+			case "end":
+				return editor.apply(edit.moveEnd);
+			case "backspace":
+				return editor.apply(edit.backspace);
+			case "delete":
+				return editor.apply(edit.deleteForward);
+			case "deleteWordBack":
+				return editor.apply(edit.deleteWordBack);
+			case "deleteToLineStart":
+				return editor.apply(edit.deleteToLineStart);
+			case "clearInput":
+				lastCtrlC.current = now();
+				browsing.current = undefined;
+				return editor.set(edit.emptyEditor());
+			case "quit":
+				return deps.exit(0);
+			case "redraw":
+				return deps.redraw();
+			case "toggleToolOutput":
+				if (view.expandLastTool()) deps.refresh();
+				return;
+			case "complete": {
+				const first = deps.completions()[0];
+				if (first) editor.set({ ...editor.current(), text: first.text, cursor: first.cursor });
+				return;
+			}
+		}
+	};
+
+	const onRaw = (raw: string) => {
+		if (paste.current !== undefined) {
+			if (raw === PASTE_END) {
+				const pasted = paste.current;
+				paste.current = undefined;
+				editor.apply((s) => edit.insertPaste(s, pasted));
+			} else paste.current += raw;
+			return;
+		}
+		const key = parseKeyPress(raw);
+		const intent = intentFor(key, {
+			isStreaming: session.getState().isStreaming,
+			inputEmpty: editor.current().text === "",
+			sinceLastCtrlC: now() - lastCtrlC.current,
+		});
+		if (intent.type === "pasteStart") {
+			paste.current = "";
+			return;
+		}
+		if (pickerRef.current) return pickerKey(intent);
+		act(intent);
+	};
+
+	return { onRaw, picker };
+}

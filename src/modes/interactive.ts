@@ -1,0 +1,49 @@
+// The interactive mode: mounts the Ink app on the terminal and resolves with the exit code once the
+// user quits (/quit, Ctrl+D on an empty input, Ctrl+C twice). Bracketed paste is switched on for the
+// app's lifetime so a pasted newline can never submit.
+import { render } from "ink";
+import { createElement } from "react";
+import { App } from "../../components/App.js";
+import type { AgentSessionApi } from "../session/types.js";
+
+export interface InteractiveOptions {
+	initialPrompt?: string;
+	notices?: string[];
+}
+
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+
+export async function runInteractive(session: AgentSessionApi, options: InteractiveOptions = {}): Promise<number> {
+	const stdout = process.stdout;
+	let exitCode = 0;
+	let resolveExit!: () => void;
+	const exited = new Promise<void>((resolve) => {
+		resolveExit = resolve;
+	});
+	const onExit = (code: number) => {
+		exitCode = code;
+		resolveExit();
+	};
+	stdout.write(BRACKETED_PASTE_ON);
+	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
+	process.once("exit", restore);
+	const instance = render(
+		createElement(App, { session, onExit, notices: options.notices, initialPrompt: options.initialPrompt }),
+		// Ink's console patch would redraw around every console call; Ctrl+C is ours (clear, twice quits).
+		{ patchConsole: false, exitOnCtrlC: false },
+	);
+	try {
+		await Promise.race([exited, instance.waitUntilExit()]);
+		// Quitting mid-run must not leave a model request or a tool running behind the prompt.
+		if (session.getState().isStreaming) {
+			session.abort();
+			await session.waitForIdle();
+		}
+	} finally {
+		instance.unmount();
+		process.off("exit", restore);
+		restore();
+	}
+	return exitCode;
+}

@@ -1,0 +1,333 @@
+import { render } from "ink-testing-library";
+import React from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { App } from "../../components/App.js";
+import { openInputHistory } from "../../components/input-history.js";
+import { FakeSession } from "./fake-session.js";
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const ENTER = "\r";
+const ALT_ENTER = "\x1b\r";
+const ESC = "\x1b";
+
+let mounted: { unmount: () => void }[] = [];
+afterEach(() => {
+	for (const m of mounted) m.unmount();
+	mounted = [];
+});
+
+async function mount(options: { rows?: number; columns?: number } = {}) {
+	const session = new FakeSession();
+	const onExit = vi.fn();
+	const app = render(
+		<App
+			session={session}
+			onExit={onExit}
+			history={openInputHistory(null)}
+			size={{ rows: options.rows ?? 30, columns: options.columns ?? 100 }}
+		/>,
+	);
+	mounted.push(app);
+	await tick();
+	const frame = () => app.lastFrame() ?? "";
+	const type = async (text: string) => {
+		app.stdin.write(text);
+		await tick();
+	};
+	return { session, onExit, app, frame, type };
+}
+
+const submits = (s: FakeSession) => s.calls.filter((c) => c.method === "submit").map((c) => c.args);
+
+describe("App key routing", () => {
+	it("Enter while idle prompts with the typed text and shows it in history", async () => {
+		const { session, frame, type } = await mount();
+		await type("hello there");
+		expect(frame()).toContain("hello there");
+		await type(ENTER);
+		expect(submits(session)).toEqual([["hello there", undefined]]);
+		expect(session.calls.some((c) => c.method === "prompt")).toBe(true);
+		await vi.waitFor(() => expect(frame()).toContain("› hello there"));
+		await vi.waitFor(() => expect(frame()).toContain("working"));
+	});
+
+	it("Enter while streaming steers and Alt+Enter queues a follow-up, both shown as dim queue lines", async () => {
+		const { session, frame, type } = await mount();
+		await type("start");
+		await type(ENTER);
+		await type("use tabs");
+		await type(ENTER);
+		await type("then run the tests");
+		await type(ALT_ENTER);
+		expect(submits(session).slice(1)).toEqual([
+			["use tabs", undefined],
+			["then run the tests", { as: "followUp" }],
+		]);
+		expect(session.getState().steering).toEqual(["use tabs"]);
+		expect(session.getState().followUp).toEqual(["then run the tests"]);
+		await vi.waitFor(() => {
+			expect(frame()).toContain("Steering: use tabs");
+			expect(frame()).toContain("Follow-up: then run the tests");
+		});
+		// Steering is listed first: it reaches the model first.
+		expect(frame().indexOf("Steering:")).toBeLessThan(frame().indexOf("Follow-up:"));
+	});
+
+	it("Esc aborts, keeps the partial answer on screen and puts the queue back in the input, steering first", async () => {
+		const { session, frame, type } = await mount();
+		await type("write a poem");
+		await type(ENTER);
+		session.text("Roses are red,\nviolets");
+		await type("shorter");
+		await type(ENTER);
+		await type("and in French");
+		await type(ALT_ENTER);
+		await type(ESC);
+		await vi.waitFor(() => expect(session.calls.some((c) => c.method === "abort")).toBe(true));
+		expect(session.calls.some((c) => c.method === "takeQueuedMessages")).toBe(true);
+		await vi.waitFor(() => {
+			const f = frame();
+			expect(f).toContain("Aborted");
+			expect(f).toContain("violets");
+			expect(f).not.toContain("Steering:");
+			expect(f).toMatch(/› shorter\s*\n\s+and in French/);
+		});
+		// The restored text is in the editor: Enter (now idle) sends both lines as one prompt.
+		await type(ENTER);
+		expect(submits(session).at(-1)).toEqual(["shorter\nand in French", undefined]);
+	});
+
+	it("Esc while idle does not abort", async () => {
+		const { session, type } = await mount();
+		await type("x");
+		await type(ESC);
+		await new Promise((r) => setTimeout(r, 20));
+		expect(session.calls.some((c) => c.method === "abort")).toBe(false);
+	});
+
+	it("Ctrl+J and Shift+Enter insert newlines instead of submitting", async () => {
+		const { session, frame, type } = await mount();
+		await type("one");
+		await type("\n");
+		await type("two");
+		await type("\x1b[13;2u");
+		await type("three");
+		expect(submits(session)).toEqual([]);
+		expect(frame()).toMatch(/› one\s*\n\s+two\s*\n\s+three/);
+	});
+
+	it("Ctrl+C clears the input, a second within a second quits; Ctrl+D quits only on an empty input", async () => {
+		const { onExit, frame, type } = await mount();
+		await type("draft");
+		await type("\x04");
+		expect(onExit).not.toHaveBeenCalled();
+		await type("\x03");
+		expect(frame()).not.toContain("draft");
+		expect(onExit).not.toHaveBeenCalled();
+		await type("\x03");
+		expect(onExit).toHaveBeenCalledWith(0);
+		const second = await mount();
+		await second.type("\x04");
+		expect(second.onExit).toHaveBeenCalledWith(0);
+	});
+
+	it("/quit exits without reaching the session", async () => {
+		const { session, onExit, type } = await mount();
+		await type("/quit");
+		await type(ENTER);
+		expect(onExit).toHaveBeenCalledWith(0);
+		expect(submits(session)).toEqual([]);
+	});
+
+	it("Up and Down walk the input history and come back to the draft", async () => {
+		const { frame, type, session } = await mount();
+		await type("first");
+		await type(ENTER);
+		session.finish();
+		await type("second");
+		await type(ENTER);
+		session.finish();
+		await type("dra");
+		await type("\x1b[A");
+		expect(frame()).toContain("› second");
+		await type("\x1b[A");
+		expect(frame()).toContain("› first");
+		await type("\x1b[B");
+		await type("\x1b[B");
+		expect(frame()).toContain("› dra");
+	});
+
+	it("/ shows command completion and Tab completes it", async () => {
+		const { frame, type } = await mount();
+		await type("/co");
+		expect(frame()).toContain("/compact");
+		expect(frame()).toContain("Summarise the context");
+		await type("\t");
+		expect(frame().replace(/\x1b\[[0-9;]*m/g, "")).toContain("› /compact  ");
+		// A completed command (followed by a space) closes the menu.
+		expect(frame()).not.toContain("Summarise the context");
+	});
+
+	it("/model opens a picker and Enter switches the model", async () => {
+		const { session, frame, type } = await mount();
+		await type("/model");
+		await type(ENTER);
+		expect(frame()).toContain("fake/fake-2");
+		await type("\x1b[B");
+		await type(ENTER);
+		await vi.waitFor(() => expect(session.getState().model.id).toBe("fake-2"));
+		await vi.waitFor(() => expect(frame()).toContain("fake/fake-2 ·"));
+	});
+});
+
+describe("App paste", () => {
+	it("a paste of more than 10 lines shows a placeholder, never submits, and is expanded on submit", async () => {
+		const { session, frame, type } = await mount();
+		const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
+		await type("see: ");
+		await type(`\x1b[200~${lines.join("\r")}\x1b[201~`);
+		expect(submits(session)).toEqual([]);
+		expect(frame()).toContain("see: [paste #1 +12 lines]");
+		expect(frame()).not.toContain("line 7");
+		await type(ENTER);
+		expect(submits(session)).toEqual([[`see: ${lines.join("\n")}`, undefined]]);
+	});
+
+	it("a short paste is inserted as text and its newlines do not submit", async () => {
+		const { session, frame, type } = await mount();
+		await type("\x1b[200~a\rb\x1b[201~");
+		expect(submits(session)).toEqual([]);
+		expect(frame()).toMatch(/› a\s*\n\s+b/);
+	});
+
+	it("a paste split across reads (and with Enter as its own event) is still one paste", async () => {
+		const { session, frame, type } = await mount();
+		await type("\x1b[200~first");
+		await type("\r");
+		await type("second\x1b[201~");
+		expect(submits(session)).toEqual([]);
+		expect(frame()).toMatch(/› first\s*\n\s+second/);
+	});
+});
+
+describe("App live region", () => {
+	it("renders the streaming tail live and moves closed markdown blocks to history", async () => {
+		const { session, frame, type } = await mount();
+		await type("explain");
+		await type(ENTER);
+		session.text("# Title\n\nFirst **bold** paragraph.\n\nstill typ");
+		await vi.waitFor(() => expect(frame()).toContain("still typ"));
+		const f = frame();
+		expect(f).toContain("Title");
+		expect(f).not.toContain("# Title");
+		expect(f).toContain("First bold paragraph.");
+		session.text("ing the end");
+		await vi.waitFor(() => expect(frame()).toContain("still typing the end"));
+		session.finish();
+		await vi.waitFor(() => expect(frame()).not.toContain("working"));
+		expect(frame()).toContain("still typing the end");
+	});
+
+	it("shows pending tool calls with a spinner, one-line args, elapsed seconds and the last output lines", async () => {
+		const { session, frame, type } = await mount();
+		await type("run it");
+		await type(ENTER);
+		session.startTool("t1", "bash", { command: "npm test\n--silent" });
+		session.toolOutput("t1", "bash", "a\nb\nc\nd\ne\n");
+		await vi.waitFor(() => {
+			const f = frame();
+			expect(f).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] bash npm test ⏎ --silent \(\ds\)/);
+			expect(f).toContain("  e");
+			expect(f).toContain("  c");
+			expect(f).not.toMatch(/^ {2}b$/m);
+		});
+		session.endTool("t1", "bash", "all 12 passed");
+		await vi.waitFor(() => expect(frame()).toContain("✓ bash npm test"));
+		expect(frame()).toContain("all 12 passed");
+		expect(frame()).not.toMatch(/\(\ds\)/);
+	});
+
+	it("collapses long tool output and Ctrl+O prints the last one in full", async () => {
+		const { session, frame, type } = await mount({ rows: 60 });
+		await type("read");
+		await type(ENTER);
+		session.startTool("t1", "read", { path: "notes.txt" });
+		session.endTool("t1", "read", Array.from({ length: 10 }, (_, i) => `row ${i}`).join("\n"));
+		await vi.waitFor(() => expect(frame()).toContain("6 more lines (Ctrl+O to expand)"));
+		expect(frame()).not.toContain("row 9");
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toContain("row 9"));
+	});
+
+	it("colours edit diffs from details.diff", async () => {
+		const { session, frame, type } = await mount();
+		await type("edit");
+		await type(ENTER);
+		session.startTool("t1", "edit", { path: "a.ts" });
+		session.endTool("t1", "edit", "Edited a.ts", { diff: "--- a.ts\n+++ a.ts\n@@ -1 +1 @@\n-old\n+new" });
+		await vi.waitFor(() => expect(frame()).toContain("+new"));
+		expect(frame()).toContain("-old");
+	});
+
+	it("shows a failed run's error", async () => {
+		const { session, frame, type } = await mount();
+		await type("go");
+		await type(ENTER);
+		session.finish("error", "429 Too Many Requests");
+		await vi.waitFor(() => expect(frame()).toContain("Error: 429 Too Many Requests"));
+	});
+
+	it("keeps the live region shorter than the terminal however long the open tail grows", async () => {
+		const rows = 12;
+		const { session, frame, type } = await mount({ rows, columns: 40 });
+		await type("go");
+		await type(ENTER);
+		// One long paragraph never closes, so it all stays in the live tail.
+		for (let i = 0; i < 300; i++) session.text(`line ${i} of a long paragraph that wraps\n`);
+		await vi.waitFor(() => expect(frame()).toContain("line 299"));
+		const lines = frame().split("\n");
+		const live = lines.slice(lines.findIndex((l) => l.includes("› go")) + 1);
+		expect(live.length).toBeLessThan(rows);
+		expect(frame()).not.toContain("line 250 ");
+		expect(live.at(-1)).toContain("fake/fake-1");
+	});
+
+	it("shows the footer: cwd, model, tokens, cost and context use", async () => {
+		const { frame } = await mount();
+		expect(frame()).toContain("/work/project · fake/fake-1 · ↑1.2k ↓345 · $0.012 · ctx 25%");
+	});
+});
+
+describe("App sanitising", () => {
+	const hostile = [
+		"\x1b]0;pwned-title\x07",
+		"\x1b]52;c;cHduZWQtY2xpcA==\x07",
+		"\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\",
+		"\x1b[2J\x1b[H\x1b[31mred\x1b[0m",
+		"\x1bP+q544e\x1b\\",
+		"\x9b2J\x9d0;c1-title\x9c",
+		"bell\x07 back\bspace \x1bc reset",
+	].join(" ");
+
+	const stripOwnStyles = (f: string) => f.replace(/\x1b\[[0-9;]*m/g, "");
+
+	it("renders escape sequences from the model and from tools inert", async () => {
+		const { session, frame, type } = await mount();
+		await type("go");
+		await type(ENTER);
+		session.text(`${hostile}\n\n`);
+		session.startTool("t1", "bash", { command: "cat \x1b]0;x\x07evil" });
+		session.endTool("t1", "bash", hostile);
+		session.text(`tail ${hostile}`);
+		await vi.waitFor(() => expect(frame()).toContain("✓ bash"));
+		await vi.waitFor(() => expect(frame()).toContain("tail"));
+		const f = stripOwnStyles(frame());
+		expect(f).not.toMatch(/[\x1b\x07\x9b\x9c\x9d\x90]/);
+		expect(f).not.toContain("pwned-title");
+		expect(f).not.toContain("cHduZWQtY2xpcA");
+		expect(f).not.toContain("evil.example");
+		expect(f).toContain("click");
+		expect(f).toContain("red");
+		expect(f).toContain("^G");
+	});
+});
