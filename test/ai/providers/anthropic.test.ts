@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildAnthropicRequest, streamAnthropic } from "../../../src/ai/providers/anthropic.js";
+import { streamSimple } from "../../../src/ai/stream.js";
 import type {
 	AssistantMessage,
 	AssistantMessageEvent,
@@ -249,6 +250,51 @@ describe("streamAnthropic events", () => {
 		// The request's socket closes at once; Node's fetch also opens a spare idle connection on abort and
 		// drops it about 3 s later, hence the generous wait.
 		await vi.waitFor(() => expect(server.openSockets()).toBe(0), { timeout: 10_000, interval: 20 });
+	});
+});
+
+describe("streamAnthropic transport options", () => {
+	it("is what streamSimple loads for anthropic-messages", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		const message = await streamSimple(model(server.url), hello, { apiKey: "k", maxRetries: 0 }).result();
+		expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
+		expect(server.requests[0].url).toBe("/v1/messages");
+	});
+
+	it("retries an overloaded 529 before the first byte and reports each response", async () => {
+		server.enqueue(
+			{ kind: "status", status: 529, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', headers: { "retry-after-ms": "10" } },
+			{ kind: "sse", chunks: [fixture("text")] },
+		);
+		const statuses: number[] = [];
+		const { message } = await collect(server, { maxRetries: 1, onResponse: (r) => statuses.push(r.status) });
+		expect(message.stopReason).toBe("stop");
+		expect(statuses).toEqual([529, 200]);
+		expect(server.requests).toHaveLength(2);
+	});
+
+	it("ends a stalled stream after timeoutMs with an error", async () => {
+		const text = fixture("text");
+		server.enqueue({ kind: "sse", chunks: [text.slice(0, text.indexOf("event: content_block_stop"))], stallAfter: true });
+		const { events, message } = await collect(server, { timeoutMs: 300 });
+		expect(events.at(-1)).toMatchObject({ type: "error", reason: "error" });
+		expect(message.errorMessage).toMatch(/^Anthropic: stream stalled \(no data for /);
+		expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
+	});
+
+	it("reads the key from ANTHROPIC_API_KEY when none is passed", async () => {
+		const saved = process.env.ANTHROPIC_API_KEY;
+		process.env.ANTHROPIC_API_KEY = "sk-from-env";
+		try {
+			server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+			await collect(server, { apiKey: undefined });
+			expect(server.requests[0].headers["x-api-key"]).toBe("sk-from-env");
+			// No tools in the context, so no beta header.
+			expect(server.requests[0].headers["anthropic-beta"]).toBeUndefined();
+		} finally {
+			if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+			else process.env.ANTHROPIC_API_KEY = saved;
+		}
 	});
 });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { buildGoogleRequest, streamGoogle } from "../../../src/ai/providers/google.js";
+import { streamSimple } from "../../../src/ai/stream.js";
 import type {
 	AssistantMessage,
 	AssistantMessageEvent,
@@ -10,7 +11,7 @@ import type {
 	Tool,
 	Usage,
 } from "../../../src/ai/types.js";
-import { byteChunks, type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
+import { byteChunks, type ScriptedServer, sse, startScriptedServer } from "../../helpers/sse-server.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/google/${name}.sse`, import.meta.url), "utf8");
 
@@ -142,6 +143,19 @@ describe("streamGoogle events", () => {
 		expect(new Set(ids).size).toBe(2);
 	});
 
+	it("attaches a signature that arrives on an empty part to the block it ends, opening nothing", async () => {
+		const chunk = (parts: unknown[], finishReason?: string) => ({
+			candidates: [{ content: { role: "model", parts }, index: 0, ...(finishReason && { finishReason }) }],
+		});
+		server.enqueue({ kind: "sse", chunks: [sse([chunk([{ text: "Hi" }]), chunk([{ text: "", thoughtSignature: "sig-t" }], "STOP")])] });
+		const { events, message } = await collect(server);
+		expect(shape(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_end:0", "done"]);
+		expect(message.content).toEqual([{ type: "text", text: "Hi", textSignature: "sig-t" }]);
+		// And it goes back on the same part next turn.
+		const body = buildGoogleRequest(model("http://x"), { messages: [message] });
+		expect(body.contents).toEqual([{ role: "model", parts: [{ text: "Hi", thoughtSignature: "sig-t" }] }]);
+	});
+
 	it("maps MAX_TOKENS to length", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("max-tokens")] });
 		const { events, message } = await collect(server);
@@ -226,6 +240,27 @@ describe("streamGoogle events", () => {
 		// The request's socket closes at once; Node's fetch also opens a spare idle connection on abort and
 		// drops it about 3 s later, hence the generous wait.
 		await vi.waitFor(() => expect(server.openSockets()).toBe(0), { timeout: 10_000, interval: 20 });
+	});
+});
+
+describe("streamGoogle transport options", () => {
+	it("is what streamSimple loads for google-generative-ai", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		const message = await streamSimple(model(`${server.url}/v1beta`), hello, { apiKey: "k", maxRetries: 0 }).result();
+		expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
+	});
+
+	it("reads the key from GEMINI_API_KEY when none is passed", async () => {
+		const saved = process.env.GEMINI_API_KEY;
+		process.env.GEMINI_API_KEY = "g-from-env";
+		try {
+			server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+			await collect(server, { apiKey: undefined });
+			expect(server.requests[0].headers["x-goog-api-key"]).toBe("g-from-env");
+		} finally {
+			if (saved === undefined) delete process.env.GEMINI_API_KEY;
+			else process.env.GEMINI_API_KEY = saved;
+		}
 	});
 });
 
