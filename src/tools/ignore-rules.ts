@@ -35,6 +35,9 @@ export class IgnoreRules {
 		}
 		let rules = new IgnoreRules([]);
 		for (const f of folders) rules = await rules.enter(f);
+		// Asked to search inside an ignored folder (node_modules/react, dist/): the request is explicit,
+		// so the rules that ignore the folder itself are dropped; only the folder's own rules stay.
+		if (rules.ignores(root, true)) return new IgnoreRules([]).enter(root);
 		return rules;
 	}
 

@@ -71,6 +71,15 @@ describe("grep", () => {
 		await expect(grep({ pattern: "x", path: "nope" })).rejects.toThrow(/^File not found: nope$/);
 	});
 
+	it("stops a walk already under way when aborted", async () => {
+		await tmp.write(Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`d${i}/f.txt`, "x"])));
+		const controller = new AbortController();
+		const run = grep({ pattern: "x" }, controller.signal);
+		// execute has passed its first check and is walking; the walk must notice on its own.
+		controller.abort();
+		await expect(run).rejects.toThrow("Operation aborted");
+	});
+
 	it("honours an aborted signal", async () => {
 		await tmp.write({ "a.txt": "x" });
 		await expect(grep({ pattern: "x" }, AbortSignal.abort())).rejects.toThrow("Operation aborted");
