@@ -130,7 +130,12 @@ async function fetchWithRetry(req: SseRequest, signal: AbortSignal): Promise<Res
 			continue;
 		}
 		if (req.onResponse && req.model) {
-			req.onResponse({ status: response.status, headers: Object.fromEntries(response.headers) }, req.model);
+			// forEach, not Object.fromEntries: Node 20's Headers type is not declared iterable without the DOM lib.
+			const headers: Record<string, string> = {};
+			response.headers.forEach((value, key) => {
+				headers[key] = value;
+			});
+			req.onResponse({ status: response.status, headers }, req.model);
 		}
 		if (response.ok) return response;
 		const text = await response.text().catch(() => "");

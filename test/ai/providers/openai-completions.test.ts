@@ -172,6 +172,25 @@ describe("streamOpenAICompletions: responses", () => {
 		}
 	});
 
+	it("tool calls without index or id (some compatible servers) still get a key and an id", async () => {
+		const chunk = (delta: object, finish: string | null = null) =>
+			`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+		server.enqueue({
+			kind: "sse",
+			chunks: [
+				chunk({ tool_calls: [{ type: "function", function: { name: "ls", arguments: '{"pa' } }] }),
+				chunk({ tool_calls: [{ function: { arguments: 'th":"."}' } }] }),
+				chunk({}, "tool_calls"),
+				"data: [DONE]\n\n",
+			],
+		});
+		const events = await collect(testModel(server, { provider: "local" }), hello);
+		expect(shape(events)).toEqual(["start", "toolcall_start@0", "toolcall_delta@0", "toolcall_delta@0", "toolcall_end@0", "done"]);
+		const [call] = final(events).content;
+		expect(call).toMatchObject({ type: "toolCall", name: "ls", arguments: { path: "." } });
+		expect((call as { id: string }).id).toMatch(/^call_[0-9a-f-]{36}$/);
+	});
+
 	it("maps finish_reason length to a length stop", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("length")] });
 		const events = await collect(testModel(server), hello);
@@ -335,6 +354,16 @@ describe("streamOpenAICompletions: the request", () => {
 		expect(body.messages[0].role).toBe("system");
 		expect(body).not.toHaveProperty("reasoning_effort");
 		expect(body.messages[2]).not.toHaveProperty("reasoning_content");
+	});
+
+	it("onResponse sees the status and headers of each HTTP response", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("text")], headers: { "x-request-id": "req_123" } });
+		const seen: { status: number; headers: Record<string, string> }[] = [];
+		await collect(testModel(server), hello, { onResponse: (response) => seen.push(response) });
+		expect(seen).toHaveLength(1);
+		expect(seen[0].status).toBe(200);
+		expect(seen[0].headers["x-request-id"]).toBe("req_123");
+		expect(seen[0].headers["content-type"]).toBe("text/event-stream");
 	});
 
 	it("onPayload may replace the body", async () => {
