@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
+import { textBody, textRecords, toolCallBody } from "../helpers/openai-chunks.js";
 import { type CliHome, makeHome, runCli } from "../helpers/rudder-cli.js";
 import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
 
@@ -97,6 +97,40 @@ describe("rudder (built CLI)", () => {
 		await runCli(["--model", "mock/mock-1", "-p", "first"], home);
 		await runCli(["--model", "mock/mock-1", "-p", "second"], home);
 		expect(transcriptOf(server.requests[1].body)).toEqual(["user: second"]);
+	});
+
+	it("-r resumes the latest session and names it on stderr", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		server.enqueue(
+			{ kind: "sse", chunks: [textBody("first answer")] },
+			{ kind: "sse", chunks: [textBody("second answer")] },
+			{ kind: "sse", chunks: [textBody("resumed")] },
+		);
+		await runCli(["--model", "mock/mock-1", "-p", "older question"], home);
+		await runCli(["--model", "mock/mock-1", "-p", "newer question"], home);
+		const result = await runCli(["-r", "-p", "and now?"], home);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe("resumed\n");
+		expect(result.stderr).toMatch(/^rudder: Resumed the latest session \w{8} \(2 messages, "newer question"\); others: \w{8} \(2 messages, "older question"\)/);
+		expect(transcriptOf(server.requests[2].body)).toEqual(["user: newer question", "assistant: second answer", "user: and now?"]);
+	});
+
+	it("Ctrl+C during -p aborts the run: exit 1, one line on stderr", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		server.enqueue({ kind: "sse", chunks: textRecords(Array.from({ length: 300 }, (_, i) => `t${i} `)), delayMs: 100 });
+		const result = await runCli(["--model", "mock/mock-1", "-p", "talk forever"], home, {
+			onStart: (child) => {
+				const poll = setInterval(() => {
+					if (server.requests.length === 0) return;
+					clearInterval(poll);
+					child.kill("SIGINT");
+				}, 20);
+			},
+		});
+		expect(result.code).toBe(1);
+		expect(result.stdout).toBe("");
+		expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+		expect(result.stderr).toMatch(/^rudder: .*abort/i);
 	});
 
 	it("runs a tool the model asks for and sends its result back", { timeout: LONG }, async () => {

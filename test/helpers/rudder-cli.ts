@@ -16,13 +16,13 @@ export interface CliHome {
 	cleanup(): void;
 }
 
-/** A fresh home; with `mockUrl`, models.json declares provider "mock" (model "mock-1") at that server. */
-export function makeHome(options: { mockUrl?: string } = {}): CliHome {
+/** A fresh home; with `mockUrl`, models.json declares provider "mock" (models `modelIds`, default "mock-1") at that server. */
+export function makeHome(options: { mockUrl?: string; modelIds?: string[] } = {}): CliHome {
 	const root = mkdtempSync(join(tmpdir(), "rudder-cli-"));
 	const dirs = { cwd: join(root, "project"), home: join(root, "home"), rudderHome: join(root, "rudder"), xdg: join(root, "xdg") };
 	for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
 	if (options.mockUrl) {
-		const models = { providers: { mock: { baseUrl: `${options.mockUrl}/v1`, api: "openai-completions", models: [{ id: "mock-1" }] } } };
+		const models = { providers: { mock: { baseUrl: `${options.mockUrl}/v1`, api: "openai-completions", models: (options.modelIds ?? ["mock-1"]).map((id) => ({ id })) } } };
 		writeFileSync(join(dirs.rudderHome, "models.json"), JSON.stringify(models));
 	}
 	return {
@@ -52,9 +52,17 @@ function spawnCli(args: string[], home: CliHome, stdin: "pipe" | "ignore"): Chil
 	return spawn(process.execPath, [BIN, ...args], { cwd: home.cwd, env: home.env, stdio: [stdin, "pipe", "pipe"] });
 }
 
-/** Runs to exit. `input` is piped to stdin; without it stdin is /dev/null (not a TTY, empty). */
-export function runCli(args: string[], home: CliHome, options: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+/**
+ * Runs to exit. `input` is piped to stdin; without it stdin is /dev/null (not a TTY, empty).
+ * `onStart` gets the child, e.g. to signal it.
+ */
+export function runCli(
+	args: string[],
+	home: CliHome,
+	options: { input?: string; timeoutMs?: number; onStart?: (child: ChildProcess) => void } = {},
+): Promise<CliResult> {
 	const child = spawnCli(args, home, options.input === undefined ? "ignore" : "pipe");
+	options.onStart?.(child);
 	if (options.input !== undefined) child.stdin?.end(options.input);
 	let stdout = "";
 	let stderr = "";

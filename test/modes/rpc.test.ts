@@ -19,7 +19,7 @@ afterEach(async () => {
 
 async function start(): Promise<{ server: ScriptedServer; client: LineClient }> {
 	server = await startScriptedServer();
-	home = makeHome({ mockUrl: server.url });
+	home = makeHome({ mockUrl: server.url, modelIds: ["mock-1", "mock-2"] });
 	client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session"], home);
 	return { server, client };
 }
@@ -86,7 +86,7 @@ describe("--mode rpc", () => {
 	it("steering while streaming reaches the model in the next request", { timeout: LONG }, async () => {
 		const { server, client } = await start();
 		// The first answer streams slowly so the steer arrives mid-stream.
-		const pieces = Array.from({ length: 30 }, (_, i) => `word${i} `);
+		const pieces = Array.from({ length: 60 }, (_, i) => `word${i} `);
 		server.enqueue({ kind: "sse", chunks: textRecords(pieces), delayMs: 100 }, { kind: "sse", chunks: [textBody("Switching to French.")] });
 		client.send({ id: "p", type: "prompt", message: "write a long poem" });
 		await client.waitFor((l) => l.type === "message_update" && l.assistantMessageEvent.type === "text_delta");
@@ -126,5 +126,46 @@ describe("--mode rpc", () => {
 		expect((await client.waitFor(response("s"))).data).toMatchObject({ isStreaming: false });
 		expect(server.requests).toHaveLength(1);
 		expect((await client.end()).code).toBe(0);
+	});
+
+	it("a follow-up queued while streaming runs after the first answer, on the model set_model chose", { timeout: LONG }, async () => {
+		const { server, client } = await start();
+		const pieces = Array.from({ length: 50 }, (_, i) => `w${i} `);
+		server.enqueue({ kind: "sse", chunks: textRecords(pieces), delayMs: 100 }, { kind: "sse", chunks: [textBody("Follow-up done.")] });
+		client.send({ id: "p", type: "prompt", message: "first task" });
+		await client.waitFor((l) => l.type === "message_update");
+		client.send({ id: "f", type: "prompt", message: "then this", streamingBehavior: "followUp" });
+		expect(await client.waitFor(response("f"))).toMatchObject({ success: true });
+		client.send({ id: "q", type: "get_state" });
+		expect((await client.waitFor(response("q"))).data).toMatchObject({ isStreaming: true, followUp: ["then this"] });
+		await client.waitFor((l) => l.type === "agent_end");
+		expect(server.requests).toHaveLength(2);
+		const lastUser = server.requests[1].body.messages.filter((m: any) => m.role === "user").at(-1);
+		expect(JSON.stringify(lastUser.content)).toContain("then this");
+
+		client.send({ id: "m", type: "set_model", provider: "mock", modelId: "mock-2" });
+		expect(await client.waitFor(response("m"))).toMatchObject({ success: true, data: { model: { id: "mock-2" } } });
+		client.send({ id: "t", type: "set_thinking_level", level: "high" });
+		expect(await client.waitFor(response("t"))).toMatchObject({ success: true });
+		client.send({ id: "n", type: "new_session" });
+		expect(await client.waitFor(response("n"))).toMatchObject({ success: true });
+		client.send({ id: "s", type: "get_state" });
+		expect((await client.waitFor(response("s"))).data).toMatchObject({ messageCount: 0, model: { id: "mock-2" } });
+		server.enqueue({ kind: "sse", chunks: [textBody("fresh")] });
+		client.send({ id: "p2", type: "prompt", message: "fresh start" });
+		await client.waitFor((l) => l.type === "agent_end", { from: client.lines.findIndex(response("p2")) });
+		expect(server.requests[2].body.model).toBe("mock-2");
+		expect(server.requests[2].body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
+		expect((await client.end()).code).toBe(0);
+	});
+
+	it("closing stdin lets a running prompt finish before exiting", { timeout: LONG }, async () => {
+		const { server, client } = await start();
+		server.enqueue({ kind: "sse", chunks: textRecords(["slow ", "but ", "sure"]), delayMs: 100 });
+		client.send({ id: "p", type: "prompt", message: "hi" });
+		const result = await client.end();
+		expect(result.code).toBe(0);
+		const end = client.lines.find((l) => l.type === "agent_end");
+		expect(end.messages.at(-1).content).toEqual([{ type: "text", text: "slow but sure" }]);
 	});
 });
