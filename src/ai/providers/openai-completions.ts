@@ -105,8 +105,9 @@ export function buildCompletionsBody(model: Model, context: Context, options?: S
 		stream: true,
 	};
 	if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
-	const maxTokens = options?.maxTokens ?? (model.maxTokens > 0 ? model.maxTokens : undefined);
-	if (maxTokens !== undefined) body[compat.maxTokensField] = maxTokens;
+	// Only an explicit cap is sent: vLLM rejects a max_tokens that does not fit beside the prompt, and
+	// every server's default is "until done or the context is full".
+	if (options?.maxTokens !== undefined) body[compat.maxTokensField] = options.maxTokens;
 	if (options?.temperature !== undefined) body.temperature = options.temperature;
 	if (context.tools?.length) body.tools = context.tools.map(toChatTool);
 	if (options?.reasoning && model.reasoning && compat.supportsReasoningEffort) {

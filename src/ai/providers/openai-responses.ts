@@ -76,8 +76,7 @@ export function buildResponsesBody(model: Model, context: Context, options?: Sim
 	};
 	if (context.systemPrompt) body.instructions = context.systemPrompt;
 	if (context.tools?.length) body.tools = context.tools.map(toResponsesTool);
-	const maxTokens = options?.maxTokens ?? (model.maxTokens > 0 ? model.maxTokens : undefined);
-	if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
+	if (options?.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
 	if (options?.temperature !== undefined) body.temperature = options.temperature;
 	if (options?.reasoning && model.reasoning) {
 		body.reasoning = { effort: reasoningEffort(model, options.reasoning), summary: "auto" };

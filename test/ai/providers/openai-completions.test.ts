@@ -319,13 +319,15 @@ describe("streamOpenAICompletions: the request", () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
 		const model = testModel(server, { provider: "ollama", id: "llama3.2", headers: { "x-model": "m", "x-both": "model" } });
 		const events: AssistantMessageEvent[] = [];
-		for await (const e of streamOpenAICompletions(model, hello, { headers: { "x-both": "caller" } })) events.push(e);
+		for await (const e of streamOpenAICompletions(model, hello, { headers: { "x-both": "caller" }, maxTokens: 512 })) {
+			events.push(e);
+		}
 		expect(final(events).stopReason).toBe("stop");
 		const request = server.requests[0];
 		expect(request.headers.authorization).toBeUndefined();
 		expect(request.headers["x-model"]).toBe("m");
 		expect(request.headers["x-both"]).toBe("caller");
-		expect(request.body.max_tokens).toBe(16_384);
+		expect(request.body.max_tokens).toBe(512);
 		expect(request.body).not.toHaveProperty("max_completion_tokens");
 		expect(request.body).not.toHaveProperty("store");
 	});
@@ -337,12 +339,12 @@ describe("streamOpenAICompletions: the request", () => {
 			reasoning: true,
 			compat: { supportsDeveloperRole: true, supportsUsageInStreaming: false, maxTokensField: "max_tokens", replayReasoning: true },
 		});
-		await collect(model, context, { reasoning: "xhigh" });
+		await collect(model, context, { reasoning: "xhigh", maxTokens: 2048 });
 		const body = server.requests[0].body;
 		expect(body.messages[0]).toEqual({ role: "developer", content: "You are Rudder." });
 		expect(body.reasoning_effort).toBe("high");
 		expect(body).not.toHaveProperty("stream_options");
-		expect(body.max_tokens).toBe(16_384);
+		expect(body.max_tokens).toBe(2048);
 		expect(body.messages[2].reasoning_content).toBe("Let me look.");
 	});
 
@@ -354,6 +356,9 @@ describe("streamOpenAICompletions: the request", () => {
 		expect(body.messages[0].role).toBe("system");
 		expect(body).not.toHaveProperty("reasoning_effort");
 		expect(body.messages[2]).not.toHaveProperty("reasoning_content");
+		// No explicit cap, no cap field: the server's default applies.
+		expect(body).not.toHaveProperty("max_tokens");
+		expect(body).not.toHaveProperty("max_completion_tokens");
 	});
 
 	it("onResponse sees the status and headers of each HTTP response", async () => {

@@ -257,6 +257,7 @@ describe("streamOpenAIResponses: the request", () => {
 		expect(input[1]).toEqual({ role: "assistant", content: "Reading." });
 		expect(input[2]).toEqual({ type: "function_call", call_id: "call_1", name: "read", arguments: '{"path":"a.png"}' });
 		expect(server.requests[0].body).not.toHaveProperty("reasoning");
+		expect(server.requests[0].body).not.toHaveProperty("max_output_tokens");
 	});
 
 	it("omits the auth header without a key and merges model and caller headers", async () => {
