@@ -1,0 +1,143 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createFauxModel, fauxText, fauxToolCall } from "../../src/ai/index.js";
+import { ModelRegistry } from "../../src/ai/model-registry.js";
+import { parseSlashCommand, slashCommands } from "../../src/session/slash-commands.js";
+import { createFixture, type Fixture, fixedRegistry } from "./session-fixture.js";
+
+let fx: Fixture;
+afterEach(async () => {
+	await fx?.cleanup();
+});
+const lastNotice = () => fx.notices().at(-1) ?? "";
+
+describe("parseSlashCommand", () => {
+	it("splits name and arguments, and refuses what is not a command", () => {
+		expect(parseSlashCommand("/model  claude sonnet ")).toEqual({ name: "model", args: "claude sonnet" });
+		expect(parseSlashCommand("/quit")).toEqual({ name: "quit", args: "" });
+		expect(parseSlashCommand("/ nothing")).toBeUndefined();
+	});
+});
+
+describe("slash commands through submit", () => {
+	it("/help lists every command, and session.commands() is the same registry", async () => {
+		fx = await createFixture();
+		expect(await fx.session.submit("/help")).toEqual({ kind: "command", name: "help" });
+		for (const c of slashCommands) expect(lastNotice()).toContain(`/${c.name}`);
+		expect(fx.session.commands().map((c) => c.name)).toEqual(slashCommands.map((c) => c.name));
+	});
+
+	it("an unknown command is one clear error notice and reaches no model", async () => {
+		fx = await createFixture();
+		expect(await fx.session.submit("/frobnicate now")).toEqual({ kind: "command", name: "frobnicate" });
+		expect(fx.events.at(-1)).toEqual({ type: "notice", level: "error", text: "Unknown command /frobnicate (type /help for the list)" });
+		expect(fx.faux.calls).toHaveLength(0);
+	});
+
+	it("/model lists available models and switches by pattern, recording the change", async () => {
+		const other = createFauxModel({ id: "faux-large", name: "Large" });
+		fx = await createFixture();
+		const session = await fx.open({ registry: fixedRegistry([fx.faux.model, other]) });
+		await session.submit("/model");
+		expect(lastNotice()).toContain("* faux/faux-1");
+		expect(lastNotice()).toContain("  faux/faux-large");
+		await session.submit("/model large");
+		expect(session.getState().model.id).toBe("faux-large");
+		expect(fx.events.some((e) => e.type === "model_changed" && e.model.id === "faux-large")).toBe(true);
+		await session.submit("/model nothing-like-this");
+		expect(lastNotice()).toBe('No model matches "nothing-like-this" (list them with /model)');
+		fx.faux.setResponses([{ content: [fauxText("hi")] }]);
+		await session.prompt("x");
+		const file = session.getState().sessionFile as string;
+		expect(readFileSync(file, "utf8")).toContain('"type":"model_change","provider":"faux","modelId":"faux-large"');
+		await session.dispose();
+	});
+
+	it("/thinking validates the level and sets it", async () => {
+		fx = await createFixture();
+		await fx.session.submit("/thinking high");
+		expect(fx.session.getState().thinkingLevel).toBe("high");
+		await fx.session.submit("/thinking loud");
+		expect(lastNotice()).toMatch(/^Unknown thinking level "loud" \(one of off, minimal/);
+		expect(fx.session.getState().thinkingLevel).toBe("high");
+	});
+
+	it("/session reports file, counts, tokens and cost", async () => {
+		fx = await createFixture();
+		fx.faux.setResponses([{ content: [fauxToolCall("ls", { path: "." })], usage: { input: 1000, output: 500 } }, { content: [fauxText("ok")], usage: { input: 0, output: 0 } }]);
+		await fx.session.prompt("go");
+		await fx.session.submit("/session");
+		const text = lastNotice();
+		expect(text).toContain(`File: ${fx.session.getState().sessionFile}`);
+		expect(text).toContain("Messages: 4 (user 1, assistant 2, tool results 1)");
+		expect(text).toContain("Tokens: input 1000, output 500");
+		expect(text).toContain("Cost: $0.0020");
+	});
+
+	it("/new starts an empty session in a new file; /resume lists and switches back by id prefix", async () => {
+		fx = await createFixture();
+		fx.faux.setResponses([{ content: [fauxText("one")] }, { content: [fauxText("two")] }]);
+		await fx.session.prompt("first session");
+		const first = fx.session.getState();
+		await fx.session.submit("/new");
+		expect(fx.session.getState().messages).toHaveLength(0);
+		expect(fx.session.getState().sessionId).not.toBe(first.sessionId);
+		expect(fx.events.some((e) => e.type === "session_changed")).toBe(true);
+		await fx.session.prompt("second session");
+		await fx.session.submit("/resume");
+		expect(lastNotice()).toContain(first.sessionId.slice(0, 8));
+		expect(lastNotice()).toContain('"first session"');
+		await fx.session.submit(`/resume ${first.sessionId.slice(0, 8)}`);
+		expect(fx.session.getState().sessionId).toBe(first.sessionId);
+		expect(fx.session.getState().sessionFile).toBe(first.sessionFile);
+		expect(fx.session.getState().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+		await fx.session.submit("/resume zzzz");
+		expect(lastNotice()).toMatch(/^\/resume failed: No session of .* "zzzz"/);
+	});
+
+	it("/export writes the transcript as markdown", async () => {
+		fx = await createFixture();
+		fx.faux.setResponses([{ content: [fauxToolCall("ls", { path: "." })] }, { content: [fauxText("All **good**.")] }]);
+		await fx.session.prompt("check it");
+		await fx.session.submit("/export out.md");
+		const md = readFileSync(join(fx.cwd, "out.md"), "utf8");
+		expect(lastNotice()).toBe(`Exported to ${join(fx.cwd, "out.md")}`);
+		expect(md).toMatch(/^# Rudder session/);
+		expect(md).toContain("## User\n\ncheck it");
+		expect(md).toContain("**Tool call** `ls`");
+		expect(md).toContain("### Tool result: ls");
+		expect(md).toContain("## Assistant\n\nAll **good**.");
+		await fx.session.submit("/export");
+		expect(lastNotice()).toBe("Usage: /export <file>");
+	});
+
+	it("/login stores the key through the registry, never in the session file", async () => {
+		fx = await createFixture();
+		const registry = new ModelRegistry({ configDir: join(fx.root, "home"), env: {} });
+		const session = await fx.open({ registry });
+		fx.faux.setResponses([{ content: [fauxText("hi")] }]);
+		await session.prompt("hello");
+		await session.submit("/login faux sk-faux-secret-123456");
+		expect(lastNotice()).toBe("Stored the API key for faux");
+		expect(registry.getApiKey("faux")).toBe("sk-faux-secret-123456");
+		expect(readFileSync(join(fx.root, "home", "auth.json"), "utf8")).toContain("sk-faux-secret-123456");
+		fx.faux.setResponses([{ content: [fauxText("echo sk-faux-secret-123456")] }]);
+		await session.prompt("again");
+		expect(fx.faux.calls.at(-1)?.options?.apiKey).toBe("sk-faux-secret-123456");
+		const file = session.getState().sessionFile as string;
+		expect(readFileSync(file, "utf8")).not.toContain("sk-faux-secret-123456");
+		await session.submit("/login faux");
+		expect(lastNotice()).toBe("Usage: /login <provider> <key>");
+		await session.dispose();
+	});
+
+	it("/quit sets the flag and emits quit", async () => {
+		fx = await createFixture();
+		expect(fx.session.quitRequested).toBe(false);
+		await fx.session.submit("/quit");
+		expect(fx.session.quitRequested).toBe(true);
+		expect(fx.events.at(-1)).toEqual({ type: "quit" });
+		expect(existsSync(join(fx.cwd, ".rudder"))).toBe(false);
+	});
+});
