@@ -10,6 +10,12 @@ import { wrapLine } from "./text-width.js";
 
 const PROMPT = "› ";
 
+/**
+ * The cursor cell as raw SGR inverse: Ink trims trailing whitespace even inside `<Text inverse>`, which
+ * would hide the cursor at the end of a line; a pre-styled string survives (ink-text-input does the same).
+ */
+const cursorCell = (ch: string) => `\x1b[7m${ch}\x1b[27m`;
+
 export interface InputRow {
 	text: string;
 	/** Cursor position within `text`, when the cursor is on this row. */
@@ -63,7 +69,7 @@ function Row({ row, first }: { row: InputRow; first: boolean }) {
 		<Text wrap="truncate">
 			{prefix}
 			{sanitizeTerminalText(before)}
-			<Text inverse>{sanitizeTerminalText(at)}</Text>
+			{cursorCell(sanitizeTerminalText(at))}
 			{sanitizeTerminalText(after)}
 		</Text>
 	);
@@ -76,7 +82,7 @@ export function InputBox({ rows, placeholder }: { rows: readonly InputRow[]; pla
 				<Text color={color(theme.user)} bold>
 					{PROMPT}
 				</Text>
-				<Text inverse> </Text>
+				{cursorCell(" ")}
 				<Text dimColor>{placeholder}</Text>
 			</Text>
 		);
