@@ -26,7 +26,9 @@ export type ScriptedReply =
 			resetAfter?: boolean;
 	  }
 	| { kind: "status"; status: number; body?: string; headers?: Record<string, string> }
-	| { kind: "reset" };
+	| { kind: "reset" }
+	/** Accept the request and never answer (no status line, no headers). */
+	| { kind: "hang" };
 
 export interface ScriptedServer {
 	url: string;
@@ -96,6 +98,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
 }
 
 async function answer(reply: ScriptedReply, res: ServerResponse): Promise<void> {
+	if (reply.kind === "hang") return;
 	if (reply.kind === "reset") {
 		res.socket?.destroy();
 		return;

@@ -55,7 +55,9 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
 	req.signal?.addEventListener("abort", onAbort, { once: true });
 	let stalled = false;
 	try {
-		const response = await fetchWithRetry(req, controller.signal);
+		const response = await fetchWithRetry(req, controller, () => {
+			stalled = true;
+		});
 		if (!response.body) throw new ProviderError(`${req.providerName}: empty response body`);
 		const reader = response.body.getReader();
 		const decoder = new TextDecoder();
@@ -105,13 +107,23 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
 	}
 }
 
-async function fetchWithRetry(req: SseRequest, signal: AbortSignal): Promise<Response> {
+/**
+ * The idle watchdog also covers the wait for response headers: a server that accepts the connection
+ * and never answers would otherwise hang until undici's 300 s header timeout.
+ */
+async function fetchWithRetry(req: SseRequest, controller: AbortController, onStall: () => void): Promise<Response> {
+	const signal = controller.signal;
+	const idleMs = req.idleTimeoutMs ?? 120_000;
 	const maxRetries = req.maxRetries ?? 3;
 	const maxDelay = req.maxRetryDelayMs ?? 60_000;
 	const baseDelay = req.retryBaseDelayMs ?? 1000;
 	const payload = JSON.stringify(req.body);
 	for (let attempt = 0; ; attempt++) {
 		let response: Response;
+		const headerTimer = setTimeout(() => {
+			onStall();
+			controller.abort();
+		}, idleMs);
 		try {
 			response = await fetch(req.url, {
 				method: "POST",
@@ -120,6 +132,7 @@ async function fetchWithRetry(req: SseRequest, signal: AbortSignal): Promise<Res
 				signal,
 			});
 		} catch (error) {
+			clearTimeout(headerTimer);
 			if (signal.aborted) throw error;
 			if (attempt >= maxRetries) {
 				throw new ProviderError(
@@ -129,6 +142,7 @@ async function fetchWithRetry(req: SseRequest, signal: AbortSignal): Promise<Res
 			await sleep(Math.min(maxDelay, baseDelay * 2 ** attempt), signal);
 			continue;
 		}
+		clearTimeout(headerTimer);
 		if (req.onResponse && req.model) {
 			// forEach, not Object.fromEntries: Node 20's Headers type is not declared iterable without the DOM lib.
 			const headers: Record<string, string> = {};

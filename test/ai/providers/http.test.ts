@@ -197,6 +197,21 @@ describe.concurrent("streamSse faults through the OpenAI completions provider", 
 	);
 
 	it(
+		"a server that accepts the request and never answers ends with 'stream stalled', not a 300 s hang",
+		() =>
+			withServer(async (server) => {
+				server.enqueue({ kind: "hang" });
+				const started = Date.now();
+				const { terminal, message } = await run(server, { timeoutMs: 300, maxRetries: 0 });
+				expect(terminal).toHaveLength(1);
+				expect(terminal[0]).toMatchObject({ type: "error", reason: "error" });
+				expect(message.errorMessage).toBe("OpenAI: stream stalled (no data for 300ms)");
+				expect(Date.now() - started).toBeLessThan(10_000);
+			}),
+		TIMEOUT,
+	);
+
+	it(
 		"a malformed JSON line is an error quoting the raw snippet",
 		() =>
 			withServer(async (server) => {
