@@ -7,6 +7,8 @@ import type { AssistantMessage, AssistantMessageEvent } from "./types.js";
  */
 export class EventStream<T, R = T> implements AsyncIterable<T> {
 	private queue: T[] = [];
+	/** Read position in `queue`: `shift()` is O(n) on large arrays, and a burst of 100k deltas made draining O(n²). */
+	private head = 0;
 	private waiters: ((r: IteratorResult<T>) => void)[] = [];
 	private done = false;
 	private resolveResult!: (r: R) => void;
@@ -54,7 +56,14 @@ export class EventStream<T, R = T> implements AsyncIterable<T> {
 	[Symbol.asyncIterator](): AsyncIterator<T> {
 		return {
 			next: (): Promise<IteratorResult<T>> => {
-				if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift() as T, done: false });
+				if (this.head < this.queue.length) {
+					const value = this.queue[this.head++] as T;
+					if (this.head === this.queue.length) {
+						this.queue = [];
+						this.head = 0;
+					}
+					return Promise.resolve({ value, done: false });
+				}
 				if (this.done) return Promise.resolve({ value: undefined as never, done: true });
 				return new Promise((resolve) => this.waiters.push(resolve));
 			},
