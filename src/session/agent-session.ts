@@ -181,6 +181,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private contextTokens = 0;
 	private running = false;
 	private compacting?: AbortController;
+	private compactionDone: Promise<void> = Promise.resolve();
+	private queuedWhileCompacting = false;
 
 	constructor(config: AgentSessionConfig) {
 		this.cwd = config.cwd;
@@ -328,8 +330,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			this.agent.followUp(message);
 			this.followUpQueue.push({ message, text });
 		}
-		this.emitQueue();
 		// While compacting no run is there to drain the queue; the compaction starts one when it ends.
+		if (this.compacting) this.queuedWhileCompacting = true;
+		this.emitQueue();
 	}
 
 	abort(): void {
@@ -347,9 +350,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	async waitForIdle(): Promise<void> {
+		// A run may be followed by a compaction and that by a retry run, so wait until neither is left.
 		while (this.busy) {
 			await this.agent.waitForIdle();
-			if (this.busy) await new Promise((r) => setTimeout(r, 5));
+			await this.compactionDone;
+			if (this.running && !this.agent.state.isStreaming) await new Promise((r) => setImmediate(r));
 		}
 	}
 
@@ -373,7 +378,13 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			// The failed reply stays in the file; the context drops it so the retry ends on the user's turn.
 			this.agent.state.messages.pop();
 			this.syncedLength = this.agent.state.messages.length;
-			if (await this.tryCompact("overflow")) await this.runAgent(() => this.agent.continue(), true);
+			// Busy from the failure through the retry, so waitForIdle and submit see one stretch of work.
+			this.running = true;
+			try {
+				if (await this.tryCompact("overflow")) await this.runAgent(() => this.agent.continue(), true);
+			} finally {
+				this.running = false;
+			}
 			return;
 		}
 		if (shouldCompact(this.contextTokens, this.agent.state.model.contextWindow, this.settings.compaction)) {
@@ -598,15 +609,16 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.syncToFile();
 		const messages = this.agent.state.messages;
 		const cut = findCutIndex(messages, this.settings.compaction.keepRecentTokens);
-		this.emit({ type: "compaction_start", reason });
-		if (cut === undefined) {
-			const error = "Nothing to compact yet: the conversation has a single user turn";
-			this.emit({ type: "compaction_end", reason, error });
-			throw new Error(error);
-		}
 		const controller = new AbortController();
+		let finished!: () => void;
+		this.compactionDone = new Promise((r) => {
+			finished = r;
+		});
+		// Set before the start event, so a listener reading getState() sees it.
 		this.compacting = controller;
+		this.emit({ type: "compaction_start", reason });
 		try {
+			if (cut === undefined) throw new Error("Nothing to compact yet: the conversation has a single user turn");
 			const model = this.agent.state.model;
 			const summary = await summarize({
 				model,
@@ -631,9 +643,13 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			throw error;
 		} finally {
 			this.compacting = undefined;
+			finished();
 		}
-		// Input typed during the compaction was queued; send it now.
-		if (reason !== "overflow" && this.agent.hasQueuedMessages() && !this.busy) {
+		// Input typed during the compaction was queued with no run to drain it; send it now. (Messages
+		// left queued by an abort stay queued: the user decides what happens to them.)
+		const queuedDuring = this.queuedWhileCompacting;
+		this.queuedWhileCompacting = false;
+		if (reason !== "overflow" && queuedDuring && this.agent.hasQueuedMessages() && !this.busy) {
 			void this.runAgent(() => this.agent.continue()).catch((error) => this.notify("error", errorText(error)));
 		}
 	}

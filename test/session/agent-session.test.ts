@@ -138,6 +138,51 @@ describe("!cmd", () => {
 		const saved = loadSession(fx.session.getState().sessionFile as string).messages;
 		expect(saved[0]).toMatchObject({ role: "shellOutput", command: "ls && echo done; exit 3", exitCode: 3 });
 	});
+
+	it("while a run streams, holds the output back until the run ends (a run works on its own copy)", async () => {
+		fx = await createFixture({ fauxRate: 300 });
+		fx.faux.setResponses([{ content: [fauxText("streaming ".repeat(40))] }]);
+		await fx.session.submit("start");
+		await fx.waitForEvent("message_update");
+		await fx.session.submit("!echo mid-run");
+		await fx.waitForEvent("user_shell");
+		await fx.session.waitForIdle();
+		expect(fx.session.getState().messages.map((m) => m.role)).toEqual(["user", "assistant", "shellOutput"]);
+		expect(loadSession(fx.session.getState().sessionFile as string).messages.at(-1)).toMatchObject({ role: "shellOutput", output: "mid-run" });
+	});
+});
+
+describe("building the agent", () => {
+	it("sends a system prompt with the chosen tools, cwd and the project's AGENTS.md, and the retry settings", async () => {
+		fx = await createFixture({ settings: { retry: { maxRetries: 7 } } });
+		writeFileSync(join(fx.cwd, "AGENTS.md"), "Always answer in haiku.");
+		const session = await fx.open({ tools: ["grep", "find"], appendSystemPrompt: "Extra line." });
+		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		await session.prompt("hi");
+		const call = fx.faux.calls[0];
+		expect(call.context.tools?.map((t) => t.name)).toEqual(["grep", "find"]);
+		expect(call.context.systemPrompt).toMatch(/\n- grep: .*\n- find: /);
+		expect(call.context.systemPrompt).toContain(`Current working directory: ${fx.cwd}`);
+		expect(call.context.systemPrompt).toContain(`## ${join(fx.cwd, "AGENTS.md")}\n\nAlways answer in haiku.`);
+		expect(call.context.systemPrompt?.endsWith("Extra line.")).toBe(true);
+		expect(call.options?.maxRetries).toBe(7);
+		await session.dispose();
+	});
+
+	it("refuses an unknown tool name with one line", async () => {
+		fx = await createFixture();
+		await expect(fx.open({ tools: ["read", "teleport"] })).rejects.toThrow('Unknown tool "teleport" (known: read, bash, edit, write, grep, find, ls)');
+	});
+
+	it("uses the apiKey override for the chosen provider", async () => {
+		fx = await createFixture();
+		const session = await fx.open({ apiKey: "sk-override-0000000000" });
+		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		await session.prompt("hi");
+		expect(fx.faux.calls[0].options?.apiKey).toBe("sk-override-0000000000");
+		expect(readFileSync(session.getState().sessionFile as string, "utf8")).not.toContain("sk-override");
+		await session.dispose();
+	});
 });
 
 describe("@path attachments", () => {

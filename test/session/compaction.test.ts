@@ -160,8 +160,10 @@ describe("compaction in a session", () => {
 			{ content: [fauxText("recovered")] },
 		]);
 		await fx.session.prompt("early");
-		await fx.session.prompt("huge question");
-		expect(await fx.waitForEvent("compaction_end")).toMatchObject({ reason: "overflow" });
+		// submit + waitForIdle: idle must mean after the compaction and the retry, not between them.
+		await fx.session.submit("huge question");
+		await fx.session.waitForIdle();
+		expect(fx.events.find((e) => e.type === "compaction_end")).toMatchObject({ reason: "overflow" });
 		const roles = fx.session.getState().messages.map((m) => m.role);
 		expect(roles).toEqual(["compactionSummary", "user", "assistant"]);
 		expect(fx.session.getState().messages.at(-1)).toMatchObject({ content: [{ type: "text", text: "recovered" }] });
@@ -190,5 +192,34 @@ describe("compaction in a session", () => {
 		await expect(fx.session.compact()).rejects.toThrow("Summarisation failed: server down");
 		expect(await fx.waitForEvent("compaction_end")).toMatchObject({ error: "Summarisation failed: server down" });
 		expect(fx.session.getState().messages).toHaveLength(4);
+	});
+
+	it("sends input typed during a compaction once it ends", async () => {
+		fx = await createFixture({ settings: { compaction: { keepRecentTokens: 5 } } });
+		let release!: () => void;
+		const gate = new Promise<void>((r) => {
+			release = r;
+		});
+		fx.faux.setResponses([
+			{ content: [fauxText("a")] },
+			{ content: [fauxText("b")] },
+			async () => {
+				await gate;
+				return { content: [fauxText("the summary")] };
+			},
+			{ content: [fauxText("answer to the queued question")] },
+		]);
+		await fx.session.prompt("one");
+		await fx.session.prompt("two");
+		const compaction = fx.session.compact();
+		await fx.waitForEvent("compaction_start");
+		expect(fx.session.getState().isCompacting).toBe(true);
+		expect(await fx.session.submit("queued question")).toEqual({ kind: "steered" });
+		release();
+		await compaction;
+		await fx.session.waitForIdle();
+		expect(userTexts(fx.faux, 3).at(-1)).toBe("queued question");
+		expect(fx.session.getState().messages.map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant", "user", "assistant"]);
+		expect(fx.session.getState().steering).toEqual([]);
 	});
 });
