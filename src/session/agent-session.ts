@@ -13,7 +13,7 @@ import { findCutIndex, isContextOverflowError, type CompactionReason, estimateTo
 import { loadContextFiles } from "./context-files.js";
 import { exportMarkdown } from "./export-markdown.js";
 import { expandAttachments } from "./prompt-attachments.js";
-import { type CompactionSummaryMessage, convertToLlm, messageText, type ShellOutputMessage } from "./session-messages.js";
+import { type CompactionSummaryMessage, convertToLlm, type ShellOutputMessage } from "./session-messages.js";
 import {
 	findSession,
 	latestSession,
@@ -674,4 +674,3 @@ function errorText(error: unknown): string {
 	return (error instanceof Error ? error.message : String(error)).split("\n")[0];
 }
 
-export { messageText };

@@ -64,6 +64,21 @@ describe("prompting, persistence and totals", () => {
 		await resumed.dispose();
 	});
 
+	it("resumes a file with a torn last line and tells the first subscriber", async () => {
+		fx = await createFixture();
+		fx.faux.setResponses([{ content: [fauxText("kept")] }]);
+		await fx.session.prompt("before the crash");
+		const file = fx.session.getState().sessionFile as string;
+		writeFileSync(file, `${readFileSync(file, "utf8")}{"type":"message","message":{"role":"assis`);
+		const resumed = await fx.open({ sessionMode: { kind: "file", path: file } });
+		expect(await fx.waitForEvent("notice", (e) => e.level === "warning")).toMatchObject({ text: expect.stringMatching(/skipped unreadable torn last line/) });
+		expect(resumed.getState().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+		fx.faux.setResponses([{ content: [fauxText("after")] }]);
+		await resumed.prompt("after the crash");
+		expect(loadSession(file).messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+		await resumed.dispose();
+	});
+
 	it("rejects prompt() while a run is active", async () => {
 		fx = await createFixture({ fauxRate: 200 });
 		fx.faux.setResponses([{ content: [fauxText("a long reply ".repeat(50))] }]);
