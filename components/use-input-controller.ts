@@ -167,6 +167,12 @@ export function useInputController(deps: InputControllerDeps) {
 			} else paste.current += raw;
 			return;
 		}
+		// Keys typed faster than we read arrive as one chunk ("hello\r"). Pastes come bracketed (we switch
+		// bracketed paste on), so a CR in an unbracketed chunk is the Enter key, as in a terminal's line editor.
+		if (raw.length > 1 && raw[0] !== "\x1b" && raw.includes("\r")) {
+			for (const part of raw.split(/(\r)/)) if (part) onRaw(part);
+			return;
+		}
 		const key = parseKeyPress(raw);
 		const intent = intentFor(key, {
 			isStreaming: session.getState().isStreaming,

@@ -97,6 +97,14 @@ describe("App key routing", () => {
 		expect(submits(session).at(-1)).toEqual(["shorter\nand in French", undefined]);
 	});
 
+	it("keys typed ahead in one unbracketed chunk: the CR is Enter", async () => {
+		const { session, type } = await mount();
+		await type("first\rsecond");
+		expect(submits(session)).toEqual([["first", undefined]]);
+		await type("\r");
+		expect(submits(session).at(-1)).toEqual(["second", undefined]);
+	});
+
 	it("Esc while idle does not abort", async () => {
 		const { session, type } = await mount();
 		await type("x");

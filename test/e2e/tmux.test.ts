@@ -1,0 +1,114 @@
+// The built app in a real terminal: tmux runs `node bin/rudder.js` (run `npm run build` first) against
+// a scripted OpenAI chat-completions server on 127.0.0.1. We type a prompt, steer while it streams,
+// queue a follow-up, press Esc, and check what the screen shows (`capture-pane`) and what the model was
+// sent (the server's request log). CI must be unset in the pane: Ink draws no live frames under CI.
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { textRecords } from "../helpers/openai-chunks.js";
+import { BIN, type CliHome, makeHome } from "../helpers/rudder-cli.js";
+import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+
+const LONG = 90_000;
+// A private tmux server (its own socket), so the test never touches anyone else's sessions.
+const SOCKET = `rudder-e2e-${process.pid}`;
+const SESSION = "app";
+
+const tmux = (...args: string[]) => execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
+const capture = () => tmux("capture-pane", "-p", "-t", SESSION);
+const sendText = (text: string) => tmux("send-keys", "-t", SESSION, "-l", text);
+const sendKey = (...keys: string[]) => tmux("send-keys", "-t", SESSION, ...keys);
+
+/** Polls the screen until `predicate` holds; fails with the last capture. */
+async function waitForScreen(predicate: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	let screen = "";
+	while (Date.now() < deadline) {
+		screen = capture();
+		if (predicate(screen)) return screen;
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	throw new Error(`screen never showed ${what}; last capture:\n${screen}`);
+}
+
+async function waitFor(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!predicate()) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; screen:\n${capture()}`);
+		await new Promise((r) => setTimeout(r, 100));
+	}
+}
+
+const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i} `);
+const userTexts = (body: any): string[] =>
+	body.messages.filter((m: any) => m.role === "user").map((m: any) => (typeof m.content === "string" ? m.content : m.content.map((c: any) => c.text ?? "").join("")));
+
+let server: ScriptedServer | undefined;
+let home: CliHome | undefined;
+
+afterEach(async () => {
+	try {
+		tmux("kill-server");
+	} catch {
+		// already gone
+	}
+	await server?.close();
+	home?.cleanup();
+});
+
+describe("rudder in a real terminal (tmux)", () => {
+	it("steers, queues a follow-up and stops with Esc", { timeout: LONG }, async () => {
+		expect(() => execFileSync("tmux", ["-V"]), "tmux is needed: apt-get install -y tmux").not.toThrow();
+		server = await startScriptedServer();
+		home = makeHome({ mockUrl: server.url });
+		// First reply: ~3 s of streaming, long enough to steer into. Second: ~20 s, cut short by Esc.
+		server.enqueue(
+			{ kind: "sse", chunks: textRecords(["Working on it: ", ...words("alpha", 40), "done."]), delayMs: 75 },
+			{ kind: "sse", chunks: textRecords(["Brief answer: ", ...words("beta", 200)]), delayMs: 100 },
+		);
+		const env = Object.entries({ ...home.env, TERM: "screen-256color" }).map(([k, v]) => `${k}=${v}`);
+		tmux("-f", "/dev/null", "new-session", "-d", "-s", SESSION, "-x", "100", "-y", "30", "-c", home.cwd,
+			"env", "-i", ...env, process.execPath, BIN, "--model", "mock/mock-1");
+		tmux("set-option", "-t", SESSION, "remain-on-exit", "on");
+
+		await waitForScreen((s) => s.includes("mock/mock-1"), "the footer");
+		sendText("say hello");
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("alpha3"), "the first reply streaming");
+
+		// Enter while streaming steers: queued on screen, then delivered with the next model call.
+		sendText("be brief");
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("Steering: be brief"), "the steering line");
+		await waitFor(() => server!.requests.length === 2, "the steered request");
+		expect(userTexts(server.requests[1].body)).toEqual(["say hello", "be brief"]);
+		await waitForScreen((s) => s.includes("beta3") && !s.includes("Steering:"), "the second reply");
+
+		// Alt+Enter queues a follow-up; Esc stops the stream and puts the follow-up back in the input.
+		sendText("then summarise");
+		sendKey("M-Enter");
+		await waitForScreen((s) => s.includes("Follow-up: then summarise"), "the follow-up line");
+		sendKey("Escape");
+		const screen = await waitForScreen((s) => s.includes("Aborted"), "Aborted");
+		if (process.env.RUDDER_SAVE_CAPTURE) writeFileSync(join(import.meta.dirname, "capture-example.txt"), screen);
+
+		expect(screen).toContain("› say hello");
+		expect(screen).toContain("done.");
+		expect(screen).toContain("› be brief");
+		expect(screen).toContain("Brief answer: beta0");
+		expect(screen).not.toContain("Follow-up:");
+		expect(screen).toMatch(/› then summarise\s*\n.*mock\/mock-1/);
+		// Nothing more was sent: the follow-up waits in the input, the aborted reply ended the run.
+		await new Promise((r) => setTimeout(r, 500));
+		expect(server.requests).toHaveLength(2);
+		expect(capture()).not.toContain("beta199");
+
+		// Ctrl+C clears the input, a second Ctrl+C quits with exit code 0.
+		sendKey("C-c");
+		await waitForScreen((s) => !s.includes("› then summarise"), "the cleared input");
+		sendKey("C-c");
+		await waitFor(() => tmux("display-message", "-p", "-t", SESSION, "#{pane_dead}").trim() === "1", "the app to exit");
+		expect(tmux("display-message", "-p", "-t", SESSION, "#{pane_dead_status}").trim()).toBe("0");
+	});
+});
