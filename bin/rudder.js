@@ -1,12 +1,23 @@
 #!/usr/bin/env node
 // React's development build costs about twice the CPU per update; the CLI always runs the production one.
 process.env.NODE_ENV ??= "production";
+// The esbuild bundle (one file on the start-up path) when built; the plain tsc output otherwise.
+const candidates = ["../dist/bundle/main.js", "../dist/src/cli/main.js"];
 let main;
-try {
-	({ main } = await import("../dist/src/cli/main.js"));
-} catch (error) {
-	const notBuilt = error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes("dist/src/cli/main.js");
-	process.stderr.write(`rudder: ${notBuilt ? "not built yet: run `npm run build` first" : String(error?.message ?? error).split("\n")[0]}\n`);
+for (const path of candidates) {
+	try {
+		({ main } = await import(path));
+		break;
+	} catch (error) {
+		const missing = error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes(path.slice(3));
+		if (!missing) {
+			process.stderr.write(`rudder: ${String(error?.message ?? error).split("\n")[0]}\n`);
+			process.exit(1);
+		}
+	}
+}
+if (!main) {
+	process.stderr.write("rudder: not built yet: run `npm run build` first\n");
 	process.exit(1);
 }
 const code = await main(process.argv);

@@ -7,7 +7,7 @@ let counter = 0;
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 export function tmux(...args) {
-	return execFileSync("tmux", args, { encoding: "utf8" });
+	return execFileSync("tmux", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }
 
 /**
@@ -30,7 +30,7 @@ export function startPane({ command, env = {}, cwd = process.cwd(), cols = 120, 
 			try {
 				return tmux("capture-pane", "-p", "-t", name);
 			} catch {
-				return "";
+				throw new Error(`the pane running \`${command}\` is gone (the app exited)`);
 			}
 		},
 		keys: (...keys) => tmux("send-keys", "-t", name, ...keys),
