@@ -39,6 +39,8 @@ export interface AppProps {
 }
 
 const TICK_MS = 200;
+/** Rows the first-start panel takes (border and six lines). */
+const WELCOME_ROWS = 8;
 
 function listDir(cwd: string) {
 	return (dir: string): DirEntry[] =>
@@ -102,6 +104,9 @@ export function App(props: AppProps) {
 		// Mount-time only: the notices and the initial prompt are sent once.
 	}, []);
 
+	// `/quit` reaches the session too (rpc and print share it); its `quit` event ends the app.
+	useEffect(() => session.subscribe((event) => event.type === "quit" && props.onExit(0)), [session, props.onExit]);
+
 	// Spinners and elapsed seconds move while something runs, a few times a second.
 	const busy = state.isStreaming || view.tools.size > 0;
 	useEffect(() => {
@@ -122,7 +127,7 @@ export function App(props: AppProps) {
 	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
 	const menuRows = picker ? Math.min(PICKER_ROWS, picker.models.length) + 1 : completions.length;
 	const showWelcome = props.welcome !== undefined && state.messages.length === 0 && !state.isStreaming;
-	const statusRows = state.isStreaming ? 1 : 0;
+	const statusRows = (state.isStreaming ? 1 : 0) + (showWelcome ? WELCOME_ROWS : 0);
 	const tail = tailBudget({ rows: size.rows, inputRows: rows.length, menuRows, queueRows: queue.length, toolRows, statusRows });
 
 	return (

@@ -4,6 +4,7 @@
 import { render } from "ink";
 import { createElement } from "react";
 import { App } from "../../components/App.js";
+import { FirstStart, isDemoModel } from "../../components/first-start.js";
 import type { AgentSessionApi } from "../session/types.js";
 
 export interface InteractiveOptions {
@@ -28,8 +29,9 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	stdout.write(BRACKETED_PASTE_ON);
 	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
 	process.once("exit", restore);
+	const welcome = isDemoModel(session.getState().model) ? createElement(FirstStart, { models: session.availableModels() }) : undefined;
 	const instance = render(
-		createElement(App, { session, onExit, notices: options.notices, initialPrompt: options.initialPrompt }),
+		createElement(App, { session, onExit, notices: options.notices, initialPrompt: options.initialPrompt, welcome }),
 		// Ink's console patch would redraw around every console call; Ctrl+C is ours (clear, twice quits).
 		{ patchConsole: false, exitOnCtrlC: false },
 	);

@@ -339,3 +339,37 @@ describe("App sanitising", () => {
 		expect(f).toContain("^G");
 	});
 });
+
+describe("App first start and quit", () => {
+	it("shows the first-start panel until the first prompt", async () => {
+		const { FirstStart } = await import("../../components/first-start.js");
+		const session = new FakeSession();
+		const local = { ...session.availableModels()[0], provider: "ollama", id: "qwen3:4b" };
+		const app = render(
+			<App
+				session={session}
+				onExit={() => {}}
+				history={openInputHistory(null)}
+				size={{ rows: 30, columns: 120 }}
+				welcome={<FirstStart models={[local]} />}
+			/>,
+		);
+		mounted.push(app);
+		await tick();
+		const f = app.lastFrame() ?? "";
+		expect(f).toContain("ANTHROPIC_API_KEY");
+		expect(f).toContain("/login <provider> <key>");
+		expect(f).toContain("found running: ollama/qwen3:4b");
+		expect(f).toContain("offline demo model");
+		app.stdin.write("hi");
+		await tick();
+		app.stdin.write("\r");
+		await vi.waitFor(() => expect(app.lastFrame()).not.toContain("ANTHROPIC_API_KEY"));
+	});
+
+	it("exits when the session reports a quit event", async () => {
+		const { session, onExit } = await mount();
+		session.emit({ type: "quit" });
+		expect(onExit).toHaveBeenCalledWith(0);
+	});
+});

@@ -1,0 +1,39 @@
+// The first-start panel: shown while the app runs on the offline demo model because no key and no
+// local server was found. It says, in a few lines, every way to get a real model.
+import { Box, Text } from "ink";
+import React from "react";
+import type { Model } from "../src/ai/types.js";
+import { sanitizeTerminalText } from "./sanitize.js";
+import { color, theme } from "./theme.js";
+
+/** The env vars the model registry reads keys from (src/ai/model-registry.ts, KEY_ENV). */
+export const KEY_ENV_VARS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY"];
+const LOCAL_PROVIDERS = new Set(["ollama", "llamacpp", "lmstudio", "vllm"]);
+
+/** The demo model's provider name (src/ai/providers/demo.ts). */
+export const DEMO_PROVIDER = "demo";
+
+export const isDemoModel = (model: Model): boolean => model.provider === DEMO_PROVIDER;
+
+export function FirstStart({ models }: { models: readonly Model[] }) {
+	const local = models.filter((m) => LOCAL_PROVIDERS.has(m.provider)).slice(0, 4);
+	return (
+		<Box flexDirection="column" borderStyle="round" borderColor={color(theme.warning)} paddingX={1}>
+			<Text bold>No API key or local model server found. To use a real model:</Text>
+			<Text>
+				• set <Text color={color(theme.accent)}>{KEY_ENV_VARS.join(", ")}</Text> and restart
+			</Text>
+			<Text>
+				• or type <Text color={color(theme.accent)}>/login &lt;provider&gt; &lt;key&gt;</Text> (kept in the config folder, mode 0600)
+			</Text>
+			<Text>• or start a local OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM) on 127.0.0.1, or add its URL to models.json</Text>
+			{local.length ? (
+				<Text>
+					• found running: <Text color={color(theme.success)}>{local.map((m) => sanitizeTerminalText(`${m.provider}/${m.id}`)).join(", ")}</Text>{" "}
+					— pick one with /model
+				</Text>
+			) : null}
+			<Text dimColor>Meanwhile you are on the offline demo model: scripted replies, real tools. Try “list the files”.</Text>
+		</Box>
+	);
+}
