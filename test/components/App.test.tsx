@@ -300,6 +300,21 @@ describe("App live region", () => {
 		expect(live.at(-1)).toContain("fake/fake-1");
 	});
 
+	it("coalesces streaming updates: hundreds of tokens, a few dozen frames at most", async () => {
+		const { session, app, frame, type } = await mount();
+		await type("go");
+		await type(ENTER);
+		await vi.waitFor(() => expect(frame()).toContain("working"));
+		const before = app.frames.length;
+		// Each token in its own macrotask, as a socket delivers them: without coalescing, one frame each.
+		for (let i = 0; i < 400; i++) {
+			session.text(`t${i} `);
+			await new Promise((r) => setImmediate(r));
+		}
+		await vi.waitFor(() => expect(frame()).toContain("t399"));
+		expect(app.frames.length - before).toBeLessThan(100);
+	});
+
 	it("shows the footer: cwd, model, tokens, cost and context use", async () => {
 		const { frame } = await mount();
 		expect(frame()).toContain("/work/project · fake/fake-1 · ↑1.2k ↓345 · $0.012 · ctx 25%");

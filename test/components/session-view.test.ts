@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { lastLines, SessionView } from "../../components/session-view.js";
+import { FakeSession } from "./fake-session.js";
+
+describe("SessionView", () => {
+	it("moves closed blocks to history as they stream and keeps only the open block live", () => {
+		const session = new FakeSession();
+		const view = new SessionView(session);
+		session.subscribe((e) => view.handle(e));
+		void session.prompt("q");
+		expect(view.history.map((h) => h.kind)).toEqual(["user"]);
+		session.text("Para one.\n\nPara tw");
+		expect(view.history.at(-1)).toMatchObject({ kind: "markdown", source: "Para one." });
+		expect(view.tail.text).toBe("Para tw");
+		session.finish("aborted");
+		expect(view.history.slice(-2)).toMatchObject([{ kind: "markdown", source: "Para tw" }, { kind: "aborted" }]);
+		expect(view.tail.text).toBe("");
+	});
+
+	it("flushes thinking dim into history when its block ends", () => {
+		const session = new FakeSession();
+		const view = new SessionView(session);
+		session.subscribe((e) => view.handle(e));
+		void session.prompt("q");
+		const partial = session.getState().streamingMessage as any;
+		partial.content.push({ type: "thinking", thinking: "" });
+		session.emit({ type: "message_update", message: partial, assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "hmm, ", partial } });
+		session.emit({ type: "message_update", message: partial, assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "let me see", partial } });
+		expect(view.tail.thinking).toBe("hmm, let me see");
+		session.emit({ type: "message_update", message: partial, assistantMessageEvent: { type: "thinking_end", contentIndex: 0, content: "hmm, let me see", partial } });
+		expect(view.history.at(-1)).toMatchObject({ kind: "thinking", text: "hmm, let me see" });
+		expect(view.tail.thinking).toBe("");
+	});
+
+	it("shows a tool result that had no execution events (an aborted call) once", () => {
+		const session = new FakeSession();
+		const view = new SessionView(session);
+		session.subscribe((e) => view.handle(e));
+		const result = { role: "toolResult" as const, toolCallId: "c1", toolName: "bash", content: [{ type: "text" as const, text: "Aborted before it ran" }], isError: true, timestamp: 0 };
+		session.emit({ type: "message_end", message: result });
+		session.emit({ type: "message_end", message: result });
+		expect(view.history.filter((h) => h.kind === "tool")).toHaveLength(1);
+		expect(view.history.at(-1)).toMatchObject({ kind: "tool", name: "bash", isError: true });
+	});
+
+	it("rebuilds history from the transcript on session_changed (resume)", () => {
+		const session = new FakeSession();
+		const view = new SessionView(session);
+		session.subscribe((e) => view.handle(e));
+		void session.prompt("old question");
+		session.text("old answer");
+		session.finish();
+		const before = view.history.length;
+		session.emit({ type: "session_changed", sessionFile: "/s/1.jsonl" });
+		const added = view.history.slice(before);
+		expect(added.map((h) => h.kind)).toEqual(["notice", "user", "markdown"]);
+	});
+});
+
+describe("lastLines", () => {
+	it("returns the last n lines without trailing newlines", () => {
+		expect(lastLines("a\nb\nc\nd\n\n", 2)).toBe("c\nd");
+		expect(lastLines("one", 3)).toBe("one");
+		expect(lastLines("", 3)).toBe("");
+	});
+});
