@@ -16,7 +16,7 @@ import { loadHighlighter } from "./markdown/highlight.js";
 import { ModelPicker, PICKER_ROWS } from "./ModelPicker.js";
 import { PendingTools, pendingToolRows, spinnerFrame } from "./PendingTools.js";
 import { QueueLines, queueLines } from "./QueueLines.js";
-import { StreamingMessage } from "./StreamingMessage.js";
+import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import { sanitizeTerminalText } from "./sanitize.js";
 import { color, theme } from "./theme.js";
 import { useEditor } from "./use-editor.js";
@@ -128,7 +128,10 @@ export function App(props: AppProps) {
 	const menuRows = picker ? Math.min(PICKER_ROWS, picker.models.length) + 1 : completions.length;
 	const showWelcome = props.welcome !== undefined && state.messages.length === 0 && !state.isStreaming;
 	const statusRows = (state.isStreaming ? 1 : 0) + (showWelcome ? WELCOME_ROWS : 0);
-	const tail = tailBudget({ rows: size.rows, inputRows: rows.length, menuRows, queueRows: queue.length, toolRows, statusRows });
+	const tail = Math.max(
+		0,
+		tailBudget({ rows: size.rows, inputRows: rows.length, menuRows, queueRows: queue.length, toolRows, statusRows }) - TAIL_MARGIN_ROWS,
+	);
 
 	return (
 		<>

@@ -16,12 +16,16 @@ export function tailRows(tail: LiveTail, columns: number, maxRows: number): { th
 	return { thinking, text };
 }
 
+/** The blank row above the tail. */
+export const TAIL_MARGIN_ROWS = 1;
+
 export function StreamingMessage({ tail, columns, maxRows }: { tail: LiveTail; columns: number; maxRows: number }) {
 	if (maxRows <= 0) return null;
 	const { thinking, text } = tailRows(tail, columns, maxRows);
 	if (!thinking.length && !text.length) return null;
+	// The margin matches history items' spacing; App budgets its row (TAIL_MARGIN_ROWS).
 	return (
-		<Box flexDirection="column">
+		<Box flexDirection="column" marginTop={1}>
 			{thinking.map((row, i) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
 				<Text key={`t${i}`} dimColor italic wrap="truncate">

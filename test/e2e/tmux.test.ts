@@ -88,10 +88,16 @@ describe("rudder in a real terminal (tmux)", () => {
 		// Alt+Enter queues a follow-up; Esc stops the stream and puts the follow-up back in the input.
 		sendText("then summarise");
 		sendKey("M-Enter");
-		await waitForScreen((s) => s.includes("Follow-up: then summarise"), "the follow-up line");
+		const queued = await waitForScreen((s) => s.includes("Follow-up: then summarise"), "the follow-up line");
 		sendKey("Escape");
 		const screen = await waitForScreen((s) => s.includes("Aborted"), "Aborted");
-		if (process.env.RUDDER_SAVE_CAPTURE) writeFileSync(join(import.meta.dirname, "capture-example.txt"), screen);
+		if (process.env.RUDDER_SAVE_CAPTURE) {
+			const trim = (t: string) => t.replace(/\n+$/, "\n");
+			writeFileSync(
+				join(import.meta.dirname, "capture-example.txt"),
+				`--- streaming, after Enter (steer) and Alt+Enter (follow-up) ---\n${trim(queued)}--- after Esc ---\n${trim(screen)}`,
+			);
+		}
 
 		expect(screen).toContain("› say hello");
 		expect(screen).toContain("done.");
