@@ -44,6 +44,15 @@ const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) =>
 const userTexts = (body: any): string[] =>
 	body.messages.filter((m: any) => m.role === "user").map((m: any) => (typeof m.content === "string" ? m.content : m.content.map((c: any) => c.text ?? "").join("")));
 
+/** SGR parameters that set a foreground or background colour, found in `text`. */
+function colourCodes(text: string): string[] {
+	const found: string[] = [];
+	for (const m of text.matchAll(/\x1b\[([0-9;]*)m/g)) {
+		for (const p of m[1].split(";").map(Number)) if ((p >= 30 && p <= 38) || (p >= 40 && p <= 48) || (p >= 90 && p <= 107)) found.push(m[0]);
+	}
+	return found;
+}
+
 let server: ScriptedServer | undefined;
 let home: CliHome | undefined;
 
@@ -89,6 +98,9 @@ describe("rudder in a real terminal (tmux)", () => {
 		sendText("then summarise");
 		sendKey("M-Enter");
 		const queued = await waitForScreen((s) => s.includes("Follow-up: then summarise"), "the follow-up line");
+		// NO_COLOR (set by makeHome) is honoured: the screen has bold / dim / inverse but no colours.
+		expect(colourCodes(tmux("capture-pane", "-e", "-p", "-t", SESSION))).toEqual([]);
+		expect(tmux("capture-pane", "-e", "-p", "-t", SESSION)).toMatch(/\x1b\[[0-9;]*2[;m]/);
 		sendKey("Escape");
 		const screen = await waitForScreen((s) => s.includes("Aborted"), "Aborted");
 		if (process.env.RUDDER_SAVE_CAPTURE) {
