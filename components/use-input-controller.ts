@@ -12,6 +12,8 @@ import type { SessionView } from "./session-view.js";
 import type { EditorHandle } from "./use-editor.js";
 
 const PASTE_END = "\x1b[201~";
+const CONTROL_KEY = /[\x00-\x1f\x7f]/;
+const CONTROL_KEYS = /([\x00-\x1f\x7f])/;
 
 export interface ModelPickerState {
 	models: Model[];
@@ -167,10 +169,11 @@ export function useInputController(deps: InputControllerDeps) {
 			} else paste.current += raw;
 			return;
 		}
-		// Keys typed faster than we read arrive as one chunk ("hello\r"). Pastes come bracketed (we switch
-		// bracketed paste on), so a CR in an unbracketed chunk is the Enter key, as in a terminal's line editor.
-		if (raw.length > 1 && raw[0] !== "\x1b" && raw.includes("\r")) {
-			for (const part of raw.split(/(\r)/)) if (part) onRaw(part);
+		// Keys typed faster than we read arrive as one chunk ("hello\r", "\x03\x03"), and Ink passes a run
+		// without ESC on as one event. Pastes come bracketed (we switch bracketed paste on), so a control
+		// character in an unbracketed chunk is a key of its own: CR is Enter, as in a terminal's line editor.
+		if (raw.length > 1 && raw[0] !== "\x1b" && CONTROL_KEY.test(raw)) {
+			for (const part of raw.split(CONTROL_KEYS)) if (part) onRaw(part);
 			return;
 		}
 		const key = parseKeyPress(raw);

@@ -105,6 +105,14 @@ describe("App key routing", () => {
 		expect(submits(session).at(-1)).toEqual(["second", undefined]);
 	});
 
+	it("control keys inside a typed-ahead chunk act as keys: backspace, Ctrl+C twice", async () => {
+		const { frame, onExit, type } = await mount();
+		await type("abcd\x7f\x7fX");
+		expect(frame()).toContain("› abX");
+		await type("\x03\x03");
+		expect(onExit).toHaveBeenCalledWith(0);
+	});
+
 	it("Esc while idle does not abort", async () => {
 		const { session, type } = await mount();
 		await type("x");
