@@ -3,7 +3,7 @@
 // queue a follow-up, press Esc, and check what the screen shows (`capture-pane`) and what the model was
 // sent (the server's request log). CI must be unset in the pane: Ink draws no live frames under CI.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { textRecords } from "../helpers/openai-chunks.js";
@@ -56,12 +56,16 @@ function colourCodes(text: string): string[] {
 let server: ScriptedServer | undefined;
 let home: CliHome | undefined;
 
+let socketPath: string | undefined;
+
 afterEach(async () => {
 	try {
 		tmux("kill-server");
 	} catch {
 		// already gone
 	}
+	// tmux leaves its socket file behind.
+	if (socketPath) rmSync(socketPath, { force: true });
 	await server?.close();
 	home?.cleanup();
 });
@@ -83,6 +87,7 @@ describe("rudder in a real terminal (tmux)", () => {
 		tmux("-f", "/dev/null", "new-session", "-d", "-s", SESSION, "-x", "100", "-y", "30", "-c", home.cwd,
 			"env", "-i", ...env, "sh", "-c", '"$NODE" "$@"; echo $? > "$EXIT_FILE"', "sh", BIN, "--model", "mock/mock-1");
 
+		socketPath = tmux("display-message", "-p", "-t", SESSION, "#{socket_path}").trim();
 		await waitForScreen((s) => s.includes("mock/mock-1"), "the footer");
 		sendText("say hello");
 		sendKey("Enter");
