@@ -13,7 +13,7 @@ import { InputBox, inputRows } from "./InputBox.js";
 import { type InputHistory, openInputHistory } from "./input-history.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./live-budget.js";
 import { loadHighlighter } from "./markdown/highlight.js";
-import { ModelPicker, PICKER_ROWS } from "./ModelPicker.js";
+import { Picker, pickerRows } from "./Picker.js";
 import { PendingTools, pendingToolRows, spinnerFrame } from "./PendingTools.js";
 import { QueueLines, queueLines } from "./QueueLines.js";
 import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
@@ -125,7 +125,7 @@ export function App(props: AppProps) {
 	const queue = queueLines(view.steering, view.followUp, MAX_QUEUE_ROWS);
 	const tools = pendingToolRows([...view.tools.values()], MAX_TOOL_ROWS);
 	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
-	const menuRows = picker ? Math.min(PICKER_ROWS, picker.models.length) + 1 : completions.length;
+	const menuRows = picker ? pickerRows(picker) : completions.length;
 	const showWelcome = props.welcome !== undefined && state.messages.length === 0 && !state.isStreaming;
 	const statusRows = (state.isStreaming ? 1 : 0) + (showWelcome ? WELCOME_ROWS : 0);
 	const tail = Math.max(
@@ -148,7 +148,7 @@ export function App(props: AppProps) {
 				) : null}
 				<QueueLines lines={queue} />
 				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
-				{picker ? <ModelPicker models={picker.models} index={picker.index} current={state.model} /> : null}
+				{picker ? <Picker picker={picker} /> : null}
 				{!picker
 					? completions.map((c) => (
 							<Text key={c.label} wrap="truncate">

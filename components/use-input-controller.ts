@@ -2,11 +2,11 @@
 // never submits), every other key goes through the key map, and the intent acts on the editor or the
 // session. The only component-side logic between the user and `AgentSessionApi`.
 import { useRef, useState } from "react";
-import type { Model } from "../src/ai/types.js";
 import type { AgentSessionApi } from "../src/session/types.js";
 import type { Completion } from "./completion.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
+import type { PickerState } from "./Picker.js";
 import { type Intent, intentFor, parseKeyPress } from "./key-map.js";
 import type { SessionView } from "./session-view.js";
 import type { EditorHandle } from "./use-editor.js";
@@ -15,10 +15,6 @@ const PASTE_END = "\x1b[201~";
 const CONTROL_KEY = /[\x00-\x1f\x7f]/;
 const CONTROL_KEYS = /([\x00-\x1f\x7f])/;
 
-export interface ModelPickerState {
-	models: Model[];
-	index: number;
-}
 
 export interface InputControllerDeps {
 	session: AgentSessionApi;
@@ -38,9 +34,13 @@ export function useInputController(deps: InputControllerDeps) {
 	const lastCtrlC = useRef(Number.NEGATIVE_INFINITY);
 	/** Position in input history while browsing with Up/Down; `draft` is what was typed before. */
 	const browsing = useRef<{ index: number; draft: string } | undefined>(undefined);
-	const [picker, setPicker] = useState<ModelPickerState | undefined>(undefined);
+	const [picker, setPickerState] = useState<PickerState<any> | undefined>(undefined);
+	// Read by the next key even before React re-renders (keys can come in one chunk).
 	const pickerRef = useRef(picker);
-	pickerRef.current = picker;
+	const setPicker = (next: PickerState<any> | undefined) => {
+		pickerRef.current = next;
+		setPickerState(next);
+	};
 
 	const { session, view, editor, history } = deps;
 	const now = deps.now ?? Date.now;
@@ -59,14 +59,41 @@ export function useInputController(deps: InputControllerDeps) {
 		browsing.current = undefined;
 		history.add(state.text.includes("[paste #") ? text : state.text);
 		if (command === "/quit" || command === "/exit") return deps.exit(0);
-		if (command === "/model") {
-			const models = session.availableModels();
-			const { model } = session.getState();
-			const index = Math.max(0, models.findIndex((m) => m.provider === model.provider && m.id === model.id));
-			return setPicker({ models, index });
-		}
+		if (command === "/model") return openModelPicker();
+		if (command === "/resume" && session.listSessions) return openResumePicker(session.listSessions);
 		session.submit(text, as ? { as } : undefined).catch((error: unknown) => {
 			notify("error", error instanceof Error ? error.message : String(error));
+		});
+	};
+
+	const fail = (error: unknown) => notify("error", error instanceof Error ? error.message : String(error));
+
+	const openModelPicker = () => {
+		const models = session.availableModels();
+		const { model } = session.getState();
+		const isCurrent = (m: (typeof models)[number]) => m.provider === model.provider && m.id === model.id;
+		setPicker({
+			title: "Pick a model",
+			items: models.map((m) => ({ label: `${m.provider}/${m.id}`, detail: m.name, active: isCurrent(m) })),
+			values: models,
+			index: Math.max(0, models.findIndex(isCurrent)),
+			onPick: (m: (typeof models)[number]) => session.setModel(m).catch(fail),
+		});
+	};
+
+	const openResumePicker = (list: NonNullable<AgentSessionApi["listSessions"]>) => {
+		const sessions = list();
+		if (!sessions.length) return notify("info", "No saved sessions in this folder yet");
+		setPicker({
+			title: "Resume a session",
+			items: sessions.map((s) => ({
+				label: `${s.modified.toISOString().slice(0, 16).replace("T", " ")}  ${s.firstMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"}`,
+				detail: `${s.messageCount} messages`,
+			})),
+			values: sessions.map((s) => s.id),
+			index: 0,
+			// The session's own command does the resuming (and reports the outcome).
+			onPick: (id: string) => session.submit(`/resume ${id}`).catch(fail),
 		});
 	};
 
@@ -94,12 +121,10 @@ export function useInputController(deps: InputControllerDeps) {
 		const p = pickerRef.current!;
 		if (intent.type === "historyUp" || intent.type === "historyDown") {
 			const step = intent.type === "historyUp" ? -1 : 1;
-			setPicker({ ...p, index: (p.index + step + p.models.length) % Math.max(1, p.models.length) });
+			setPicker({ ...p, index: (p.index + step + p.items.length) % Math.max(1, p.items.length) });
 		} else if (intent.type === "submit" || intent.type === "steer") {
 			setPicker(undefined);
-			const model = p.models[p.index];
-			if (model)
-				session.setModel(model).catch((error: unknown) => notify("error", error instanceof Error ? error.message : String(error)));
+			if (p.index < p.values.length) p.onPick(p.values[p.index]);
 		} else if (intent.type === "dismiss" || intent.type === "abort" || intent.type === "clearInput") setPicker(undefined);
 	};
 

@@ -93,6 +93,8 @@ export interface AgentSessionApi {
 	setThinkingLevel(level: ThinkingLevel): void;
 	/** Models the user can pick (have a key, or are local / demo). */
 	availableModels(): Model[];
+	/** This folder's saved sessions, newest first, for the `/resume` picker. Optional: without it `/resume` lists them as text. */
+	listSessions?(): { id: string; modified: Date; messageCount: number; firstMessage: string }[];
 	commands(): SlashCommandInfo[];
 	newSession(): Promise<void>;
 	compact(instructions?: string): Promise<void>;

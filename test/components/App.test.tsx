@@ -196,6 +196,33 @@ describe("App key routing", () => {
 	});
 });
 
+describe("App /resume", () => {
+	it("opens a picker of saved sessions; Enter resumes through the session's command", async () => {
+		const { session, frame, type } = await mount();
+		await type("/resume");
+		await type(ENTER);
+		expect(frame()).toContain("Resume a session");
+		expect(frame()).toContain("2026-11-30 10:00  fix the parser 4 messages");
+		await type("\x1b[B");
+		await type(ENTER);
+		expect(submits(session)).toEqual([["/resume bbbb2222", undefined]]);
+		expect(frame()).not.toContain("Resume a session");
+	});
+
+	it("Esc closes the picker without resuming; without listSessions /resume goes to the session as typed", async () => {
+		const { session, frame, type } = await mount();
+		await type("/resume");
+		await type(ENTER);
+		await type(ESC);
+		await vi.waitFor(() => expect(frame()).not.toContain("Resume a session"));
+		expect(submits(session)).toEqual([]);
+		session.sessions = undefined;
+		await type("/resume");
+		await type(ENTER);
+		expect(submits(session)).toEqual([["/resume", undefined]]);
+	});
+});
+
 describe("App paste", () => {
 	it("a paste of more than 10 lines shows a placeholder, never submits, and is expanded on submit", async () => {
 		const { session, frame, type } = await mount();

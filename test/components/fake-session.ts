@@ -118,6 +118,15 @@ export class FakeSession implements AgentSessionApi {
 	availableModels(): Model[] {
 		return [fakeModel, { ...fakeModel, id: "fake-2", name: "Fake Two" }];
 	}
+	/** Saved sessions for the /resume picker; undefined leaves the method out, as a minimal session would. */
+	sessions: { id: string; modified: Date; messageCount: number; firstMessage: string }[] | undefined = [
+		{ id: "aaaa1111", modified: new Date("2026-11-30T10:00:00Z"), messageCount: 4, firstMessage: "fix the parser" },
+		{ id: "bbbb2222", modified: new Date("2026-11-29T09:00:00Z"), messageCount: 9, firstMessage: "add tests" },
+	];
+	get listSessions() {
+		const sessions = this.sessions;
+		return sessions ? () => sessions : undefined;
+	}
 	commands() {
 		return [
 			{ name: "model", description: "Pick a model" },
