@@ -4,7 +4,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Box, Text, useStdout } from "ink";
-import React, { useEffect, useMemo, useReducer, useRef } from "react";
+import React, { useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
 import { Footer } from "./Footer.js";
@@ -68,6 +68,7 @@ export function App(props: AppProps) {
 	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
 	const [, refresh] = useReducer((n: number) => n + 1, 0);
 	const { stdout } = useStdout();
+	const [redrawRow, setRedrawRow] = useState(false);
 
 	const completions = useMemo(
 		(): Completion[] => completionsFor(editor.state.text, editor.state.cursor, session.commands(), listDir(state.cwd)),
@@ -85,7 +86,10 @@ export function App(props: AppProps) {
 		exit: props.onExit,
 		redraw: () => {
 			stdout.write("\x1b[2J\x1b[3J\x1b[H");
-			refresh();
+			// Ink writes a frame only when it differs from the last one: a blank row for one frame forces
+			// the live region to be drawn again on the cleared screen.
+			setRedrawRow(true);
+			setTimeout(() => setRedrawRow(false), 0);
 		},
 		refresh,
 	});
@@ -158,6 +162,7 @@ export function App(props: AppProps) {
 						))
 					: null}
 				<Footer state={state} />
+				{redrawRow ? <Text> </Text> : null}
 			</Box>
 		</>
 	);

@@ -147,6 +147,17 @@ describe("App key routing", () => {
 		expect(second.onExit).toHaveBeenCalledWith(0);
 	});
 
+	it("Ctrl+L clears the screen and draws the live region again", async () => {
+		const { app, frame, type } = await mount();
+		await type("keep me");
+		const before = app.frames.length;
+		await type("\x0c");
+		const written = app.frames.slice(before);
+		expect(written).toContain("\x1b[2J\x1b[3J\x1b[H");
+		expect(written.indexOf("\x1b[2J\x1b[3J\x1b[H")).toBeLessThan(written.length - 1);
+		expect(frame()).toContain("› keep me");
+	});
+
 	it("/quit exits without reaching the session", async () => {
 		const { session, onExit, type } = await mount();
 		await type("/quit");

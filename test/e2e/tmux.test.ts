@@ -129,6 +129,10 @@ describe("rudder in a real terminal (tmux)", () => {
 		expect(server.requests).toHaveLength(2);
 		expect(capture()).not.toContain("beta199");
 
+		// Ctrl+L clears the screen and draws the live region again.
+		sendKey("C-l");
+		await waitForScreen((s) => !s.includes("say hello") && s.includes("› then summarise") && s.includes("mock/mock-1"), "the redrawn screen");
+
 		// Ctrl+C clears the input, a second Ctrl+C quits with exit code 0.
 		sendKey("C-c");
 		await waitForScreen((s) => !s.includes("› then summarise"), "the cleared input");
