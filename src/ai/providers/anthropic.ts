@@ -14,7 +14,8 @@ import type {
 	UserMessage,
 } from "../types.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
-import { joinUrl, oneLine, ProviderError, parseSseJson, streamSse } from "./http.js";
+import { joinUrl, oneLine, ProviderError, parseSseJson } from "./http.js";
+import { streamProviderRequest } from "./provider-request.js";
 import { thinkingBudgetFor } from "./thinking-budget.js";
 
 const PROVIDER_NAME = "Anthropic";
@@ -335,33 +336,23 @@ class AnthropicStreamReader {
 
 export const streamAnthropic: StreamFunction = (model, context, options) =>
 	runProviderStream(model, options, async (builder) => {
-		const request = buildAnthropicRequest(model, context, options);
-		const body = (await options?.onPayload?.(request, model)) ?? request;
 		const apiKey = options?.apiKey ?? process.env[API_KEY_ENV];
-		const headers: Record<string, string> = {
-			"anthropic-version": API_VERSION,
-			...(apiKey && { "x-api-key": apiKey }),
-			...(context.tools?.length && { "anthropic-beta": FINE_GRAINED_TOOL_STREAMING }),
-			...model.headers,
-			...options?.headers,
-		};
-		// `start` goes out before the request, so even an HTTP error arrives as start → error.
-		builder.start();
-		const reader = new AnthropicStreamReader(builder);
-		for await (const event of streamSse({
+		const events = await streamProviderRequest(model, options, {
 			providerName: PROVIDER_NAME,
 			apiKeyEnv: API_KEY_ENV,
 			url: joinUrl(model.baseUrl, "v1/messages"),
-			headers,
-			body,
-			signal: options?.signal,
-			maxRetries: options?.maxRetries,
-			maxRetryDelayMs: options?.maxRetryDelayMs,
-			idleTimeoutMs: options?.timeoutMs,
-			model,
-			onResponse: options?.onResponse,
-		})) {
-			reader.handle(parseSseJson<AnthropicStreamEvent>(PROVIDER_NAME, event.data));
-		}
+			headers: {
+				"anthropic-version": API_VERSION,
+				...(apiKey && { "x-api-key": apiKey }),
+				...(context.tools?.length && { "anthropic-beta": FINE_GRAINED_TOOL_STREAMING }),
+				...model.headers,
+				...options?.headers,
+			},
+			body: buildAnthropicRequest(model, context, options),
+		});
+		// `start` goes out before the request, so even an HTTP error arrives as start → error.
+		builder.start();
+		const reader = new AnthropicStreamReader(builder);
+		for await (const event of events) reader.handle(parseSseJson<AnthropicStreamEvent>(PROVIDER_NAME, event.data));
 		reader.finish();
 	});

@@ -4,7 +4,8 @@
 import type { StreamFunction } from "../api-registry.js";
 import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, TextContent, ToolResultMessage } from "../types.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
-import { joinUrl, oneLine, ProviderError, parseSseJson, streamSse } from "./http.js";
+import { joinUrl, oneLine, ProviderError, parseSseJson } from "./http.js";
+import { streamProviderRequest } from "./provider-request.js";
 import { thinkingBudgetFor } from "./thinking-budget.js";
 
 const PROVIDER_NAME = "Google";
@@ -239,31 +240,17 @@ class GoogleStreamReader {
 
 export const streamGoogle: StreamFunction = (model, context, options) =>
 	runProviderStream(model, options, async (builder) => {
-		const request = buildGoogleRequest(model, context, options);
-		const body = (await options?.onPayload?.(request, model)) ?? request;
 		const apiKey = options?.apiKey ?? process.env[API_KEY_ENV];
-		const headers: Record<string, string> = {
-			...(apiKey && { "x-goog-api-key": apiKey }),
-			...model.headers,
-			...options?.headers,
-		};
-		// `start` goes out before the request, so even an HTTP error arrives as start → error.
-		builder.start();
-		const reader = new GoogleStreamReader(builder);
-		for await (const event of streamSse({
+		const events = await streamProviderRequest(model, options, {
 			providerName: PROVIDER_NAME,
 			apiKeyEnv: API_KEY_ENV,
 			url: joinUrl(model.baseUrl, `models/${encodeURIComponent(model.id)}:streamGenerateContent?alt=sse`),
-			headers,
-			body,
-			signal: options?.signal,
-			maxRetries: options?.maxRetries,
-			maxRetryDelayMs: options?.maxRetryDelayMs,
-			idleTimeoutMs: options?.timeoutMs,
-			model,
-			onResponse: options?.onResponse,
-		})) {
-			reader.handle(parseSseJson<GoogleStreamChunk>(PROVIDER_NAME, event.data));
-		}
+			headers: { ...(apiKey && { "x-goog-api-key": apiKey }), ...model.headers, ...options?.headers },
+			body: buildGoogleRequest(model, context, options),
+		});
+		// `start` goes out before the request, so even an HTTP error arrives as start → error.
+		builder.start();
+		const reader = new GoogleStreamReader(builder);
+		for await (const event of events) reader.handle(parseSseJson<GoogleStreamChunk>(PROVIDER_NAME, event.data));
 		reader.finish();
 	});

@@ -16,7 +16,7 @@ import type {
 	UserMessage,
 } from "../types.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
-import { joinUrl, ProviderError, parseSseJson, streamSse } from "./http.js";
+import { joinUrl, ProviderError, parseSseJson } from "./http.js";
 import {
 	apiKeyEnvFor,
 	buildHeaders,
@@ -28,6 +28,7 @@ import {
 	toolResultImages,
 	toolResultText,
 } from "./openai-shared.js";
+import { streamProviderRequest } from "./provider-request.js";
 
 // ---- Wire types (the subset we send and read) ----
 
@@ -204,20 +205,12 @@ const FINISH_REASONS: Record<string, Extract<StopReason, "stop" | "length" | "to
 export const streamOpenAICompletions: StreamFunction = (model, context, options) =>
 	runProviderStream(model, options, async (builder) => {
 		const providerName = providerDisplayName(model.provider);
-		let body: unknown = buildCompletionsBody(model, context, options);
-		if (options?.onPayload) body = (await options.onPayload(body, model)) ?? body;
-		const events = streamSse({
+		const events = await streamProviderRequest(model, options, {
 			providerName,
 			apiKeyEnv: apiKeyEnvFor(model.provider),
 			url: joinUrl(model.baseUrl, "chat/completions"),
 			headers: buildHeaders(model, options, resolveApiKey(model, options)),
-			body,
-			signal: options?.signal,
-			idleTimeoutMs: options?.timeoutMs,
-			maxRetries: options?.maxRetries,
-			maxRetryDelayMs: options?.maxRetryDelayMs,
-			model,
-			onResponse: options?.onResponse,
+			body: buildCompletionsBody(model, context, options),
 		});
 		builder.start();
 		const reader = new ChunkReader(builder, model, providerName);

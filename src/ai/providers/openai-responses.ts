@@ -5,7 +5,7 @@ import { parseStreamingJson } from "../partial-json.js";
 import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, Tool, UserMessage } from "../types.js";
 import type { AssistantBuilder } from "./assistant-builder.js";
 import { runProviderStream } from "./assistant-builder.js";
-import { joinUrl, ProviderError, parseSseJson, streamSse } from "./http.js";
+import { joinUrl, ProviderError, parseSseJson } from "./http.js";
 import {
 	apiKeyEnvFor,
 	buildHeaders,
@@ -17,6 +17,7 @@ import {
 	toolResultImages,
 	toolResultText,
 } from "./openai-shared.js";
+import { streamProviderRequest } from "./provider-request.js";
 
 // ---- Wire types (the subset we send and read) ----
 
@@ -179,20 +180,12 @@ function parseReasoningItem(signature: string | undefined): ResponsesInputItem |
 export const streamOpenAIResponses: StreamFunction = (model, context, options) =>
 	runProviderStream(model, options, async (builder) => {
 		const providerName = providerDisplayName(model.provider);
-		let body: unknown = buildResponsesBody(model, context, options);
-		if (options?.onPayload) body = (await options.onPayload(body, model)) ?? body;
-		const events = streamSse({
+		const events = await streamProviderRequest(model, options, {
 			providerName,
 			apiKeyEnv: apiKeyEnvFor(model.provider),
 			url: joinUrl(model.baseUrl, "responses"),
 			headers: buildHeaders(model, options, resolveApiKey(model, options)),
-			body,
-			signal: options?.signal,
-			idleTimeoutMs: options?.timeoutMs,
-			maxRetries: options?.maxRetries,
-			maxRetryDelayMs: options?.maxRetryDelayMs,
-			model,
-			onResponse: options?.onResponse,
+			body: buildResponsesBody(model, context, options),
 		});
 		builder.start();
 		for await (const sse of events) {
