@@ -20,12 +20,12 @@ import { joinUrl, ProviderError, parseSseJson } from "./http.js";
 import {
 	apiKeyEnvFor,
 	buildHeaders,
+	convertWithToolResultImages,
 	imageDataUrl,
 	providerDisplayName,
 	reasoningEffort,
 	resolveApiKey,
 	splitToolCallId,
-	toolResultImages,
 	toolResultText,
 } from "./openai-shared.js";
 import { streamProviderRequest } from "./provider-request.js";
@@ -129,24 +129,15 @@ export function toChatMessages(model: Model, context: Context): ChatMessage[] {
 	if (context.systemPrompt) {
 		out.push({ role: compat.supportsDeveloperRole && model.reasoning ? "developer" : "system", content: context.systemPrompt });
 	}
-	// Tool messages must follow their assistant message without a gap, so images from tool results wait
-	// until the run of tool messages ends and then go out as one user message.
-	let pendingImages: ImageContent[] = [];
-	const flushImages = () => {
-		if (pendingImages.length === 0) return;
-		out.push({
-			role: "user",
-			content: [{ type: "text", text: "Images from the tool results above:" }, ...pendingImages.map(toImagePart)],
-		});
-		pendingImages = [];
-	};
-	for (const message of context.messages) {
-		if (message.role !== "toolResult") flushImages();
-		const converted = convertMessage(message, compat);
-		if (converted) out.push(converted);
-		if (message.role === "toolResult") pendingImages.push(...toolResultImages(message.content));
-	}
-	flushImages();
+	const converted = convertWithToolResultImages(
+		context.messages,
+		(message) => {
+			const chat = convertMessage(message, compat);
+			return chat ? [chat] : [];
+		},
+		(intro, images): ChatMessage => ({ role: "user", content: [{ type: "text", text: intro }, ...images.map(toImagePart)] }),
+	);
+	out.push(...converted);
 	return out;
 }
 

@@ -9,12 +9,12 @@ import { joinUrl, ProviderError, parseSseJson } from "./http.js";
 import {
 	apiKeyEnvFor,
 	buildHeaders,
+	convertWithToolResultImages,
 	imageDataUrl,
 	providerDisplayName,
 	reasoningEffort,
 	resolveApiKey,
 	splitToolCallId,
-	toolResultImages,
 	toolResultText,
 } from "./openai-shared.js";
 import { streamProviderRequest } from "./provider-request.js";
@@ -94,32 +94,17 @@ function toResponsesTool(tool: Tool): unknown {
 
 /** Our transcript as Responses input items. */
 export function toResponsesInput(model: Model, context: Context): ResponsesInputItem[] {
-	const out: ResponsesInputItem[] = [];
-	// As with chat completions, images from tool results follow the run of outputs as one user message.
-	let pendingImages: ImageContent[] = [];
-	const flushImages = () => {
-		if (pendingImages.length === 0) return;
-		out.push({
-			role: "user",
-			content: [{ type: "input_text", text: "Images from the tool results above:" }, ...pendingImages.map(toImageInput)],
-		});
-		pendingImages = [];
-	};
-	for (const message of context.messages) {
-		if (message.role !== "toolResult") flushImages();
-		if (message.role === "user") out.push({ role: "user", content: userContent(message) });
-		else if (message.role === "assistant") out.push(...assistantItems(model, message));
-		else {
-			out.push({
-				type: "function_call_output",
-				call_id: splitToolCallId(message.toolCallId).callId,
-				output: toolResultText(message.content),
-			});
-			pendingImages.push(...toolResultImages(message.content));
-		}
-	}
-	flushImages();
-	return out;
+	return convertWithToolResultImages<ResponsesInputItem>(
+		context.messages,
+		(message) => {
+			if (message.role === "user") return [{ role: "user", content: userContent(message) }];
+			if (message.role === "assistant") return assistantItems(model, message);
+			return [
+				{ type: "function_call_output", call_id: splitToolCallId(message.toolCallId).callId, output: toolResultText(message.content) },
+			];
+		},
+		(intro, images) => ({ role: "user", content: [{ type: "input_text", text: intro }, ...images.map(toImageInput)] }),
+	);
 }
 
 function userContent(message: UserMessage): string | InputContent[] {

@@ -1,6 +1,6 @@
 // What the two OpenAI wire protocols (chat completions and responses) share: who the provider is, which
 // key it needs, the request headers, and how our content parts become OpenAI's.
-import type { ImageContent, Model, SimpleStreamOptions, TextContent } from "../types.js";
+import type { ImageContent, Message, Model, SimpleStreamOptions, TextContent } from "../types.js";
 
 /** The display name used in error text, and the env var that holds the key, per provider id. */
 const KNOWN_PROVIDERS: Record<string, { name: string; apiKeyEnv: string }> = {
@@ -53,8 +53,32 @@ export function toolResultText(content: (TextContent | ImageContent)[]): string 
 	return content.some((c) => c.type === "image") ? "(image attached below)" : "";
 }
 
-export function toolResultImages(content: (TextContent | ImageContent)[]): ImageContent[] {
-	return content.filter((c): c is ImageContent => c.type === "image");
+/**
+ * Converts a transcript for a protocol whose tool messages take no images. Nothing may come between an
+ * assistant's tool calls and their results, so the images of a run of tool results wait until the run
+ * ends and then go out as one user message, made by `imagesMessage` from an intro line and the images.
+ */
+export function convertWithToolResultImages<T>(
+	messages: Message[],
+	convert: (message: Message) => T[],
+	imagesMessage: (intro: string, images: ImageContent[]) => T,
+): T[] {
+	const out: T[] = [];
+	let pendingImages: ImageContent[] = [];
+	const flushImages = () => {
+		if (pendingImages.length === 0) return;
+		out.push(imagesMessage("Images from the tool results above:", pendingImages));
+		pendingImages = [];
+	};
+	for (const message of messages) {
+		if (message.role !== "toolResult") flushImages();
+		out.push(...convert(message));
+		if (message.role === "toolResult") {
+			for (const c of message.content) if (c.type === "image") pendingImages.push(c);
+		}
+	}
+	flushImages();
+	return out;
 }
 
 /**
