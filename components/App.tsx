@@ -4,7 +4,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Box, Text, useStdout } from "ink";
-import React, { useEffect, useMemo, useReducer, useRef, useState } from "react";
+import React, { useEffect, useMemo, useReducer, useRef } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
 import { Footer } from "./Footer.js";
@@ -39,6 +39,7 @@ export interface AppProps {
 }
 
 const TICK_MS = 200;
+const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
 /** Rows the first-start panel takes (border and six lines). */
 const WELCOME_ROWS = 8;
 
@@ -67,8 +68,7 @@ export function App(props: AppProps) {
 	const editor = useEditor();
 	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
 	const [, refresh] = useReducer((n: number) => n + 1, 0);
-	const { stdout } = useStdout();
-	const [redrawRow, setRedrawRow] = useState(false);
+	const { write: writeAbove } = useStdout();
 
 	const completions = useMemo(
 		(): Completion[] => completionsFor(editor.state.text, editor.state.cursor, session.commands(), listDir(state.cwd)),
@@ -84,13 +84,9 @@ export function App(props: AppProps) {
 		history,
 		completions: () => completionsRef.current,
 		exit: props.onExit,
-		redraw: () => {
-			stdout.write("\x1b[2J\x1b[3J\x1b[H");
-			// Ink writes a frame only when it differs from the last one: a blank row for one frame forces
-			// the live region to be drawn again on the cleared screen.
-			setRedrawRow(true);
-			setTimeout(() => setRedrawRow(false), 0);
-		},
+		// Ink's `write` erases the live region, prints, and draws the live region again (a plain stdout
+		// write would leave a blank screen: Ink skips frames equal to the last one).
+		redraw: () => writeAbove(CLEAR_SCREEN),
 		refresh,
 	});
 	useRawInput(onRaw);
@@ -162,7 +158,6 @@ export function App(props: AppProps) {
 						))
 					: null}
 				<Footer state={state} />
-				{redrawRow ? <Text> </Text> : null}
 			</Box>
 		</>
 	);

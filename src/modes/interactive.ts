@@ -5,6 +5,7 @@ import { render } from "ink";
 import { createElement } from "react";
 import { App } from "../../components/App.js";
 import { FirstStart, isDemoModel } from "../../components/first-start.js";
+import { installReflowGuard } from "../../components/reflow-guard.js";
 import type { AgentSessionApi } from "../session/types.js";
 
 export interface InteractiveOptions {
@@ -27,6 +28,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		resolveExit();
 	};
 	stdout.write(BRACKETED_PASTE_ON);
+	const removeReflowGuard = stdout.isTTY ? installReflowGuard(stdout) : () => {};
 	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
 	process.once("exit", restore);
 	const welcome = isDemoModel(session.getState().model) ? createElement(FirstStart, { models: session.availableModels() }) : undefined;
@@ -44,6 +46,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		}
 	} finally {
 		instance.unmount();
+		removeReflowGuard();
 		process.off("exit", restore);
 		restore();
 	}

@@ -129,6 +129,12 @@ describe("rudder in a real terminal (tmux)", () => {
 		expect(server.requests).toHaveLength(2);
 		expect(capture()).not.toContain("beta199");
 
+		// A narrower window re-lays out the live region without leaving copies of it behind.
+		tmux("resize-window", "-t", SESSION, "-x", "60", "-y", "30");
+		const narrow = await waitForScreen((s) => s.split("\n").every((l) => l.length <= 60) && s.includes("› then summarise"), "the narrow layout");
+		expect(narrow.match(/mock\/mock-1/g)).toHaveLength(1);
+		expect(narrow.match(/› then summarise/g)).toHaveLength(1);
+
 		// Ctrl+L clears the screen and draws the live region again.
 		sendKey("C-l");
 		await waitForScreen((s) => !s.includes("say hello") && s.includes("› then summarise") && s.includes("mock/mock-1"), "the redrawn screen");
