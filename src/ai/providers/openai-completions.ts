@@ -16,15 +16,12 @@ import type {
 	UserMessage,
 } from "../types.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
-import { joinUrl, ProviderError, parseSseJson } from "./http.js";
+import { ProviderError, parseSseJson } from "./http.js";
 import {
-	apiKeyEnvFor,
-	buildHeaders,
 	convertWithToolResultImages,
 	imageDataUrl,
-	providerDisplayName,
+	openAIRequest,
 	reasoningEffort,
-	resolveApiKey,
 	splitToolCallId,
 	toolResultText,
 } from "./openai-shared.js";
@@ -195,14 +192,9 @@ const FINISH_REASONS: Record<string, Extract<StopReason, "stop" | "length" | "to
 
 export const streamOpenAICompletions: StreamFunction = (model, context, options) =>
 	runProviderStream(model, options, async (builder) => {
-		const providerName = providerDisplayName(model.provider);
-		const events = await streamProviderRequest(model, options, {
-			providerName,
-			apiKeyEnv: apiKeyEnvFor(model.provider),
-			url: joinUrl(model.baseUrl, "chat/completions"),
-			headers: buildHeaders(model, options, resolveApiKey(model, options)),
-			body: buildCompletionsBody(model, context, options),
-		});
+		const request = openAIRequest(model, options, "chat/completions", buildCompletionsBody(model, context, options));
+		const providerName = request.providerName;
+		const events = await streamProviderRequest(model, options, request);
 		builder.start();
 		const reader = new ChunkReader(builder, model, providerName);
 		let sawDone = false;

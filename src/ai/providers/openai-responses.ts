@@ -5,15 +5,12 @@ import { parseStreamingJson } from "../partial-json.js";
 import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, Tool, UserMessage } from "../types.js";
 import type { AssistantBuilder } from "./assistant-builder.js";
 import { runProviderStream } from "./assistant-builder.js";
-import { joinUrl, ProviderError, parseSseJson } from "./http.js";
+import { ProviderError, parseSseJson } from "./http.js";
 import {
-	apiKeyEnvFor,
-	buildHeaders,
 	convertWithToolResultImages,
 	imageDataUrl,
-	providerDisplayName,
+	openAIRequest,
 	reasoningEffort,
-	resolveApiKey,
 	splitToolCallId,
 	toolResultText,
 } from "./openai-shared.js";
@@ -164,14 +161,9 @@ function parseReasoningItem(signature: string | undefined): ResponsesInputItem |
 
 export const streamOpenAIResponses: StreamFunction = (model, context, options) =>
 	runProviderStream(model, options, async (builder) => {
-		const providerName = providerDisplayName(model.provider);
-		const events = await streamProviderRequest(model, options, {
-			providerName,
-			apiKeyEnv: apiKeyEnvFor(model.provider),
-			url: joinUrl(model.baseUrl, "responses"),
-			headers: buildHeaders(model, options, resolveApiKey(model, options)),
-			body: buildResponsesBody(model, context, options),
-		});
+		const request = openAIRequest(model, options, "responses", buildResponsesBody(model, context, options));
+		const providerName = request.providerName;
+		const events = await streamProviderRequest(model, options, request);
 		builder.start();
 		for await (const sse of events) {
 			const event = parseSseJson<ResponsesEvent>(providerName, sse.data);

@@ -1,6 +1,8 @@
 // What the two OpenAI wire protocols (chat completions and responses) share: who the provider is, which
 // key it needs, the request headers, and how our content parts become OpenAI's.
 import type { ImageContent, Message, Model, SimpleStreamOptions, TextContent } from "../types.js";
+import { joinUrl } from "./http.js";
+import type { ProviderRequest } from "./provider-request.js";
 
 /** The display name used in error text, and the env var that holds the key, per provider id. */
 const KNOWN_PROVIDERS: Record<string, { name: string; apiKeyEnv: string }> = {
@@ -14,12 +16,12 @@ export function providerDisplayName(provider: string): string {
 }
 
 /** The env var holding the key, or undefined for servers that need none (Ollama, llama.cpp, vLLM). */
-export function apiKeyEnvFor(provider: string): string | undefined {
+function apiKeyEnvFor(provider: string): string | undefined {
 	return KNOWN_PROVIDERS[provider]?.apiKeyEnv;
 }
 
 /** An explicit key wins; otherwise the provider's env var; otherwise none (local servers). */
-export function resolveApiKey(model: Model, options: SimpleStreamOptions | undefined): string | undefined {
+function resolveApiKey(model: Model, options: SimpleStreamOptions | undefined): string | undefined {
 	if (options?.apiKey) return options.apiKey;
 	const env = apiKeyEnvFor(model.provider);
 	const fromEnv = env ? process.env[env] : undefined;
@@ -27,7 +29,7 @@ export function resolveApiKey(model: Model, options: SimpleStreamOptions | undef
 }
 
 /** Bearer auth (omitted without a key), then the model's headers, then the caller's, later ones winning. */
-export function buildHeaders(
+function buildHeaders(
 	model: Model,
 	options: SimpleStreamOptions | undefined,
 	apiKey: string | undefined,
@@ -36,6 +38,22 @@ export function buildHeaders(
 		...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
 		...model.headers,
 		...options?.headers,
+	};
+}
+
+/** The POST to `path` under the model's base URL, with the provider's name and key for error text and auth. */
+export function openAIRequest(
+	model: Model,
+	options: SimpleStreamOptions | undefined,
+	path: string,
+	body: unknown,
+): ProviderRequest {
+	return {
+		providerName: providerDisplayName(model.provider),
+		apiKeyEnv: apiKeyEnvFor(model.provider),
+		url: joinUrl(model.baseUrl, path),
+		headers: buildHeaders(model, options, resolveApiKey(model, options)),
+		body,
 	};
 }
 
