@@ -54,10 +54,7 @@ export async function runAgentLoop(
 	const working: AgentContext = { ...context, messages: [...context.messages, ...prompts] };
 	await emit({ type: "agent_start" });
 	await emit({ type: "turn_start" });
-	for (const message of prompts) {
-		await emit({ type: "message_start", message });
-		await emit({ type: "message_end", message });
-	}
+	for (const message of prompts) await emitMessage(message, emit);
 	await runLoop(working, newMessages, config, emit, signal, streamFn);
 	return newMessages;
 }
@@ -186,10 +183,8 @@ async function runLoop(
 			// Drained messages are injected at once, even after an abort: they left the queue, so the
 			// transcript is the only place they can still be.
 			for (const message of pending) {
-				await emit({ type: "message_start", message });
-				await emit({ type: "message_end", message });
-				context.messages.push(message);
-				newMessages.push(message);
+				await emitMessage(message, emit);
+				appendToRun(message, context, newMessages);
 			}
 			pending = [];
 
@@ -202,10 +197,8 @@ async function runLoop(
 				const toolResults: ToolResultMessage[] = [];
 				for (const toolCall of toolCalls) {
 					const result = toolResultMessage(toolCall, errorOutcome(text));
-					await emit({ type: "message_start", message: result });
-					await emit({ type: "message_end", message: result });
-					context.messages.push(result);
-					newMessages.push(result);
+					await emitMessage(result, emit);
+					appendToRun(result, context, newMessages);
 					toolResults.push(result);
 				}
 				await emit({ type: "turn_end", message: assistant, toolResults });
@@ -216,13 +209,10 @@ async function runLoop(
 			hasMoreToolCalls = false;
 			let toolResults: ToolResultMessage[] = [];
 			if (toolCalls.length > 0) {
-				const batch = await executeToolCalls(assistant, toolCalls, context, config, emit, signal);
+				const batch = await executeToolCalls(toolCalls, { assistant, context, config, emit, signal });
 				toolResults = batch.messages;
 				hasMoreToolCalls = !batch.terminate;
-				for (const result of toolResults) {
-					context.messages.push(result);
-					newMessages.push(result);
-				}
+				for (const result of toolResults) appendToRun(result, context, newMessages);
 			}
 			await emit({ type: "turn_end", message: assistant, toolResults });
 
@@ -302,6 +292,18 @@ async function streamAssistantResponse(
 	return final;
 }
 
+/** A message that arrives whole (a prompt, a queued message, a tool result): its start and end. */
+async function emitMessage(message: AgentMessage, emit: AgentEventSink): Promise<void> {
+	await emit({ type: "message_start", message });
+	await emit({ type: "message_end", message });
+}
+
+/** The working context is what the next model call sees; `newMessages` is what the run returns. */
+function appendToRun(message: AgentMessage, context: AgentContext, newMessages: AgentMessage[]): void {
+	context.messages.push(message);
+	newMessages.push(message);
+}
+
 async function emitWhole(context: AgentContext, message: AssistantMessage, emit: AgentEventSink): Promise<AssistantMessage> {
 	context.messages.push(message);
 	await emit({ type: "message_start", message: { ...message } });
@@ -343,89 +345,64 @@ interface ToolBatch {
 	terminate: boolean;
 }
 
-async function executeToolCalls(
-	assistant: AssistantMessage,
-	toolCalls: ToolCall[],
-	context: AgentContext,
-	config: AgentLoopConfig,
-	emit: AgentEventSink,
-	signal: AbortSignal | undefined,
-): Promise<ToolBatch> {
+/** What every step of running one reply's tool calls needs to know. */
+interface ToolBatchScope {
+	assistant: AssistantMessage;
+	context: AgentContext;
+	config: AgentLoopConfig;
+	emit: AgentEventSink;
+	signal: AbortSignal | undefined;
+}
+
+async function executeToolCalls(toolCalls: ToolCall[], scope: ToolBatchScope): Promise<ToolBatch> {
+	const { config, context, emit } = scope;
 	const sequential =
 		config.toolExecution === "sequential" ||
 		toolCalls.some((call) => findTool(context, call.name)?.executionMode === "sequential");
-	const outcomes = sequential
-		? await executeSequential(assistant, toolCalls, context, config, emit, signal)
-		: await executeParallel(assistant, toolCalls, context, config, emit, signal);
+	const outcomes = sequential ? await executeSequential(toolCalls, scope) : await executeParallel(toolCalls, scope);
 	// Tool results are announced in source order in both modes.
 	const messages: ToolResultMessage[] = [];
 	for (let i = 0; i < toolCalls.length; i++) {
 		const message = toolResultMessage(toolCalls[i], outcomes[i]);
-		if (!sequential) {
-			await emit({ type: "message_start", message });
-			await emit({ type: "message_end", message });
-		}
+		if (!sequential) await emitMessage(message, emit);
 		messages.push(message);
 	}
 	return { messages, terminate: outcomes.length > 0 && outcomes.every((o) => o.result.terminate === true) };
 }
 
-async function executeSequential(
-	assistant: AssistantMessage,
-	toolCalls: ToolCall[],
-	context: AgentContext,
-	config: AgentLoopConfig,
-	emit: AgentEventSink,
-	signal: AbortSignal | undefined,
-): Promise<ToolOutcome[]> {
+async function executeSequential(toolCalls: ToolCall[], scope: ToolBatchScope): Promise<ToolOutcome[]> {
 	const outcomes: ToolOutcome[] = [];
 	for (const toolCall of toolCalls) {
-		await emit({ type: "tool_execution_start", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments });
-		const prepared = await prepareToolCall(assistant, toolCall, context, config, signal);
-		const outcome =
-			prepared.kind === "immediate" ? prepared.outcome : await runPrepared(assistant, prepared, context, config, emit, signal);
-		await emitToolEnd(toolCall, outcome, emit);
-		const message = toolResultMessage(toolCall, outcome);
-		await emit({ type: "message_start", message });
-		await emit({ type: "message_end", message });
+		await emitToolStart(toolCall, scope.emit);
+		const prepared = await prepareToolCall(toolCall, scope);
+		const outcome = prepared.kind === "immediate" ? prepared.outcome : await runPrepared(prepared, scope);
+		await emitToolEnd(toolCall, outcome, scope.emit);
+		await emitMessage(toolResultMessage(toolCall, outcome), scope.emit);
 		outcomes.push(outcome);
 	}
 	return outcomes;
 }
 
-async function executeParallel(
-	assistant: AssistantMessage,
-	toolCalls: ToolCall[],
-	context: AgentContext,
-	config: AgentLoopConfig,
-	emit: AgentEventSink,
-	signal: AbortSignal | undefined,
-): Promise<ToolOutcome[]> {
+async function executeParallel(toolCalls: ToolCall[], scope: ToolBatchScope): Promise<ToolOutcome[]> {
 	// Every preflight (and beforeToolCall) finishes before any tool starts.
 	const preparations: Preparation[] = [];
 	for (const toolCall of toolCalls) {
-		await emit({ type: "tool_execution_start", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments });
-		const prepared = await prepareToolCall(assistant, toolCall, context, config, signal);
-		if (prepared.kind === "immediate") await emitToolEnd(toolCall, prepared.outcome, emit);
+		await emitToolStart(toolCall, scope.emit);
+		const prepared = await prepareToolCall(toolCall, scope);
+		if (prepared.kind === "immediate") await emitToolEnd(toolCall, prepared.outcome, scope.emit);
 		preparations.push(prepared);
 	}
 	return Promise.all(
 		preparations.map(async (prepared) => {
 			if (prepared.kind === "immediate") return prepared.outcome;
-			const outcome = await runPrepared(assistant, prepared, context, config, emit, signal);
-			await emitToolEnd(prepared.toolCall, outcome, emit);
+			const outcome = await runPrepared(prepared, scope);
+			await emitToolEnd(prepared.toolCall, outcome, scope.emit);
 			return outcome;
 		}),
 	);
 }
 
-async function prepareToolCall(
-	assistant: AssistantMessage,
-	toolCall: ToolCall,
-	context: AgentContext,
-	config: AgentLoopConfig,
-	signal: AbortSignal | undefined,
-): Promise<Preparation> {
+async function prepareToolCall(toolCall: ToolCall, { assistant, context, config, signal }: ToolBatchScope): Promise<Preparation> {
 	// A reply cut by the length limit may hold arguments that parse but are cut short.
 	if (assistant.stopReason === "length") return immediate(NOT_RUN_TEXT.length);
 	if (signal?.aborted) return immediate(NOT_RUN_TEXT.aborted);
@@ -449,14 +426,7 @@ async function prepareToolCall(
 }
 
 /** Executes, then lets `afterToolCall` amend the result. Never throws for a tool's own failure. */
-async function runPrepared(
-	assistant: AssistantMessage,
-	prepared: PreparedCall,
-	context: AgentContext,
-	config: AgentLoopConfig,
-	emit: AgentEventSink,
-	signal: AbortSignal | undefined,
-): Promise<ToolOutcome> {
+async function runPrepared(prepared: PreparedCall, { assistant, context, config, emit, signal }: ToolBatchScope): Promise<ToolOutcome> {
 	if (signal?.aborted) return errorOutcome(NOT_RUN_TEXT.aborted);
 	const executed = await executeTool(prepared, emit, signal, graceOf(config));
 	if (executed.detached || !config.afterToolCall) return executed.outcome;
@@ -555,6 +525,10 @@ function onAbortAfterGrace(signal: AbortSignal, graceMs: number, action: () => v
 		signal.removeEventListener("abort", onAbort);
 		if (timer) clearTimeout(timer);
 	};
+}
+
+async function emitToolStart(toolCall: ToolCall, emit: AgentEventSink): Promise<void> {
+	await emit({ type: "tool_execution_start", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments });
 }
 
 async function emitToolEnd(toolCall: ToolCall, outcome: ToolOutcome, emit: AgentEventSink): Promise<void> {
