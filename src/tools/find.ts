@@ -5,8 +5,8 @@ import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
 import { describeFsError } from "./fs-errors.js";
 import { compileGlob } from "./glob.js";
+import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
 import { resolveToolPath } from "./resolve-path.js";
-import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.js";
 import { walkFiles } from "./walk-files.js";
 
 const findSchema = Type.Object({
@@ -58,19 +58,18 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 			}
 			if (found.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: { count: 0 } };
 			found.sort();
-			const truncation = truncateHead(found.join("\n"), { maxLines: Number.POSITIVE_INFINITY, maxBytes: DEFAULT_MAX_BYTES });
+			const listing = capListing(found);
 			const details: FindToolDetails = { count: found.length };
 			const notes: string[] = [];
 			if (limitReached) {
 				details.resultLimitReached = limit;
-				notes.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine the pattern`);
+				notes.push(limitNote(limit, "results"));
 			}
-			if (truncation.truncated) {
+			if (listing.cut) {
 				details.byteLimitReached = true;
-				notes.push(`Output cut at ${formatSize(DEFAULT_MAX_BYTES)}`);
+				notes.push(LISTING_CUT_NOTE);
 			}
-			const text = notes.length > 0 ? `${truncation.content}\n\n[${notes.join(". ")}]` : truncation.content;
-			return { content: [{ type: "text", text }], details };
+			return { content: [{ type: "text", text: withNotes(listing.text, notes) }], details };
 		},
 	};
 }

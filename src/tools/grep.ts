@@ -8,8 +8,9 @@ import { throwIfAborted } from "./abort.js";
 import { looksBinary } from "./file-kind.js";
 import { describeFsError } from "./fs-errors.js";
 import { compileGlob } from "./glob.js";
+import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
 import { resolveToolPath } from "./resolve-path.js";
-import { DEFAULT_MAX_BYTES, formatSize, truncateHead, truncateLine } from "./truncate.js";
+import { truncateLine } from "./truncate.js";
 import { walkFiles } from "./walk-files.js";
 
 /** Longest matching line shown; minified files would otherwise flood the result. */
@@ -82,23 +83,22 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 			}
 
 			if (matchCount === 0) return { content: [{ type: "text", text: "No matches found" }], details: { matchCount } };
-			const truncation = truncateHead(out.join("\n"), { maxLines: Number.POSITIVE_INFINITY, maxBytes: DEFAULT_MAX_BYTES });
+			const listing = capListing(out);
 			const details: GrepToolDetails = { matchCount };
 			const notes: string[] = [];
 			if (matchCount >= limit) {
 				details.matchLimitReached = limit;
-				notes.push(`${limit} matches limit reached. Use limit=${limit * 2} for more, or refine the pattern`);
+				notes.push(limitNote(limit, "matches"));
 			}
-			if (truncation.truncated) {
+			if (listing.cut) {
 				details.byteLimitReached = true;
-				notes.push(`Output cut at ${formatSize(DEFAULT_MAX_BYTES)}`);
+				notes.push(LISTING_CUT_NOTE);
 			}
 			if (linesTruncated) {
 				details.linesTruncated = true;
 				notes.push(`Some lines were cut to ${GREP_MAX_LINE_CHARS} chars; use read to see them whole`);
 			}
-			const text = notes.length > 0 ? `${truncation.content}\n\n[${notes.join(". ")}]` : truncation.content;
-			return { content: [{ type: "text", text }], details };
+			return { content: [{ type: "text", text: withNotes(listing.text, notes) }], details };
 		},
 	};
 }

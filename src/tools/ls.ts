@@ -6,6 +6,7 @@ import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
 import { describeFsError } from "./fs-errors.js";
+import { withNotes } from "./listing-output.js";
 import { resolveToolPath } from "./resolve-path.js";
 
 const lsSchema = Type.Object({
@@ -58,12 +59,12 @@ export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentToo
 			}
 			if (lines.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: { count: 0 } };
 			const details: LsToolDetails = { count: names.length };
-			let text = lines.join("\n");
+			const notes: string[] = [];
 			if (names.length > limit) {
 				details.entryLimitReached = limit;
-				text += `\n\n[Showing ${limit} of ${names.length} entries. Use limit=${names.length} to see all]`;
+				notes.push(`Showing ${limit} of ${names.length} entries. Use limit=${names.length} to see all`);
 			}
-			return { content: [{ type: "text", text }], details };
+			return { content: [{ type: "text", text: withNotes(lines.join("\n"), notes) }], details };
 		},
 	};
 }

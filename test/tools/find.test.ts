@@ -40,6 +40,16 @@ describe("find", () => {
 		expect(result.details).toEqual({ count: 2, resultLimitReached: 2 });
 	});
 
+	it("cuts a listing over the byte cap with a note", async () => {
+		const names = Array.from({ length: 600 }, (_, i) => `${String(i).padStart(3, "0")}-${"n".repeat(92)}.txt`);
+		await tmp.write(Object.fromEntries(names.map((name) => [name, ""])));
+		const result = await createFindTool(tmp.path, { defaultLimit: 5000 }).execute("t1", { pattern: "*.txt" });
+		const text = textOf(result);
+		expect(text.endsWith("\n\n[Output cut at 50.0KB]")).toBe(true);
+		expect(text.startsWith(`${names[0]}\n${names[1]}\n`)).toBe(true);
+		expect(result.details).toEqual({ count: 600, byteLimitReached: true });
+	});
+
 	it("reports no matches, missing folders and files clearly", async () => {
 		await tmp.write({ "a.txt": "" });
 		expect(textOf(await find({ pattern: "*.rs" }))).toBe("No files found matching pattern");
