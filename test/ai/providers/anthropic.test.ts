@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildAnthropicRequest, streamAnthropic } from "../../../src/ai/providers/anthropic.js";
 import { streamSimple } from "../../../src/ai/stream.js";
 import type {
@@ -10,7 +10,10 @@ import type {
 	SimpleStreamOptions,
 	Tool,
 } from "../../../src/ai/types.js";
-import { byteChunks, type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
+import { emptyUsage } from "../../../src/ai/usage.js";
+import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
+import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
+import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
 const fixture = (name: string) =>
 	readFileSync(new URL(`../../fixtures/anthropic/${name}.sse`, import.meta.url), "utf8");
@@ -33,21 +36,13 @@ function model(baseUrl: string, overrides: Partial<Model> = {}): Model {
 
 const hello: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 
-/** `type` or `type:contentIndex`, the shape the protocol promises. */
-function shape(events: AssistantMessageEvent[]): string[] {
-	return events.map((e) => ("contentIndex" in e ? `${e.type}:${e.contentIndex}` : e.type));
-}
-
 async function collect(
 	server: ScriptedServer,
 	opts: SimpleStreamOptions = {},
 	context: Context = hello,
 	m: Model = model(server.url),
 ): Promise<{ events: AssistantMessageEvent[]; message: AssistantMessage }> {
-	const stream = streamAnthropic(m, context, { apiKey: "sk-test", maxRetries: 0, ...opts });
-	const events: AssistantMessageEvent[] = [];
-	for await (const event of stream) events.push(event);
-	return { events, message: await stream.result() };
+	return collectEvents(streamAnthropic(m, context, { apiKey: "sk-test", maxRetries: 0, ...opts }));
 }
 
 function withoutTimestamp(message: AssistantMessage): Omit<AssistantMessage, "timestamp"> {
@@ -55,19 +50,13 @@ function withoutTimestamp(message: AssistantMessage): Omit<AssistantMessage, "ti
 	return rest;
 }
 
-let server: ScriptedServer;
-beforeEach(async () => {
-	server = await startScriptedServer();
-});
-afterEach(async () => {
-	await server.close();
-});
+const server = scriptedServerPerTest();
 
 describe("streamAnthropic events", () => {
 	it("streams text with usage, cost and the response id", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "text_end:0", "done"]);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "text_delta@0", "text_end@0", "done"]);
 		expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta)).toEqual([
 			"héllo ",
 			"👋 世界",
@@ -89,15 +78,15 @@ describe("streamAnthropic events", () => {
 	it("streams thinking and keeps its signature", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("thinking")] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
-			"thinking_start:0",
-			"thinking_delta:0",
-			"thinking_delta:0",
-			"thinking_end:0",
-			"text_start:1",
-			"text_delta:1",
-			"text_end:1",
+			"thinking_start@0",
+			"thinking_delta@0",
+			"thinking_delta@0",
+			"thinking_end@0",
+			"text_start@1",
+			"text_delta@1",
+			"text_end@1",
 			"done",
 		]);
 		expect(events[4]).toMatchObject({ type: "thinking_end", content: "The user wants a greeting." });
@@ -110,13 +99,13 @@ describe("streamAnthropic events", () => {
 	it("keeps a redacted thinking block as an opaque payload", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("redacted-thinking")] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
-			"thinking_start:0",
-			"thinking_end:0",
-			"text_start:1",
-			"text_delta:1",
-			"text_end:1",
+			"thinking_start@0",
+			"thinking_end@0",
+			"text_start@1",
+			"text_delta@1",
+			"text_end@1",
 			"done",
 		]);
 		expect(message.content[0]).toEqual({
@@ -139,20 +128,20 @@ describe("streamAnthropic events", () => {
 				partialArgs.push(structuredClone(block.type === "toolCall" ? block.arguments : undefined));
 			}
 		}
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
-			"text_start:0",
-			"text_delta:0",
-			"text_end:0",
-			"toolcall_start:1",
-			"toolcall_delta:1",
-			"toolcall_delta:1",
-			"toolcall_delta:1",
-			"toolcall_end:1",
-			"toolcall_start:2",
-			"toolcall_delta:2",
-			"toolcall_delta:2",
-			"toolcall_end:2",
+			"text_start@0",
+			"text_delta@0",
+			"text_end@0",
+			"toolcall_start@1",
+			"toolcall_delta@1",
+			"toolcall_delta@1",
+			"toolcall_delta@1",
+			"toolcall_end@1",
+			"toolcall_start@2",
+			"toolcall_delta@2",
+			"toolcall_delta@2",
+			"toolcall_end@2",
 			"done",
 		]);
 		// The empty first input_json_delta carries nothing, so it makes no event; a cut string value shows
@@ -192,7 +181,7 @@ describe("streamAnthropic events", () => {
 			for (let size = 1; size <= 7; size++) {
 				server.enqueue({ kind: "sse", chunks: byteChunks(fixture(name), size) });
 				const split = await collect(server);
-				expect(shape(split.events), `chunk size ${size}`).toEqual(shape(whole.events));
+				expect(eventShape(split.events), `chunk size ${size}`).toEqual(eventShape(whole.events));
 				const deltas = (r: typeof whole) => r.events.map((e) => ("delta" in e ? e.delta : ""));
 				expect(deltas(split), `chunk size ${size}`).toEqual(deltas(whole));
 				expect(withoutTimestamp(split.message), `chunk size ${size}`).toEqual(withoutTimestamp(whole.message));
@@ -203,7 +192,7 @@ describe("streamAnthropic events", () => {
 	it("turns an in-stream error event into an error that keeps the partial text", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("overloaded")] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual(["start", "text_start:0", "text_delta:0", "error"]);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "error"]);
 		expect(events.at(-1)).toMatchObject({ type: "error", reason: "error" });
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("Anthropic error (overloaded_error): Overloaded");
@@ -217,7 +206,7 @@ describe("streamAnthropic events", () => {
 			body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}',
 		});
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual(["start", "error"]);
+		expect(eventShape(events)).toEqual(["start", "error"]);
 		expect(message.errorMessage).toBe(
 			"Anthropic rejected the API key (HTTP 401): invalid x-api-key. Check ANTHROPIC_API_KEY or pass --api-key.",
 		);
@@ -242,7 +231,7 @@ describe("streamAnthropic events", () => {
 			events.push(event);
 			if (event.type === "text_delta" && event.delta === "👋 世界") controller.abort();
 		}
-		expect(shape(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "error"]);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "text_delta@0", "error"]);
 		const message = await stream.result();
 		expect(message.stopReason).toBe("aborted");
 		expect(message.errorMessage).toBe("Request was aborted");
@@ -329,7 +318,7 @@ describe("Anthropic request", () => {
 					{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.ts" } },
 					{ type: "toolCall", id: "call_2|fc_2", name: "read", arguments: { path: "b.png" } },
 				],
-				usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+				usage: emptyUsage(),
 				stopReason: "toolUse",
 				timestamp: 2,
 			},
@@ -458,7 +447,7 @@ describe("Anthropic request", () => {
 						{ type: "text", text: "" },
 						{ type: "text", text: "Done." },
 					],
-					usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+					usage: emptyUsage(),
 					stopReason: "stop",
 					timestamp: 2,
 				},

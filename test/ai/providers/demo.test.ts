@@ -6,10 +6,12 @@ import { unregisterApiProvider } from "../../../src/ai/api-registry.js";
 import { DEMO_API, demoReply, registerDemoProvider } from "../../../src/ai/providers/demo.js";
 import { streamSimple } from "../../../src/ai/stream.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Message, Model, ToolCall } from "../../../src/ai/types.js";
+import { emptyUsage } from "../../../src/ai/usage.js";
 import { validateToolCall } from "../../../src/ai/validation.js";
 import type { AgentTool } from "../../../src/agent/types.js";
 import { createLsTool } from "../../../src/tools/ls.js";
 import { createReadTool } from "../../../src/tools/read.js";
+import { collectEvents } from "../../helpers/assistant-events.js";
 
 let cwd: string;
 let model: Model;
@@ -31,10 +33,7 @@ afterAll(() => {
 const user = (text: string): Message => ({ role: "user", content: text, timestamp: Date.now() });
 
 async function run(context: Context, signal?: AbortSignal): Promise<{ events: AssistantMessageEvent[]; message: AssistantMessage }> {
-	const stream = streamSimple(model, context, { signal });
-	const events: AssistantMessageEvent[] = [];
-	for await (const event of stream) events.push(event);
-	return { events, message: await stream.result() };
+	return collectEvents(streamSimple(model, context, { signal }));
 }
 
 const textOf = (m: AssistantMessage) => m.content.map((c) => (c.type === "text" ? c.text : "")).join("");
@@ -189,7 +188,3 @@ describe("demoReply", () => {
 		expect(text).not.toContain("Showing 20");
 	});
 });
-
-function emptyUsage() {
-	return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-}

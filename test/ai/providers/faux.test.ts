@@ -9,6 +9,7 @@ import {
 } from "../../../src/ai/providers/faux.js";
 import { streamSimple } from "../../../src/ai/stream.js";
 import type { AssistantMessageEvent, Context, SimpleStreamOptions } from "../../../src/ai/types.js";
+import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
 
 let faux: FauxProvider | undefined;
 afterEach(() => {
@@ -19,10 +20,7 @@ afterEach(() => {
 const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 0 }] };
 
 async function run(options?: SimpleStreamOptions, ctx: Context = context) {
-	const stream = streamSimple((faux as FauxProvider).model, ctx, options);
-	const events: AssistantMessageEvent[] = [];
-	for await (const e of stream) events.push(e);
-	return { events, message: await stream.result() };
+	return collectEvents(streamSimple((faux as FauxProvider).model, ctx, options));
 }
 
 describe("faux provider", () => {
@@ -30,8 +28,7 @@ describe("faux provider", () => {
 		faux = registerFauxProvider({ chunkSize: 3 });
 		faux.setResponses([fauxReply(fauxThinking("think!"), fauxText("hello world"), fauxToolCall("read", { path: "a.ts" }, "t1"))]);
 		const { events, message } = await run();
-		const summary = events.map((e) => ("contentIndex" in e ? `${e.type}@${e.contentIndex}` : e.type));
-		expect(summary).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
 			"thinking_start@0",
 			"thinking_delta@0",

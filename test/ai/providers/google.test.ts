@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildGoogleRequest, streamGoogle } from "../../../src/ai/providers/google.js";
 import { streamSimple } from "../../../src/ai/stream.js";
 import type {
@@ -9,9 +9,11 @@ import type {
 	Model,
 	SimpleStreamOptions,
 	Tool,
-	Usage,
 } from "../../../src/ai/types.js";
-import { byteChunks, type ScriptedServer, sse, startScriptedServer } from "../../helpers/sse-server.js";
+import { emptyUsage } from "../../../src/ai/usage.js";
+import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
+import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
+import { byteChunks, type ScriptedServer, sse } from "../../helpers/sse-server.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/google/${name}.sse`, import.meta.url), "utf8");
 
@@ -32,19 +34,6 @@ function model(baseUrl: string, overrides: Partial<Model> = {}): Model {
 }
 
 const hello: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
-const noUsage = (): Usage => ({
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-});
-
-/** `type` or `type:contentIndex`, the shape the protocol promises. */
-function shape(events: AssistantMessageEvent[]): string[] {
-	return events.map((e) => ("contentIndex" in e ? `${e.type}:${e.contentIndex}` : e.type));
-}
 
 async function collect(
 	server: ScriptedServer,
@@ -52,10 +41,7 @@ async function collect(
 	context: Context = hello,
 	m: Model = model(`${server.url}/v1beta`),
 ): Promise<{ events: AssistantMessageEvent[]; message: AssistantMessage }> {
-	const stream = streamGoogle(m, context, { apiKey: "g-test", maxRetries: 0, ...opts });
-	const events: AssistantMessageEvent[] = [];
-	for await (const event of stream) events.push(event);
-	return { events, message: await stream.result() };
+	return collectEvents(streamGoogle(m, context, { apiKey: "g-test", maxRetries: 0, ...opts }));
 }
 
 /** Generated tool-call ids differ per run; everything else must match. */
@@ -64,19 +50,13 @@ function comparable(message: AssistantMessage): unknown {
 	return { ...rest, content: rest.content.map((c) => (c.type === "toolCall" ? { ...c, id: "<id>" } : c)) };
 }
 
-let server: ScriptedServer;
-beforeEach(async () => {
-	server = await startScriptedServer();
-});
-afterEach(async () => {
-	await server.close();
-});
+const server = scriptedServerPerTest();
 
 describe("streamGoogle events", () => {
 	it("streams text with usage, cost and the response id", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_delta:0", "text_end:0", "done"]);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "text_delta@0", "text_end@0", "done"]);
 		expect(events[4]).toMatchObject({ type: "text_end", content: "héllo 👋 世界" });
 		expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
 		expect(message.stopReason).toBe("stop");
@@ -93,15 +73,15 @@ describe("streamGoogle events", () => {
 	it("streams thought parts as thinking with their signature, and counts thought tokens as output", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("thinking")] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
-			"thinking_start:0",
-			"thinking_delta:0",
-			"thinking_delta:0",
-			"thinking_end:0",
-			"text_start:1",
-			"text_delta:1",
-			"text_end:1",
+			"thinking_start@0",
+			"thinking_delta@0",
+			"thinking_delta@0",
+			"thinking_end@0",
+			"text_start@1",
+			"text_delta@1",
+			"text_end@1",
 			"done",
 		]);
 		expect(message.content).toEqual([
@@ -114,17 +94,17 @@ describe("streamGoogle events", () => {
 	it("emits each whole function call as start, one delta and end, with generated ids", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("tool-calls")] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
-			"text_start:0",
-			"text_delta:0",
-			"text_end:0",
-			"toolcall_start:1",
-			"toolcall_delta:1",
-			"toolcall_end:1",
-			"toolcall_start:2",
-			"toolcall_delta:2",
-			"toolcall_end:2",
+			"text_start@0",
+			"text_delta@0",
+			"text_end@0",
+			"toolcall_start@1",
+			"toolcall_delta@1",
+			"toolcall_end@1",
+			"toolcall_start@2",
+			"toolcall_delta@2",
+			"toolcall_end@2",
 			"done",
 		]);
 		expect(events[5]).toMatchObject({ type: "toolcall_delta", delta: '{"path":"src/a.ts","limit":20}' });
@@ -149,7 +129,7 @@ describe("streamGoogle events", () => {
 		});
 		server.enqueue({ kind: "sse", chunks: [sse([chunk([{ text: "Hi" }]), chunk([{ text: "", thoughtSignature: "sig-t" }], "STOP")])] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual(["start", "text_start:0", "text_delta:0", "text_end:0", "done"]);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "text_end@0", "done"]);
 		expect(message.content).toEqual([{ type: "text", text: "Hi", textSignature: "sig-t" }]);
 		// And it goes back on the same part next turn.
 		const body = buildGoogleRequest(model("http://x"), { messages: [message] });
@@ -166,7 +146,7 @@ describe("streamGoogle events", () => {
 	it("turns a SAFETY stop into an error naming the reason", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("safety")] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual(["start", "text_start:0", "text_delta:0", "error"]);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "error"]);
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("Google: generation stopped (SAFETY)");
 		expect(message.content).toEqual([{ type: "text", text: "I can" }]);
@@ -180,7 +160,7 @@ describe("streamGoogle events", () => {
 			for (let size = 1; size <= 7; size++) {
 				server.enqueue({ kind: "sse", chunks: byteChunks(fixture(name), size) });
 				const split = await collect(server);
-				expect(shape(split.events), `chunk size ${size}`).toEqual(shape(whole.events));
+				expect(eventShape(split.events), `chunk size ${size}`).toEqual(eventShape(whole.events));
 				const deltas = (r: typeof whole) => r.events.map((e) => ("delta" in e ? e.delta : ""));
 				expect(deltas(split), `chunk size ${size}`).toEqual(deltas(whole));
 				expect(comparable(split.message), `chunk size ${size}`).toEqual(comparable(whole.message));
@@ -191,7 +171,7 @@ describe("streamGoogle events", () => {
 	it("turns an in-stream error chunk into an error that keeps the partial text", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("unavailable")] });
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual(["start", "text_start:0", "text_delta:0", "error"]);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "error"]);
 		expect(message.errorMessage).toBe("Google error (UNAVAILABLE): The model is overloaded. Please try again later.");
 		expect(message.content).toEqual([{ type: "text", text: "Let me" }]);
 	});
@@ -203,7 +183,7 @@ describe("streamGoogle events", () => {
 			body: '{"error":{"code":401,"message":"API key not valid. Please pass a valid API key.","status":"UNAUTHENTICATED"}}',
 		});
 		const { events, message } = await collect(server);
-		expect(shape(events)).toEqual(["start", "error"]);
+		expect(eventShape(events)).toEqual(["start", "error"]);
 		// Whole-string equality waits for http.ts to stop doubling the period after a detail that has one.
 		expect(message.errorMessage).toMatch(
 			/^Google rejected the API key \(HTTP 401\): API key not valid\. Please pass a valid API key\.+ Check GEMINI_API_KEY or pass --api-key\.$/,
@@ -232,7 +212,7 @@ describe("streamGoogle events", () => {
 			events.push(event);
 			if (event.type === "text_delta") controller.abort();
 		}
-		expect(shape(events)).toEqual(["start", "text_start:0", "text_delta:0", "error"]);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "error"]);
 		const message = await stream.result();
 		expect(message.stopReason).toBe("aborted");
 		expect(message.errorMessage).toBe("Request was aborted");
@@ -294,7 +274,7 @@ describe("Google request", () => {
 					{ type: "toolCall", id: "read_1", name: "read", arguments: { path: "a.ts" }, thoughtSignature: "sig-call" },
 					{ type: "toolCall", id: "read_2", name: "read", arguments: { path: "b.png" } },
 				],
-				usage: noUsage(),
+				usage: emptyUsage(),
 				stopReason: "toolUse",
 				timestamp: 2,
 			},
@@ -383,7 +363,7 @@ describe("Google request", () => {
 						{ type: "thinking", thinking: "", thinkingSignature: "opaque", redacted: true },
 						{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.ts" }, thoughtSignature: "x" },
 					],
-					usage: noUsage(),
+					usage: emptyUsage(),
 					stopReason: "toolUse",
 					timestamp: 1,
 				},

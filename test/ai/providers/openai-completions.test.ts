@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamOpenAICompletions } from "../../../src/ai/providers/openai-completions.js";
 import type { AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
-import { byteChunks, type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
+import { emptyUsage } from "../../../src/ai/usage.js";
+import { collectEvents, eventShape, finalMessage } from "../../helpers/assistant-events.js";
+import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
+import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
 const fixture = (name: string) =>
 	readFileSync(new URL(`../../fixtures/openai-completions/${name}.sse`, import.meta.url), "utf8");
@@ -26,35 +29,16 @@ function testModel(server: ScriptedServer, overrides: Partial<Model> = {}): Mode
 const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 
 async function collect(model: Model, context: Context, options: SimpleStreamOptions = {}) {
-	const events: AssistantMessageEvent[] = [];
-	for await (const e of streamOpenAICompletions(model, context, { apiKey: "sk-test", ...options })) events.push(e);
-	return events;
+	return (await collectEvents(streamOpenAICompletions(model, context, { apiKey: "sk-test", ...options }))).events;
 }
 
-/** `type` or `type@contentIndex`, the shape of the protocol without the payloads. */
-const shape = (events: AssistantMessageEvent[]) =>
-	events.map((e) => ("contentIndex" in e ? `${e.type}@${e.contentIndex}` : e.type));
-
-const final = (events: AssistantMessageEvent[]) => {
-	const last = events.at(-1);
-	if (last?.type === "done") return last.message;
-	if (last?.type === "error") return last.error;
-	throw new Error(`stream ended with ${last?.type}`);
-};
-
-let server: ScriptedServer;
-beforeEach(async () => {
-	server = await startScriptedServer();
-});
-afterEach(async () => {
-	await server.close();
-});
+const server = scriptedServerPerTest();
 
 describe("streamOpenAICompletions: responses", () => {
 	it("streams text with the exact event sequence, usage and cost", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
 		const events = await collect(testModel(server), hello);
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
 			"text_start@0",
 			"text_delta@0",
@@ -65,7 +49,7 @@ describe("streamOpenAICompletions: responses", () => {
 			"text_end@0",
 			"done",
 		]);
-		const message = final(events);
+		const message = finalMessage(events);
 		expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
 		expect(message.stopReason).toBe("stop");
 		expect(message.responseId).toBe("chatcmpl-BxT7aQ2rPzK9mN4vL1cE8");
@@ -85,7 +69,7 @@ describe("streamOpenAICompletions: responses", () => {
 		for (let size = 1; size <= 7; size++) {
 			server.enqueue({ kind: "sse", chunks: byteChunks(text, size) });
 			const events = await collect(testModel(server), hello);
-			const message = final(events);
+			const message = finalMessage(events);
 			expect(message.content, `chunk size ${size}`).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
 			expect(message.usage.totalTokens).toBe(1209);
 			expect(events.filter((e) => e.type === "done")).toHaveLength(1);
@@ -96,7 +80,7 @@ describe("streamOpenAICompletions: responses", () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("thinking")] });
 		const model = testModel(server, { id: "deepseek-reasoner", provider: "deepseek", reasoning: true });
 		const events = await collect(model, hello);
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
 			"thinking_start@0",
 			"thinking_delta@0",
@@ -109,7 +93,7 @@ describe("streamOpenAICompletions: responses", () => {
 			"text_end@1",
 			"done",
 		]);
-		const message = final(events);
+		const message = finalMessage(events);
 		expect(message.content).toEqual([
 			{ type: "thinking", thinking: "The user greets me. Reply briefly." },
 			{ type: "text", text: "Hi there!" },
@@ -126,7 +110,7 @@ describe("streamOpenAICompletions: responses", () => {
 			chunks: [chunk({ role: "assistant", content: "", reasoning: "Thinking" }), chunk({ content: "Done" }), chunk({}, "stop"), "data: [DONE]\n\n"],
 		});
 		const events = await collect(testModel(server, { id: "qwen3", provider: "ollama" }), hello);
-		expect(final(events).content).toEqual([
+		expect(finalMessage(events).content).toEqual([
 			{ type: "thinking", thinking: "Thinking" },
 			{ type: "text", text: "Done" },
 		]);
@@ -135,7 +119,7 @@ describe("streamOpenAICompletions: responses", () => {
 	it("assembles two parallel tool calls whose arguments are split across chunks", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("parallel-tool-calls")] });
 		const events = await collect(testModel(server, { id: "gpt-4.1" }), hello);
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
 			"toolcall_start@0",
 			"toolcall_delta@0",
@@ -149,7 +133,7 @@ describe("streamOpenAICompletions: responses", () => {
 			"toolcall_end@1",
 			"done",
 		]);
-		const message = final(events);
+		const message = finalMessage(events);
 		expect(message.stopReason).toBe("toolUse");
 		expect(message.content).toEqual([
 			{ type: "toolCall", id: "call_Qm3vX8aJ2LpN7rT1", name: "read", arguments: { path: "src/a.ts" } },
@@ -164,7 +148,7 @@ describe("streamOpenAICompletions: responses", () => {
 		const text = fixture("parallel-tool-calls");
 		for (let size = 1; size <= 7; size++) {
 			server.enqueue({ kind: "sse", chunks: byteChunks(text, size) });
-			const message = final(await collect(testModel(server), hello));
+			const message = finalMessage(await collect(testModel(server), hello));
 			expect(message.content.map((c) => c.type === "toolCall" && c.arguments)).toEqual([
 				{ path: "src/a.ts" },
 				{ pattern: "TODO", limit: 5 },
@@ -185,8 +169,8 @@ describe("streamOpenAICompletions: responses", () => {
 			],
 		});
 		const events = await collect(testModel(server, { provider: "local" }), hello);
-		expect(shape(events)).toEqual(["start", "toolcall_start@0", "toolcall_delta@0", "toolcall_delta@0", "toolcall_end@0", "done"]);
-		const [call] = final(events).content;
+		expect(eventShape(events)).toEqual(["start", "toolcall_start@0", "toolcall_delta@0", "toolcall_delta@0", "toolcall_end@0", "done"]);
+		const [call] = finalMessage(events).content;
 		expect(call).toMatchObject({ type: "toolCall", name: "ls", arguments: { path: "." } });
 		expect((call as { id: string }).id).toMatch(/^call_[0-9a-f-]{36}$/);
 	});
@@ -195,7 +179,7 @@ describe("streamOpenAICompletions: responses", () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("length")] });
 		const events = await collect(testModel(server), hello);
 		expect(events.at(-1)).toMatchObject({ type: "done", reason: "length" });
-		expect(final(events).content).toEqual([{ type: "text", text: "Once upon a" }]);
+		expect(finalMessage(events).content).toEqual([{ type: "text", text: "Once upon a" }]);
 	});
 
 	it("maps finish_reason content_filter to an error that keeps the text", async () => {
@@ -204,7 +188,7 @@ describe("streamOpenAICompletions: responses", () => {
 		server.enqueue({ kind: "sse", chunks: [chunk({ content: "Sure" }), chunk({}, "content_filter"), "data: [DONE]\n\n"] });
 		const events = await collect(testModel(server), hello);
 		expect(events.filter((e) => e.type === "done" || e.type === "error")).toHaveLength(1);
-		const message = final(events);
+		const message = finalMessage(events);
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("OpenAI: the reply was blocked by the content filter");
 		expect(message.content).toEqual([{ type: "text", text: "Sure" }]);
@@ -213,8 +197,8 @@ describe("streamOpenAICompletions: responses", () => {
 	it("turns an error object inside the stream into an error event", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("error-in-stream")] });
 		const events = await collect(testModel(server), hello);
-		expect(shape(events)).toEqual(["start", "text_start@0", "text_delta@0", "error"]);
-		const message = final(events);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "error"]);
+		const message = finalMessage(events);
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe(
 			"OpenAI: The server had an error while processing your request. Sorry about that!",
@@ -225,7 +209,7 @@ describe("streamOpenAICompletions: responses", () => {
 	it("a body that ends without finish_reason or [DONE] is an error, not a silent stop", async () => {
 		const chunk = `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "gpt-4o", choices: [{ index: 0, delta: { content: "Hal" }, finish_reason: null }] })}\n\n`;
 		server.enqueue({ kind: "sse", chunks: [chunk] });
-		const message = final(await collect(testModel(server), hello));
+		const message = finalMessage(await collect(testModel(server), hello));
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("OpenAI: the stream ended before the reply was complete");
 	});
@@ -256,7 +240,7 @@ describe("streamOpenAICompletions: the request", () => {
 				api: "openai-completions",
 				provider: "openai",
 				model: "gpt-4o",
-				usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+				usage: emptyUsage(),
 				stopReason: "toolUse",
 				timestamp: 2,
 			},
@@ -322,7 +306,7 @@ describe("streamOpenAICompletions: the request", () => {
 		for await (const e of streamOpenAICompletions(model, hello, { headers: { "x-both": "caller" }, maxTokens: 512 })) {
 			events.push(e);
 		}
-		expect(final(events).stopReason).toBe("stop");
+		expect(finalMessage(events).stopReason).toBe("stop");
 		const request = server.requests[0];
 		expect(request.headers.authorization).toBeUndefined();
 		expect(request.headers["x-model"]).toBe("m");

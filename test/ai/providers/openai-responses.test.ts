@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamOpenAIResponses } from "../../../src/ai/providers/openai-responses.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
-import { byteChunks, type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
+import { collectEvents, eventShape, finalMessage } from "../../helpers/assistant-events.js";
+import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
+import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
 const fixture = (name: string) =>
 	readFileSync(new URL(`../../fixtures/openai-responses/${name}.sse`, import.meta.url), "utf8");
@@ -27,37 +29,19 @@ function testModel(server: ScriptedServer, overrides: Partial<Model> = {}): Mode
 const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 
 async function collect(model: Model, context: Context, options: SimpleStreamOptions = {}) {
-	const events: AssistantMessageEvent[] = [];
-	for await (const e of streamOpenAIResponses(model, context, { apiKey: "sk-test", ...options })) events.push(e);
-	return events;
+	return (await collectEvents(streamOpenAIResponses(model, context, { apiKey: "sk-test", ...options }))).events;
 }
-
-const shape = (events: AssistantMessageEvent[]) =>
-	events.map((e) => ("contentIndex" in e ? `${e.type}@${e.contentIndex}` : e.type));
-
-const final = (events: AssistantMessageEvent[]) => {
-	const last = events.at(-1);
-	if (last?.type === "done") return last.message;
-	if (last?.type === "error") return last.error;
-	throw new Error(`stream ended with ${last?.type}`);
-};
 
 const REASONING_ID = "rs_68a1f0c3a1d4819c8e7b6a5f4c3d2e1f";
 const MESSAGE_ID = "msg_68a1f0c5b2e0819cb7a6f5e4d3c2b1a0";
 
-let server: ScriptedServer;
-beforeEach(async () => {
-	server = await startScriptedServer();
-});
-afterEach(async () => {
-	await server.close();
-});
+const server = scriptedServerPerTest();
 
 describe("streamOpenAIResponses: responses", () => {
 	it("streams a reasoning summary then text, with signatures, usage and cost", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("reasoning-text")] });
 		const events = await collect(testModel(server), hello, { reasoning: "medium" });
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
 			"thinking_start@0",
 			"thinking_delta@0",
@@ -74,7 +58,7 @@ describe("streamOpenAIResponses: responses", () => {
 			"text_end@1",
 			"done",
 		]);
-		const message = final(events);
+		const message = finalMessage(events);
 		expect(message.stopReason).toBe("stop");
 		expect(message.responseId).toBe("resp_68a1f0c2e4b8819c9d3a7f5e2b1c4d6e");
 		expect(message.responseModel).toBe("gpt-5-2025-08-07");
@@ -97,7 +81,7 @@ describe("streamOpenAIResponses: responses", () => {
 		const text = fixture("reasoning-text");
 		for (let size = 1; size <= 7; size++) {
 			server.enqueue({ kind: "sse", chunks: byteChunks(text, size) });
-			const message = final(await collect(testModel(server), hello));
+			const message = finalMessage(await collect(testModel(server), hello));
 			expect(message.content[1], `chunk size ${size}`).toEqual({ type: "text", text: "héllo 👋 世界", textSignature: MESSAGE_ID });
 			expect(message.usage.totalTokens).toBe(1596);
 		}
@@ -106,7 +90,7 @@ describe("streamOpenAIResponses: responses", () => {
 	it("assembles two function calls with ids that keep call_id and item id", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("function-calls")] });
 		const events = await collect(testModel(server), hello);
-		expect(shape(events)).toEqual([
+		expect(eventShape(events)).toEqual([
 			"start",
 			"toolcall_start@0",
 			"toolcall_delta@0",
@@ -120,7 +104,7 @@ describe("streamOpenAIResponses: responses", () => {
 			"toolcall_end@1",
 			"done",
 		]);
-		const message = final(events);
+		const message = finalMessage(events);
 		expect(message.stopReason).toBe("toolUse");
 		expect(message.content).toEqual([
 			{ type: "toolCall", id: "call_Hq2mV7xK9pL3nR5t|fc_68a1f1d2a0b1819d8c7b6a5f4e3d2c1b", name: "read", arguments: { path: "src/a.ts" } },
@@ -133,7 +117,7 @@ describe("streamOpenAIResponses: responses", () => {
 		const text = fixture("function-calls");
 		for (let size = 1; size <= 7; size++) {
 			server.enqueue({ kind: "sse", chunks: byteChunks(text, size) });
-			const message = final(await collect(testModel(server), hello));
+			const message = finalMessage(await collect(testModel(server), hello));
 			expect(message.content.map((c) => c.type === "toolCall" && c.arguments)).toEqual([
 				{ path: "src/a.ts" },
 				{ pattern: "TODO", limit: 5 },
@@ -144,21 +128,21 @@ describe("streamOpenAIResponses: responses", () => {
 	it("an incomplete response stops with length and keeps its text", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("incomplete")] });
 		const events = await collect(testModel(server), hello);
-		expect(shape(events)).toEqual(["start", "text_start@0", "text_delta@0", "text_end@0", "done"]);
+		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "text_end@0", "done"]);
 		expect(events.at(-1)).toMatchObject({ type: "done", reason: "length" });
-		expect(final(events).content).toEqual([{ type: "text", text: "Once upon a", textSignature: "msg_68a1f2e1e5d4819e9a8b7c6d5e4f3a2b" }]);
+		expect(finalMessage(events).content).toEqual([{ type: "text", text: "Once upon a", textSignature: "msg_68a1f2e1e5d4819e9a8b7c6d5e4f3a2b" }]);
 	});
 
 	it("response.failed becomes an error event with the server's message", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("failed")] });
 		const events = await collect(testModel(server), hello);
-		expect(shape(events)).toEqual(["start", "error"]);
-		expect(final(events).errorMessage).toBe("OpenAI: The model failed to generate a response. (server_error)");
+		expect(eventShape(events)).toEqual(["start", "error"]);
+		expect(finalMessage(events).errorMessage).toBe("OpenAI: The model failed to generate a response. (server_error)");
 	});
 
 	it("an `error` event becomes an error event", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("error-event")] });
-		const message = final(await collect(testModel(server), hello));
+		const message = finalMessage(await collect(testModel(server), hello));
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe(
 			"OpenAI: Rate limit reached for gpt-5 in organization org-abc on tokens per min (TPM). (rate_limit_exceeded)",
@@ -168,7 +152,7 @@ describe("streamOpenAIResponses: responses", () => {
 	it("a stream that ends before response.completed is an error", async () => {
 		const cut = fixture("reasoning-text").split("event: response.completed")[0];
 		server.enqueue({ kind: "sse", chunks: [cut] });
-		const message = final(await collect(testModel(server), hello));
+		const message = finalMessage(await collect(testModel(server), hello));
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe("OpenAI: the stream ended before the response completed");
 	});
@@ -265,7 +249,7 @@ describe("streamOpenAIResponses: the request", () => {
 		const model = testModel(server, { provider: "local", headers: { "x-a": "model", "x-b": "model" } });
 		const events: AssistantMessageEvent[] = [];
 		for await (const e of streamOpenAIResponses(model, hello, { headers: { "x-b": "caller" } })) events.push(e);
-		expect(final(events).stopReason).toBe("length");
+		expect(finalMessage(events).stopReason).toBe("length");
 		const headers = server.requests[0].headers;
 		expect(headers.authorization).toBeUndefined();
 		expect(headers["x-a"]).toBe("model");

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { streamProviderRequest } from "../../../src/ai/providers/provider-request.js";
 import type { Model, ResponseInfo } from "../../../src/ai/types.js";
-import { type ScriptedServer, sse, startScriptedServer } from "../../helpers/sse-server.js";
+import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
+import { sse } from "../../helpers/sse-server.js";
 
 const model: Model = {
 	id: "m-1",
@@ -16,13 +17,7 @@ const model: Model = {
 	maxTokens: 100,
 };
 
-let server: ScriptedServer;
-beforeEach(async () => {
-	server = await startScriptedServer();
-});
-afterEach(async () => {
-	await server.close();
-});
+const server = scriptedServerPerTest();
 
 const request = () => ({ providerName: "Test", url: `${server.url}/x`, headers: { "x-k": "v" }, body: { original: true } });
 
