@@ -12,6 +12,7 @@ import type {
 } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
 import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
+import { withEnv } from "../../helpers/env.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
@@ -272,18 +273,11 @@ describe("streamAnthropic transport options", () => {
 	});
 
 	it("reads the key from ANTHROPIC_API_KEY when none is passed", async () => {
-		const saved = process.env.ANTHROPIC_API_KEY;
-		process.env.ANTHROPIC_API_KEY = "sk-from-env";
-		try {
-			server.enqueue({ kind: "sse", chunks: [fixture("text")] });
-			await collect(server, { apiKey: undefined });
-			expect(server.requests[0].headers["x-api-key"]).toBe("sk-from-env");
-			// No tools in the context, so no beta header.
-			expect(server.requests[0].headers["anthropic-beta"]).toBeUndefined();
-		} finally {
-			if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
-			else process.env.ANTHROPIC_API_KEY = saved;
-		}
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		await withEnv("ANTHROPIC_API_KEY", "sk-from-env", () => collect(server, { apiKey: undefined }));
+		expect(server.requests[0].headers["x-api-key"]).toBe("sk-from-env");
+		// No tools in the context, so no beta header.
+		expect(server.requests[0].headers["anthropic-beta"]).toBeUndefined();
 	});
 });
 

@@ -12,6 +12,7 @@ import type {
 } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
 import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
+import { withEnv } from "../../helpers/env.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer, sse } from "../../helpers/sse-server.js";
 
@@ -231,16 +232,9 @@ describe("streamGoogle transport options", () => {
 	});
 
 	it("reads the key from GEMINI_API_KEY when none is passed", async () => {
-		const saved = process.env.GEMINI_API_KEY;
-		process.env.GEMINI_API_KEY = "g-from-env";
-		try {
-			server.enqueue({ kind: "sse", chunks: [fixture("text")] });
-			await collect(server, { apiKey: undefined });
-			expect(server.requests[0].headers["x-goog-api-key"]).toBe("g-from-env");
-		} finally {
-			if (saved === undefined) delete process.env.GEMINI_API_KEY;
-			else process.env.GEMINI_API_KEY = saved;
-		}
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		await withEnv("GEMINI_API_KEY", "g-from-env", () => collect(server, { apiKey: undefined }));
+		expect(server.requests[0].headers["x-goog-api-key"]).toBe("g-from-env");
 	});
 });
 

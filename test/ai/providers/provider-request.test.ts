@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { streamProviderRequest } from "../../../src/ai/providers/provider-request.js";
+import { BUILTIN_MODELS } from "../../../src/ai/models.js";
 import type { Model, ResponseInfo } from "../../../src/ai/types.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { sse } from "../../helpers/sse-server.js";
 
-const model: Model = {
-	id: "m-1",
-	name: "M",
-	api: "test-api",
-	provider: "test",
-	baseUrl: "",
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 1000,
-	maxTokens: 100,
-};
+// Any real model will do: the request step only hands it to the caller's hooks.
+const model = BUILTIN_MODELS[0] as Model;
 
 const server = scriptedServerPerTest();
 
@@ -36,7 +27,7 @@ describe("streamProviderRequest", () => {
 		const kept = await streamProviderRequest(model, { onPayload: (body, m) => void seen.push(body, m.id) }, request());
 		expect(await readAll(kept)).toEqual(['{"n":2}']);
 		expect(server.requests.map((r) => r.body)).toEqual([{ wrapped: { original: true } }, { original: true }]);
-		expect(seen).toEqual([{ original: true }, "m-1"]);
+		expect(seen).toEqual([{ original: true }, model.id]);
 		expect(server.requests[0]?.headers["x-k"]).toBe("v");
 	});
 
