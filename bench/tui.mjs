@@ -67,13 +67,17 @@ export async function streamRender(makeApp, { tokens, rate }) {
 		await sleep(1500);
 		const cpu = cpuSeconds(pid) - cpu0;
 		const written = readFileSync(log).subarray(bytes0);
-		const clears = (written.toString("latin1").match(FULL_CLEAR) ?? []).length;
+		const text = written.toString("latin1");
+		const clears = (text.match(FULL_CLEAR) ?? []).length;
+		// Both apps wrap each frame in synchronized-output brackets (ESC[?2026h … ESC[?2026l).
+		const frames = (text.match(/\x1b\[\?2026h/g) ?? []).length;
 		const perTenth = tenths.map((c, i) => c - (i === 0 ? cpu0 : tenths[i - 1]));
 		return {
 			cpuS: cpu,
 			wallS: (performance.now() - t0) / 1000,
 			bytesPerToken: written.length / tokens,
 			fullClears: clears,
+			frames,
 			firstTenthS: perTenth[0],
 			lastTenthS: perTenth.at(-1),
 			rssIdleMiB: rssIdle,

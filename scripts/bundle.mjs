@@ -1,11 +1,15 @@
 // Bundles the CLI into dist/bundle/ with esbuild: one file for the start-up path, with the providers,
 // the Ink app and syntax highlighting split into chunks loaded on first use. React's production
 // build is selected at bundle time (its development build costs 2× CPU per update; STACK.md §2).
+import { rmSync } from "node:fs";
 import { build } from "esbuild";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+// Chunk names carry content hashes; clear old ones so dist/bundle holds one build.
+rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 
 await build({
 	entryPoints: { main: join(root, "src", "cli", "main.ts") },
@@ -15,7 +19,8 @@ await build({
 	format: "esm",
 	platform: "node",
 	target: "node20",
-	minify: true,
+	// RUDDER_BUNDLE_DEBUG=1 keeps names readable for profiling (node --cpu-prof).
+	minify: !process.env.RUDDER_BUNDLE_DEBUG,
 	sourcemap: "linked",
 	logLevel: "warning",
 	define: { "process.env.NODE_ENV": '"production"' },

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
-import { streamSimple } from "../ai/stream.js";
+import { preloadApi, streamSimple } from "../ai/stream.js";
 import { Agent } from "../agent/index.js";
 import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../agent/types.js";
 import { createAllTools, createCodingTools, toolNames } from "../tools/index.js";
@@ -495,6 +495,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	// ---- Model and thinking --------------------------------------------------------------------
+
+	async warmUp(): Promise<void> {
+		await preloadApi(this.agent.state.model.api);
+	}
 
 	async setModel(model: Model): Promise<void> {
 		const s = this.agent.state;

@@ -98,6 +98,8 @@ export interface AgentSessionApi {
 	commands(): SlashCommandInfo[];
 	newSession(): Promise<void>;
 	compact(instructions?: string): Promise<void>;
+	/** Loads what the first request needs (the provider) while the user is still typing. */
+	warmUp?(): Promise<void>;
 	/** Flushes the session file and releases resources. */
 	dispose(): Promise<void>;
 }
