@@ -122,28 +122,23 @@ function toChatTool(tool: Tool): unknown {
 /** Our transcript as chat messages. Thinking is dropped unless the compat asks to replay it. */
 export function toChatMessages(model: Model, context: Context): ChatMessage[] {
 	const compat = resolveCompat(model);
-	const out: ChatMessage[] = [];
-	if (context.systemPrompt) {
-		out.push({ role: compat.supportsDeveloperRole && model.reasoning ? "developer" : "system", content: context.systemPrompt });
-	}
-	const converted = convertWithToolResultImages(
+	const messages = convertWithToolResultImages(
 		context.messages,
-		(message) => {
-			const chat = convertMessage(message, compat);
-			return chat ? [chat] : [];
-		},
+		(message) => convertMessage(message, compat),
 		(intro, images): ChatMessage => ({ role: "user", content: [{ type: "text", text: intro }, ...images.map(toImagePart)] }),
 	);
-	out.push(...converted);
-	return out;
+	if (!context.systemPrompt) return messages;
+	const role = compat.supportsDeveloperRole && model.reasoning ? "developer" : "system";
+	return [{ role, content: context.systemPrompt }, ...messages];
 }
 
-function convertMessage(message: Message, compat: ReturnType<typeof resolveCompat>): ChatMessage | undefined {
-	if (message.role === "user") return { role: "user", content: userContent(message) };
+function convertMessage(message: Message, compat: ReturnType<typeof resolveCompat>): ChatMessage[] {
+	if (message.role === "user") return [{ role: "user", content: userContent(message) }];
 	if (message.role === "toolResult") {
-		return { role: "tool", tool_call_id: splitToolCallId(message.toolCallId).callId, content: toolResultText(message.content) };
+		return [{ role: "tool", tool_call_id: splitToolCallId(message.toolCallId).callId, content: toolResultText(message.content) }];
 	}
-	return assistantMessage(message, compat);
+	const assistant = assistantMessage(message, compat);
+	return assistant ? [assistant] : [];
 }
 
 function userContent(message: UserMessage): string | ChatContentPart[] {
