@@ -37,64 +37,61 @@ const byteLength = (s: string): number => Buffer.byteLength(s, "utf8");
 
 /** Keeps the first lines that fit both caps (for `read`: the model continues with an offset). */
 export function truncateHead(text: string, options: TruncationOptions = {}): TruncationResult {
-	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-	const totalBytes = byteLength(text);
-	const lines = text.split("\n");
-	const base = { totalLines: lines.length, totalBytes, maxLines, maxBytes, lastLinePartial: false };
-	if (lines.length <= maxLines && totalBytes <= maxBytes) {
-		return { ...base, content: text, truncated: false, truncatedBy: null, outputLines: lines.length, outputBytes: totalBytes, firstLineExceedsLimit: false };
-	}
+	const { lines, maxBytes, base, whole } = measure(text, options);
+	if (whole) return whole;
 	if (byteLength(lines[0] ?? "") > maxBytes) {
 		return { ...base, content: "", truncated: true, truncatedBy: "bytes", outputLines: 0, outputBytes: 0, firstLineExceedsLimit: true };
 	}
-	let bytes = 0;
-	let count = 0;
-	let truncatedBy: "lines" | "bytes" = "lines";
-	for (const line of lines) {
-		if (count >= maxLines) break;
-		const cost = byteLength(line) + (count > 0 ? 1 : 0);
-		if (bytes + cost > maxBytes) {
-			truncatedBy = "bytes";
-			break;
-		}
-		bytes += cost;
-		count++;
-	}
+	const { count, bytes, truncatedBy } = countFittingLines(lines, base.maxLines, maxBytes, "start");
 	const content = lines.slice(0, count).join("\n");
-	return { ...base, content, truncated: true, truncatedBy, outputLines: count, outputBytes: bytes, firstLineExceedsLimit: false };
+	return { ...base, content, truncated: true, truncatedBy, outputLines: count, outputBytes: bytes };
 }
 
 /** Keeps the last lines that fit both caps (for `bash`: errors and summaries come at the end). */
 export function truncateTail(text: string, options: TruncationOptions = {}): TruncationResult {
-	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-	const totalBytes = byteLength(text);
-	const lines = text.split("\n");
-	const base = { totalLines: lines.length, totalBytes, maxLines, maxBytes, firstLineExceedsLimit: false };
-	if (lines.length <= maxLines && totalBytes <= maxBytes) {
-		return { ...base, content: text, truncated: false, truncatedBy: null, outputLines: lines.length, outputBytes: totalBytes, lastLinePartial: false };
-	}
-	let bytes = 0;
-	let count = 0;
-	let truncatedBy: "lines" | "bytes" = "lines";
-	for (let i = lines.length - 1; i >= 0; i--) {
-		if (count >= maxLines) break;
-		const cost = byteLength(lines[i] ?? "") + (count > 0 ? 1 : 0);
-		if (bytes + cost > maxBytes) {
-			truncatedBy = "bytes";
-			break;
-		}
-		bytes += cost;
-		count++;
-	}
+	const { lines, maxBytes, base, whole } = measure(text, options);
+	if (whole) return whole;
+	const { count, bytes, truncatedBy } = countFittingLines(lines, base.maxLines, maxBytes, "end");
 	if (count === 0) {
 		// The last line alone is over the cap: keep its end, cut on a character boundary.
 		const content = tailBytes(lines[lines.length - 1] ?? "", maxBytes);
 		return { ...base, content, truncated: true, truncatedBy: "bytes", outputLines: 1, outputBytes: byteLength(content), lastLinePartial: true };
 	}
 	const content = lines.slice(lines.length - count).join("\n");
-	return { ...base, content, truncated: true, truncatedBy, outputLines: count, outputBytes: bytes, lastLinePartial: false };
+	return { ...base, content, truncated: true, truncatedBy, outputLines: count, outputBytes: bytes };
+}
+
+/** What both cuts start from: the caps in force, the text's lines and size, and the result when it fits whole. */
+function measure(text: string, options: TruncationOptions) {
+	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	const totalBytes = byteLength(text);
+	const lines = text.split("\n");
+	const base = { totalLines: lines.length, totalBytes, maxLines, maxBytes, lastLinePartial: false, firstLineExceedsLimit: false };
+	const whole: TruncationResult | undefined =
+		lines.length <= maxLines && totalBytes <= maxBytes
+			? { ...base, content: text, truncated: false, truncatedBy: null, outputLines: lines.length, outputBytes: totalBytes }
+			: undefined;
+	return { lines, maxBytes, base, whole };
+}
+
+/** How many whole lines from one end fit both caps, their bytes (with the newlines between), and which cap stopped them. */
+function countFittingLines(
+	lines: string[],
+	maxLines: number,
+	maxBytes: number,
+	from: "start" | "end",
+): { count: number; bytes: number; truncatedBy: "lines" | "bytes" } {
+	let bytes = 0;
+	let count = 0;
+	while (count < lines.length && count < maxLines) {
+		const line = lines[from === "start" ? count : lines.length - 1 - count] ?? "";
+		const cost = byteLength(line) + (count > 0 ? 1 : 0);
+		if (bytes + cost > maxBytes) return { count, bytes, truncatedBy: "bytes" };
+		bytes += cost;
+		count++;
+	}
+	return { count, bytes, truncatedBy: "lines" };
 }
 
 /** The last `maxBytes` bytes of `text`, never splitting a UTF-8 character. */

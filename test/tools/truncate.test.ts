@@ -28,6 +28,10 @@ describe("truncateTail", () => {
 		const r = truncateTail(lines(10), { maxLines: 2, maxBytes: 1000 });
 		expect(r).toMatchObject({ content: "line 9\nline 10", truncatedBy: "lines", outputLines: 2, totalLines: 10 });
 	});
+	it("keeps whole lines from the end when the byte cap is hit", () => {
+		const r = truncateTail(lines(10), { maxLines: 100, maxBytes: 15 });
+		expect(r).toMatchObject({ content: "line 9\nline 10", truncatedBy: "bytes", outputLines: 2, outputBytes: 14, lastLinePartial: false });
+	});
 	it("keeps the end of a single line over the byte cap without splitting a character", () => {
 		const r = truncateTail(`start${"é".repeat(20)}`, { maxBytes: 7 });
 		expect(r.lastLinePartial).toBe(true);
