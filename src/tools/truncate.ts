@@ -37,21 +37,21 @@ const byteLength = (s: string): number => Buffer.byteLength(s, "utf8");
 
 /** Keeps the first lines that fit both caps (for `read`: the model continues with an offset). */
 export function truncateHead(text: string, options: TruncationOptions = {}): TruncationResult {
-	const { lines, maxBytes, base, whole } = measure(text, options);
+	const { lines, maxLines, maxBytes, base, whole } = measure(text, options);
 	if (whole) return whole;
 	if (byteLength(lines[0] ?? "") > maxBytes) {
 		return { ...base, content: "", truncated: true, truncatedBy: "bytes", outputLines: 0, outputBytes: 0, firstLineExceedsLimit: true };
 	}
-	const { count, bytes, truncatedBy } = countFittingLines(lines, base.maxLines, maxBytes, "start");
+	const { count, bytes, truncatedBy } = countFittingLines(lines, maxLines, maxBytes, "start");
 	const content = lines.slice(0, count).join("\n");
 	return { ...base, content, truncated: true, truncatedBy, outputLines: count, outputBytes: bytes };
 }
 
 /** Keeps the last lines that fit both caps (for `bash`: errors and summaries come at the end). */
 export function truncateTail(text: string, options: TruncationOptions = {}): TruncationResult {
-	const { lines, maxBytes, base, whole } = measure(text, options);
+	const { lines, maxLines, maxBytes, base, whole } = measure(text, options);
 	if (whole) return whole;
-	const { count, bytes, truncatedBy } = countFittingLines(lines, base.maxLines, maxBytes, "end");
+	const { count, bytes, truncatedBy } = countFittingLines(lines, maxLines, maxBytes, "end");
 	if (count === 0) {
 		// The last line alone is over the cap: keep its end, cut on a character boundary.
 		const content = tailBytes(lines[lines.length - 1] ?? "", maxBytes);
@@ -72,7 +72,7 @@ function measure(text: string, options: TruncationOptions) {
 		lines.length <= maxLines && totalBytes <= maxBytes
 			? { ...base, content: text, truncated: false, truncatedBy: null, outputLines: lines.length, outputBytes: totalBytes }
 			: undefined;
-	return { lines, maxBytes, base, whole };
+	return { lines, maxLines, maxBytes, base, whole };
 }
 
 /** How many whole lines from one end fit both caps, their bytes (with the newlines between), and which cap stopped them. */
