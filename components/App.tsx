@@ -108,10 +108,15 @@ export function App(props: AppProps) {
 	useEffect(() => session.subscribe((event) => event.type === "quit" && props.onExit(0)), [session, props.onExit]);
 
 	// Spinners and elapsed seconds move while something runs, a few times a second.
+	// While a reply streams, its own frames already move them: tick only after a quiet TICK_MS.
 	const busy = state.isStreaming || view.tools.size > 0;
+	const lastRenderAt = useRef(0);
+	lastRenderAt.current = Date.now();
 	useEffect(() => {
 		if (!busy) return;
-		const timer = setInterval(refresh, TICK_MS);
+		const timer = setInterval(() => {
+			if (Date.now() - lastRenderAt.current >= TICK_MS) refresh();
+		}, TICK_MS / 2);
 		return () => clearInterval(timer);
 	}, [busy]);
 
@@ -121,7 +126,8 @@ export function App(props: AppProps) {
 
 	const now = Date.now();
 	const width = Math.max(10, size.columns - 2);
-	const rows = inputRows(editor.state, width, MAX_INPUT_ROWS);
+	// Same editor state and width → same array, so the memoised InputBox skips streaming frames.
+	const rows = useMemo(() => inputRows(editor.state, width, MAX_INPUT_ROWS), [editor.state, width]);
 	const queue = queueLines(view.steering, view.followUp, MAX_QUEUE_ROWS);
 	const tools = pendingToolRows([...view.tools.values()], MAX_TOOL_ROWS);
 	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);

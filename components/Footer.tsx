@@ -22,9 +22,14 @@ export function footerText(state: SessionState, home = homedir()): string {
 }
 
 export function Footer({ state }: { state: SessionState }) {
+	return <FooterLine text={footerText(state)} />;
+}
+
+/** Re-rendered only when the text changes (tokens and cost move once a reply ends, not every frame). */
+const FooterLine = React.memo(function FooterLine({ text }: { text: string }) {
 	return (
 		<Text dimColor wrap="truncate">
-			{footerText(state)}
+			{text}
 		</Text>
 	);
-}
+});

@@ -75,7 +75,8 @@ function Row({ row, first }: { row: InputRow; first: boolean }) {
 	);
 }
 
-export function InputBox({ rows, placeholder }: { rows: readonly InputRow[]; placeholder?: string }) {
+/** Memoised: while a reply streams, App re-renders every frame but the input rarely changes. */
+export const InputBox = React.memo(function InputBox({ rows, placeholder }: { rows: readonly InputRow[]; placeholder?: string }) {
 	if (rows.length === 1 && rows[0].text === "" && placeholder)
 		return (
 			<Text wrap="truncate">
@@ -94,4 +95,4 @@ export function InputBox({ rows, placeholder }: { rows: readonly InputRow[]; pla
 			))}
 		</Box>
 	);
-}
+});

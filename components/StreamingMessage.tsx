@@ -23,21 +23,17 @@ export function StreamingMessage({ tail, columns, maxRows }: { tail: LiveTail; c
 	if (maxRows <= 0) return null;
 	const { thinking, text } = tailRows(tail, columns, maxRows);
 	if (!thinking.length && !text.length) return null;
-	// The margin matches history items' spacing; App budgets its row (TAIL_MARGIN_ROWS).
+	// The margin matches history items' spacing; App budgets its row (TAIL_MARGIN_ROWS). One <Text> per
+	// part: the rows are already cut to the width (so Ink never wraps them), and Ink measures two nodes
+	// a frame, not one per row.
 	return (
 		<Box flexDirection="column" marginTop={1}>
-			{thinking.map((row, i) => (
-				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
-				<Text key={`t${i}`} dimColor italic wrap="truncate">
-					{row}
+			{thinking.length > 0 ? (
+				<Text dimColor italic>
+					{thinking.join("\n")}
 				</Text>
-			))}
-			{text.map((row, i) => (
-				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
-				<Text key={i} wrap="truncate">
-					{row || " "}
-				</Text>
-			))}
+			) : null}
+			{text.length > 0 ? <Text>{text.map((row) => row || " ").join("\n")}</Text> : null}
 		</Box>
 	);
 }
