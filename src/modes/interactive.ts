@@ -37,7 +37,9 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		// Ink's console patch would redraw around every console call; Ctrl+C is ours (clear, twice quits).
 		// Streaming frames are coalesced by use-session.ts; Ink's own throttle (30 fps by default) would
 		// only hold back keystrokes behind them (measured: echo 59 ms → 6.5 ms at 200 tok/s).
-		{ patchConsole: false, exitOnCtrlC: false, maxFps: 240, incrementalRendering: true },
+		// Ink's incrementalRendering is off on purpose: with <Static> writes between frames it left stale
+		// copies of the live region on screen (caught by test/e2e/tmux.test.ts).
+		{ patchConsole: false, exitOnCtrlC: false, maxFps: 240 },
 	);
 	// After the first frame, while the user types: load the provider so the first reply starts warm.
 	const warmUp = setTimeout(() => void session.warmUp?.().catch(() => {}), 50);
