@@ -1,8 +1,9 @@
-// The one hook that subscribes to the session. Events update the SessionView at once (cheap), but
-// React hears about them at most every FRAME_MS: a model streaming 200 tokens a second gives ~30
-// renders, not 200 (STACK.md §2: Ink lays out on every commit, unthrottled).
+// The one hook that subscribes to the session. Events update the SessionView at once (cheap); React
+// hears about per-token events at most every FRAME_MS (frame-scheduler.ts): a model streaming 200
+// tokens a second gives ~30 renders, not 200 (STACK.md §2: Ink lays out on every commit, unthrottled).
 import { useEffect, useMemo, useReducer } from "react";
 import type { AgentSessionApi, SessionState } from "../src/session/types.js";
+import { createFrameScheduler } from "./frame-scheduler.js";
 import { SessionView } from "./session-view.js";
 
 /** ~30 frames a second. */
@@ -20,23 +21,14 @@ export function useSession(session: AgentSessionApi): SessionSnapshot {
 	const [frame, bump] = useReducer((n: number) => n + 1, 0);
 
 	useEffect(() => {
-		let timer: NodeJS.Timeout | undefined;
-		let lastFlush = 0;
-		const flush = () => {
-			timer = undefined;
-			lastFlush = Date.now();
-			bump();
-		};
+		const frames = createFrameScheduler({ frameMs: FRAME_MS, flush: bump });
 		const unsubscribe = session.subscribe((event) => {
 			view.handle(event);
-			if (timer) return;
-			// Leading edge after a quiet spell (a key press feels instant), trailing edge while busy.
-			const wait = Math.max(0, FRAME_MS - (Date.now() - lastFlush));
-			timer = setTimeout(flush, wait);
+			frames.onEvent(event.type);
 		});
 		return () => {
 			unsubscribe();
-			if (timer) clearTimeout(timer);
+			frames.dispose();
 		};
 	}, [session, view]);
 
