@@ -34,9 +34,6 @@ export const NO_MODEL_MESSAGE =
 	"no model available: set an API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY or GROQ_API_KEY), " +
 	"or start an OpenAI-compatible server on 127.0.0.1 (Ollama, llama.cpp, LM Studio, vLLM), or pass --provider with --api-key";
 
-export const DEMO_NOTICE =
-	"No API key or local model server found: using the offline demo model. Set ANTHROPIC_API_KEY, OPENAI_API_KEY, ... or start a local OpenAI-compatible server, then restart.";
-
 export async function resolveModel(catalog: ModelCatalog, request: ModelRequest): Promise<ModelChoice> {
 	if (request.model) return findExplicit(catalog, request.model, request.provider);
 	if (request.provider) return firstOfProvider(catalog, request.provider);
@@ -51,7 +48,8 @@ export async function resolveModel(catalog: ModelCatalog, request: ModelRequest)
 	const local = (await catalog.discoverLocal())[0];
 	if (local) return { ok: true, model: local };
 
-	if (request.interactive) return { ok: true, model: await request.demo(), notice: DEMO_NOTICE };
+	// The app's first-start panel says how to set a model up; no start-up notice repeats it.
+	if (request.interactive) return { ok: true, model: await request.demo() };
 	return { ok: false, exitCode: 2, message: NO_MODEL_MESSAGE };
 }
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ModelRegistry } from "../../src/ai/model-registry.js";
 import type { Model } from "../../src/ai/types.js";
-import { DEMO_NOTICE, discoveryOptions, type ModelCatalog, NO_MODEL_MESSAGE, resolveModel } from "../../src/cli/resolve-model.js";
+import { discoveryOptions, type ModelCatalog, NO_MODEL_MESSAGE, resolveModel } from "../../src/cli/resolve-model.js";
 import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
 
 const dirs: string[] = [];
@@ -100,7 +100,7 @@ describe("resolveModel", () => {
 
 	it("with nothing available: the demo when interactive, else exit 2 with the set-up message", async () => {
 		const interactive = await resolveModel(catalog(registry()), { interactive: true, demo: async () => demoModel });
-		expect(interactive).toEqual({ ok: true, model: demoModel, notice: DEMO_NOTICE });
+		expect(interactive).toEqual({ ok: true, model: demoModel });
 		const printMode = await resolveModel(catalog(registry()), { interactive: false, demo: noDemo });
 		expect(printMode).toEqual({ ok: false, exitCode: 2, message: NO_MODEL_MESSAGE });
 		expect(NO_MODEL_MESSAGE).toMatch(/ANTHROPIC_API_KEY.*OPENAI_API_KEY.*OpenAI-compatible server/);

@@ -77,12 +77,24 @@ export function demoReply(context: Context): FauxReply {
 	if (/\b(ls|list|files?|folders?|director(y|ies))\b/i.test(prompt)) {
 		const lsPath = /\bls\s+([^\s`"']+)/i.exec(prompt)?.[1];
 		const path = lsPath && !lsPath.startsWith("-") ? lsPath : ".";
-		if (!toolNames.has("ls")) return textReply(`${DEMO_BANNER}\n\nI would list the files, but the \`ls\` tool is not enabled.`);
+		if (!toolNames.has("ls")) {
+			// The default tool set has bash but not ls: list through bash then.
+			if (!toolNames.has("bash")) return textReply(`${DEMO_BANNER}\n\nI would list the files, but neither \`ls\` nor \`bash\` is enabled.`);
+			const command = `ls -la ${path === "." ? "" : shellWord(path)}`.trim();
+			return {
+				content: [fauxText(`${DEMO_BANNER}\n\nListing \`${path}\` with the real \`bash\` tool:`), fauxToolCall("bash", { command })],
+			};
+		}
 		return {
 			content: [fauxText(`${DEMO_BANNER}\n\nListing \`${path}\` with the real \`ls\` tool:`), fauxToolCall("ls", { path })],
 		};
 	}
 	return textReply(echoMarkdown(prompt));
+}
+
+/** Quotes a path for the shell (single quotes, embedded ones escaped). */
+function shellWord(text: string): string {
+	return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function textReply(text: string): FauxReply {
@@ -106,7 +118,7 @@ function echoMarkdown(prompt: string): string {
 		"",
 		"Things to try here:",
 		"",
-		"- **list the files**: runs the real `ls` tool and summarises what it found",
+		"- **list the files**: runs the real `ls` (or `bash`) tool and summarises what it found",
 		"- **read package.json**: runs the real `read` tool",
 		"- type while this streams to steer, or press Esc to stop it",
 		"",

@@ -9,6 +9,7 @@ import type { AssistantMessage, AssistantMessageEvent, Context, Message, Model, 
 import { emptyUsage } from "../../../src/ai/usage.js";
 import { validateToolCall } from "../../../src/ai/validation.js";
 import type { AgentTool } from "../../../src/agent/types.js";
+import { createBashTool } from "../../../src/tools/bash.js";
 import { createLsTool } from "../../../src/tools/ls.js";
 import { createReadTool } from "../../../src/tools/read.js";
 import { collectEvents } from "../../helpers/assistant-events.js";
@@ -116,8 +117,19 @@ describe("the demo model", () => {
 	it("does not call a tool the session did not enable", async () => {
 		const { message } = await run({ messages: [user("list the files")] });
 		expect(toolCallOf(message)).toBeUndefined();
-		expect(textOf(message)).toContain("the `ls` tool is not enabled");
+		expect(textOf(message)).toContain("neither `ls` nor `bash` is enabled");
 		expect(message.stopReason).toBe("stop");
+	});
+
+	it("lists files through the real bash tool when ls is not enabled (the default tool set)", async () => {
+		const defaultTools = [createReadTool(cwd), createBashTool(cwd)];
+		const prompt = user("list the files");
+		const first = await run({ messages: [prompt], tools: defaultTools });
+		const call = toolCallOf(first.message) as ToolCall;
+		expect(call).toMatchObject({ name: "bash", arguments: { command: "ls -la" } });
+		const bash = defaultTools[1];
+		const result = await bash.execute(call.id, validateToolCall(defaultTools, call));
+		expect(result.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("notes.md") });
 	});
 
 	it("never runs out of replies, also with overlapping calls", async () => {
