@@ -136,11 +136,15 @@ export const slashCommands: readonly SlashCommand[] = [
 		name: "login",
 		description: "Store an API key for a provider",
 		args: "<provider> <key>",
-		run: (s, args) => {
+		run: async (s, args) => {
 			const [provider, key, ...rest] = args.split(/\s+/).filter(Boolean);
 			if (!provider || !key || rest.length > 0) return s.notify("error", "Usage: /login <provider> <key>");
 			s.login(provider, key);
-			s.notify("info", `Stored the API key for ${provider}`);
+			// On the offline demo, a first key means "use this provider now": switch to its first model.
+			const next = s.getState().model.provider === "demo" ? s.availableModels().find((m) => m.provider === provider) : undefined;
+			if (!next) return s.notify("info", `Stored the API key for ${provider}`);
+			await s.setModel(next);
+			s.notify("info", `Stored the API key for ${provider}; now using ${provider}/${next.id} (/model to change)`);
 		},
 	},
 	{

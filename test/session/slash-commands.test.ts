@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFauxModel, fauxText, fauxToolCall } from "../../src/ai/index.js";
+import { registerDemoProvider } from "../../src/ai/providers/demo.js";
 import { ModelRegistry } from "../../src/ai/model-registry.js";
 import { parseSlashCommand, slashCommands } from "../../src/session/slash-commands.js";
 import { createFixture, type Fixture, fixedRegistry } from "./session-fixture.js";
@@ -129,6 +130,18 @@ describe("slash commands through submit", () => {
 		expect(readFileSync(file, "utf8")).not.toContain("sk-faux-secret-123456");
 		await session.submit("/login faux");
 		expect(lastNotice()).toBe("Usage: /login <provider> <key>");
+		await session.dispose();
+	});
+
+	it("/login on the offline demo switches to the provider's first model", async () => {
+		fx = await createFixture();
+		const registry = new ModelRegistry({ configDir: join(fx.root, "home"), env: {} });
+		const session = await fx.open({ registry, model: registerDemoProvider({ tokensPerSecond: 0 }) });
+		expect(session.getState().model.provider).toBe("demo");
+		await session.submit("/login anthropic sk-ant-test-123456");
+		const model = session.getState().model;
+		expect(model.provider).toBe("anthropic");
+		expect(lastNotice()).toBe(`Stored the API key for anthropic; now using anthropic/${model.id} (/model to change)`);
 		await session.dispose();
 	});
 
