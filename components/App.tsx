@@ -141,7 +141,7 @@ export function App(props: AppProps) {
 
 	return (
 		<>
-			<History items={items} />
+			<History items={items} columns={size.columns} />
 			<Box flexDirection="column">
 				{showWelcome ? props.welcome : null}
 				<StreamingMessage tail={view.tail} columns={size.columns} maxRows={tail} />
