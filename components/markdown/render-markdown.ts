@@ -1,0 +1,124 @@
+// One closed markdown block as styled rows wrapped to a width: headings, paragraphs with emphasis, code
+// spans and links, lists with hanging indents, quotes, rules, fenced code (coloured when highlight.js has
+// loaded) and anything else as its raw text. Pure; called once per block, when it enters history.
+import { lexer, type Token, type Tokens } from "marked";
+import {
+	type Line,
+	mergeStyle,
+	prefixLines,
+	type Segment,
+	type Style,
+	segmentsWidth,
+	withStyle,
+	wrapSegments,
+} from "../render/styled-text.js";
+import { sanitizeTerminalText } from "../sanitize.js";
+import { color, theme } from "../theme.js";
+import { highlightCode } from "./highlight.js";
+
+const CODE_INDENT: Segment[] = [{ text: "  " }];
+const RULE_WIDTH = 20;
+
+/** Inline tokens → segments, each carrying `style` under its own. */
+function renderInline(tokens: Token[] | undefined, style: Style | undefined): Segment[] {
+	if (!tokens) return [];
+	const out: Segment[] = [];
+	for (const t of tokens) {
+		switch (t.type) {
+			case "strong":
+				out.push(...renderInline((t as Tokens.Strong).tokens, mergeStyle(style, { bold: true })));
+				break;
+			case "em":
+				out.push(...renderInline((t as Tokens.Em).tokens, mergeStyle(style, { italic: true })));
+				break;
+			case "del":
+				out.push(...renderInline((t as Tokens.Del).tokens, mergeStyle(style, { strikethrough: true })));
+				break;
+			case "codespan":
+				out.push({ text: sanitizeTerminalText((t as Tokens.Codespan).text), style: mergeStyle(style, { color: color(theme.code) }) });
+				break;
+			case "link": {
+				const link = t as Tokens.Link;
+				out.push(...renderInline(link.tokens, mergeStyle(style, { color: color(theme.link), underline: true })));
+				// The URL is printed, never turned into an OSC 8 hyperlink: what you see is where it goes.
+				if (link.text !== link.href) out.push({ text: ` (${sanitizeTerminalText(link.href)})`, style });
+				break;
+			}
+			case "br":
+				out.push({ text: "\n", style });
+				break;
+			case "text": {
+				const text = t as Tokens.Text;
+				if (text.tokens?.length) out.push(...renderInline(text.tokens, style));
+				else out.push({ text: sanitizeTerminalText(text.text), style });
+				break;
+			}
+			default:
+				out.push({ text: sanitizeTerminalText("text" in t && typeof t.text === "string" ? t.text : t.raw), style });
+		}
+	}
+	return out;
+}
+
+function renderCode(code: Tokens.Code, width: number): Line[] {
+	const source = sanitizeTerminalText(code.text);
+	const indent = { firstPrefix: CODE_INDENT, restPrefix: CODE_INDENT };
+	const label = code.lang ? wrapSegments([{ text: sanitizeTerminalText(code.lang), style: { dim: true } }], width, indent) : [];
+	const coloured = highlightCode(source, code.lang?.split(/\s/)[0]);
+	const segments: Segment[] = coloured?.map((s) => ({ text: s.text, style: s.color ? { color: color(s.color) } : undefined })) ?? [{ text: source }];
+	return [...label, ...wrapSegments(segments, width, { ...indent, keepIndent: true })];
+}
+
+function renderList(list: Tokens.List, width: number): Line[] {
+	const start = typeof list.start === "number" ? list.start : 1;
+	const rows: Line[] = [];
+	list.items.forEach((item, i) => {
+		const marker = list.ordered ? `${start + i}. ` : "• ";
+		const hanging = " ".repeat(marker.length);
+		const body = renderBlocks(item.tokens, Math.max(1, width - marker.length));
+		rows.push(...prefixLines(body.length ? body : [[]], [{ text: marker }], [{ text: hanging }]));
+	});
+	return rows;
+}
+
+function renderBlock(t: Token, width: number): Line[] {
+	switch (t.type) {
+		case "heading": {
+			const h = t as Tokens.Heading;
+			const style: Style = { bold: true, color: color(theme.heading) };
+			const hashes: Segment[] = h.depth <= 2 ? [] : [{ text: `${"#".repeat(h.depth)} `, style }];
+			return wrapSegments([...hashes, ...renderInline(h.tokens, style)], width);
+		}
+		case "paragraph":
+			return wrapSegments(renderInline((t as Tokens.Paragraph).tokens, undefined), width);
+		case "code":
+			return renderCode(t as Tokens.Code, width);
+		case "list":
+			return renderList(t as Tokens.List, width);
+		case "blockquote": {
+			const bar: Segment[] = [{ text: "  │ ", style: { dim: true } }];
+			const inner = renderBlocks((t as Tokens.Blockquote).tokens, Math.max(1, width - segmentsWidth(bar)));
+			return prefixLines(withStyle(inner, { dim: true }), bar, bar);
+		}
+		case "hr":
+			return [[{ text: "─".repeat(Math.max(1, Math.min(RULE_WIDTH, width))), style: { dim: true } }]];
+		case "space":
+			return [];
+		case "text": {
+			const text = t as Tokens.Text;
+			return wrapSegments(text.tokens ? renderInline(text.tokens, undefined) : [{ text: sanitizeTerminalText(text.text) }], width);
+		}
+		default:
+			// Tables, HTML and anything else: the source as written.
+			return wrapSegments([{ text: sanitizeTerminalText(t.raw.replace(/\n+$/, "")) }], width, { keepIndent: true });
+	}
+}
+
+function renderBlocks(tokens: Token[], width: number): Line[] {
+	return tokens.flatMap((t) => renderBlock(t, width));
+}
+
+/** A closed block of assistant markdown as rows of at most `width` cells. */
+export function renderMarkdown(source: string, width: number): Line[] {
+	return renderBlocks(lexer(sanitizeTerminalText(source)), width);
+}

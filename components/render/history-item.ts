@@ -1,0 +1,56 @@
+// One finished item of the transcript as the single string <Static> prints: styled, wrapped to the
+// terminal width by us, every outside string sanitised before it is styled. Rendered once per item.
+import { renderMarkdown } from "../markdown/render-markdown.js";
+import { sanitizeTerminalText } from "../sanitize.js";
+import type { HistoryItem } from "../session-view.js";
+import { color, theme } from "../theme.js";
+import { type Line, linesToAnsi, wrapSegments } from "./styled-text.js";
+import { renderToolCall } from "./tool-call.js";
+
+const THINKING_LINES = 6;
+
+function lastN(text: string, n: number): string {
+	const lines = text.split("\n");
+	return lines.length <= n ? text : `…\n${lines.slice(-n).join("\n")}`;
+}
+
+/** The item's rows, and whether a blank row separates it from the one above. */
+function renderRows(item: HistoryItem, width: number): { rows: Line[]; marginTop: boolean } {
+	switch (item.kind) {
+		case "user":
+			return {
+				rows: wrapSegments([{ text: sanitizeTerminalText(item.text) }], width, {
+					firstPrefix: [{ text: "› ", style: { bold: true, color: color(theme.user) } }],
+					restPrefix: [{ text: "  " }],
+				}),
+				marginTop: true,
+			};
+		case "markdown":
+			return { rows: renderMarkdown(item.source, width), marginTop: true };
+		case "thinking":
+			return { rows: wrapSegments([{ text: sanitizeTerminalText(lastN(item.text, THINKING_LINES)), style: { dim: true, italic: true } }], width), marginTop: true };
+		case "tool":
+			return { rows: renderToolCall(item, width), marginTop: true };
+		case "error":
+			return { rows: wrapSegments([{ text: `Error: ${sanitizeTerminalText(item.text)}`, style: { color: color(theme.error) } }], width), marginTop: true };
+		case "aborted":
+			return { rows: [[{ text: "⏹ Aborted", style: { bold: true, color: color(theme.warning) } }]], marginTop: false };
+		case "notice": {
+			const tint = item.level === "error" ? theme.error : item.level === "warning" ? theme.warning : undefined;
+			return { rows: wrapSegments([{ text: sanitizeTerminalText(item.text), style: { color: color(tint), dim: item.level === "info" } }], width), marginTop: false };
+		}
+		case "shell": {
+			const rows = wrapSegments([{ text: `$ ${sanitizeTerminalText(item.command)}`, style: { bold: true } }], width);
+			const output = sanitizeTerminalText(item.output.replace(/\n+$/, ""));
+			if (output) rows.push(...wrapSegments([{ text: output, style: { dim: true } }], width, { keepIndent: true }));
+			if (item.exitCode) rows.push([{ text: `exit ${item.exitCode}`, style: { color: color(theme.error) } }]);
+			return { rows, marginTop: true };
+		}
+	}
+}
+
+/** The item as ANSI text whose every row fits in `columns` cells; a leading "\n" is its top margin. */
+export function renderHistoryItem(item: HistoryItem, columns: number): string {
+	const { rows, marginTop } = renderRows(item, Math.max(1, columns));
+	return (marginTop ? "\n" : "") + linesToAnsi(rows);
+}

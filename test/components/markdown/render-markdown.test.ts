@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { highlightCode, loadHighlighter } from "../../../components/markdown/highlight.js";
+import { renderMarkdown } from "../../../components/markdown/render-markdown.js";
+import { type Line, segmentsWidth } from "../../../components/render/styled-text.js";
+
+const text = (lines: Line[]) => lines.map((l) => l.map((s) => s.text).join("")).join("\n");
+const show = (source: string, width = 80) => text(renderMarkdown(source, width));
+/** The style of the first segment whose text contains `needle`. */
+const styleOf = (lines: Line[], needle: string) => lines.flat().find((s) => s.text.includes(needle))?.style;
+
+describe("renderMarkdown", () => {
+	it("renders headings without their hashes, emphasis without markers, and links with their URL", () => {
+		expect(show("## Setup")).toBe("Setup");
+		expect(show("#### Deep")).toBe("#### Deep");
+		expect(show("Some **bold**, *em* and `code`.")).toBe("Some bold, em and code.");
+		expect(show("See [the docs](https://example.com/docs).")).toBe("See the docs (https://example.com/docs).");
+		expect(show("<https://example.com>")).toBe("https://example.com");
+	});
+
+	it("styles emphasis, code spans, links and headings", () => {
+		const lines = renderMarkdown("Some **bold _both_**, ~~gone~~, `code` and [a link](https://x.y).", 80);
+		expect(styleOf(lines, "bold")).toMatchObject({ bold: true });
+		expect(styleOf(lines, "both")).toMatchObject({ bold: true, italic: true });
+		expect(styleOf(lines, "gone")).toMatchObject({ strikethrough: true });
+		expect(styleOf(lines, "code")).toMatchObject({ color: "yellow" });
+		expect(styleOf(lines, "link")).toMatchObject({ color: "blue", underline: true });
+		expect(styleOf(lines, "https://x.y")?.underline).toBeFalsy();
+		expect(styleOf(renderMarkdown("# Title", 80), "Title")).toMatchObject({ bold: true, color: "magenta" });
+	});
+
+	it("renders bullet and numbered lists", () => {
+		expect(show("- one\n- two")).toBe("• one\n• two");
+		expect(show("3. c\n4. d")).toBe("3. c\n4. d");
+		expect(show("- outer\n  - inner")).toBe("• outer\n  • inner");
+	});
+
+	it("wraps list items with a hanging indent, within the width", () => {
+		const lines = renderMarkdown("- alpha beta gamma delta epsilon\n10. x", 16);
+		expect(text(lines)).toBe("• alpha beta\n  gamma delta\n  epsilon\n10. x");
+		expect(text(renderMarkdown("9. alpha beta gamma", 12))).toBe("9. alpha\n   beta\n   gamma");
+		for (const line of lines) expect(segmentsWidth(line)).toBeLessThanOrEqual(16);
+	});
+
+	it("renders a fenced code block indented, with its language label, and wraps long lines keeping their indent", () => {
+		expect(show("```ts\nconst a = 1;\n```")).toBe("  ts\n  const a = 1;");
+		expect(show("```\nif (x) {\n    call(alpha, beta)\n}\n```", 20)).toBe("  if (x) {\n      call(alpha,\n      beta)\n  }");
+	});
+
+	it("quotes every row of a blockquote dimmed, and draws rules", () => {
+		const lines = renderMarkdown("> quoted words that wrap around", 16);
+		expect(text(lines)).toBe("  │ quoted words\n  │ that wrap\n  │ around");
+		expect(lines.flat().every((s) => s.style?.dim)).toBe(true);
+		expect(show("---")).toBe("─".repeat(20));
+		expect(show("---", 8)).toBe("─".repeat(8));
+	});
+
+	it("prints tables as their source text", () => {
+		expect(show("| a | b |\n|---|---|\n| 1 | 2 |")).toBe("| a | b |\n|---|---|\n| 1 | 2 |");
+	});
+
+	it("keeps every row within the width, wide characters counted as two cells", () => {
+		const source = "漢字の文章はとても長くなることがあります。**太字**と`コード`も含みます。 https://example.com/a/very/long/path/that/cannot/break";
+		for (const width of [5, 11, 30]) {
+			const lines = renderMarkdown(source, width);
+			for (const line of lines) expect(segmentsWidth(line)).toBeLessThanOrEqual(width);
+			expect(text(lines).replace(/\n/g, "").replace(/ /g, "")).toBe(show(source, 1000).replace(/ /g, ""));
+		}
+	});
+
+	it("sanitises escape sequences from the model before styling", () => {
+		expect(show("a\x1b]52;c;Zm9v\x07b \x1b[2Jc `x\x1b[31m`")).toBe("ab c x");
+	});
+
+	it("colours code once highlight.js has loaded", async () => {
+		expect(highlightCode("x", "nosuchlang")).toBeUndefined();
+		await loadHighlighter();
+		const segments = highlightCode('const a = "s"; // c', "ts")!;
+		expect(segments.map((s) => s.text).join("")).toBe('const a = "s"; // c');
+		expect(segments.find((s) => s.text === "const")?.color).toBe("magenta");
+		expect(segments.find((s) => s.text === '"s"')?.color).toBe("green");
+		expect(segments.find((s) => s.text === "// c")?.color).toBe("gray");
+		expect(highlightCode("a &lt; b", "ts")!.map((s) => s.text).join("")).toBe("a &lt; b");
+		const lines = renderMarkdown('```ts\nconst a = "s";\n```', 80);
+		expect(text(lines)).toBe('  ts\n  const a = "s";');
+		expect(styleOf(lines, "const")).toMatchObject({ color: "magenta" });
+	});
+});
