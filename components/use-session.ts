@@ -7,7 +7,7 @@ import { createFrameScheduler } from "./frame-scheduler.js";
 import { SessionView } from "./session-view.js";
 
 /** ~30 frames a second. */
-export const FRAME_MS = 33;
+export const FRAME_MS = 50;
 
 export interface SessionSnapshot {
 	view: SessionView;

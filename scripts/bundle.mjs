@@ -23,7 +23,7 @@ const shareInkOutputCaches = {
 			if (!source.includes(line)) throw new Error(`ink/build/output.js changed: "${line}" not found; review the patch`);
 			const patched = source.replace(line, "caches = sharedOutputCaches();") +
 				"\nlet sharedCaches;\nfunction sharedOutputCaches() {\n" +
-				"\tif (!sharedCaches || sharedCaches.styledChars.size + sharedCaches.widths.size > 20000) sharedCaches = new OutputCaches();\n" +
+				"\tif (!sharedCaches || sharedCaches.styledChars.size > 1000 || sharedCaches.widths.size > 5000) sharedCaches = new OutputCaches();\n" +
 				"\treturn sharedCaches;\n}\n";
 			return { contents: patched, loader: "js" };
 		});
