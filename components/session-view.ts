@@ -39,6 +39,8 @@ export interface LiveTail {
 }
 
 const TOOL_TAIL_LINES = 3;
+/** Messages of a resumed session printed at start; older ones are only in the session file. */
+export const RESUME_SHOWN = 100;
 
 export class SessionView {
 	/** Finished items; only ever appended to. */
@@ -62,7 +64,7 @@ export class SessionView {
 		const state = session.getState();
 		this.steering = [...state.steering];
 		this.followUp = [...state.followUp];
-		this.addMessages(state.messages);
+		this.addResumed(state.messages);
 	}
 
 	add(item: WithoutId<HistoryItem>): void {
@@ -132,7 +134,7 @@ export class SessionView {
 			case "session_changed":
 				this.add({ kind: "notice", level: "info", text: event.sessionFile ? `Session: ${event.sessionFile}` : "New session" });
 				this.toolsShown.clear();
-				this.addMessages(this.session.getState().messages);
+				this.addResumed(this.session.getState().messages);
 				break;
 			case "notice":
 				this.add({ kind: "notice", level: event.level, text: event.text });
@@ -223,6 +225,21 @@ export class SessionView {
 	}
 
 	/** Finished messages (a resumed transcript, a user message, a tool result) as history items. */
+	/**
+	 * A resumed transcript: only its last RESUME_SHOWN messages are printed (from a user message on).
+	 * Printing a thousand messages would fill the scrollback and cost one huge first frame; the rest
+	 * stays in the session file.
+	 */
+	private addResumed(messages: readonly AgentMessage[]): void {
+		let start = Math.max(0, messages.length - RESUME_SHOWN);
+		while (start > 0 && start < messages.length && messages[start].role !== "user") start++;
+		if (start >= messages.length) start = Math.max(0, messages.length - RESUME_SHOWN);
+		if (start > 0) {
+			this.add({ kind: "notice", level: "info", text: `… ${start} earlier messages are in the session file (/export writes them all)` });
+		}
+		this.addMessages(start > 0 ? messages.slice(start) : messages);
+	}
+
 	private addMessages(messages: readonly AgentMessage[]): void {
 		for (const m of messages) {
 			if (m.role === "user") {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastLines, SessionView } from "../../components/session-view.js";
+import { lastLines, RESUME_SHOWN, SessionView } from "../../components/session-view.js";
 import { FakeSession } from "./fake-session.js";
 
 describe("SessionView", () => {
@@ -56,6 +56,36 @@ describe("SessionView", () => {
 		expect(added.map((h) => h.kind)).toEqual(["notice", "user", "markdown"]);
 	});
 });
+
+describe("SessionView on a long resumed session", () => {
+	it("prints only the last RESUME_SHOWN messages, from a user message on, and says where the rest is", () => {
+		const session = new FakeSession();
+		const messages = [];
+		for (let i = 0; i < 500; i++) {
+			messages.push({ role: "user" as const, content: `q${i}`, timestamp: 0 });
+			messages.push({ ...assistantText(`a${i}`) });
+		}
+		(session as any).state = { ...session.getState(), messages };
+		const view = new SessionView(session);
+		expect(view.history[0]).toMatchObject({ kind: "notice", text: `… ${1000 - RESUME_SHOWN} earlier messages are in the session file (/export writes them all)` });
+		expect(view.history[1]).toMatchObject({ kind: "user", text: `q${500 - RESUME_SHOWN / 2}` });
+		expect(view.history.at(-1)).toMatchObject({ kind: "markdown", source: "a499" });
+		expect(view.history).toHaveLength(RESUME_SHOWN + 1);
+	});
+});
+
+function assistantText(text: string) {
+	return {
+		role: "assistant" as const,
+		content: [{ type: "text" as const, text }],
+		api: "faux",
+		provider: "fake",
+		model: "fake-1",
+		usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+		stopReason: "stop" as const,
+		timestamp: 0,
+	};
+}
 
 describe("lastLines", () => {
 	it("returns the last n lines without trailing newlines", () => {
