@@ -1,8 +1,9 @@
 // Agent overhead: our Agent against pi-agent-core's on the same scripted stream — T turns, each
 // streaming D text deltas and one tool call, then a final text turn. Each library gets its own event
 // stream class so only the agent layer differs. Prints one JSON line per library.
-import { pathToFileURL } from "node:url";
+
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { refDir, root } from "./lib/apps.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
@@ -23,19 +24,41 @@ async function load(impl) {
 }
 
 const model = {
-	id: "bench", name: "bench", api: "bench", provider: "bench", baseUrl: "", reasoning: false, input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1e9, maxTokens: 1e6,
+	id: "bench",
+	name: "bench",
+	api: "bench",
+	provider: "bench",
+	baseUrl: "",
+	reasoning: false,
+	input: ["text"],
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+	contextWindow: 1e9,
+	maxTokens: 1e6,
 };
-const usage = () => ({ input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+const usage = () => ({
+	input: 1,
+	output: 1,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 2,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+});
 
 function makeStreamFn(createStream) {
 	let call = 0;
 	return () => {
 		const turn = call++;
 		const stream = createStream();
-		const partial = { role: "assistant", content: [], api: "bench", provider: "bench", model: "bench",
-			usage: usage(), stopReason: "stop", timestamp: Date.now() };
+		const partial = {
+			role: "assistant",
+			content: [],
+			api: "bench",
+			provider: "bench",
+			model: "bench",
+			usage: usage(),
+			stopReason: "stop",
+			timestamp: Date.now(),
+		};
 		// Pushed from a macrotask, as a socket would deliver it.
 		setImmediate(() => {
 			stream.push({ type: "start", partial });
@@ -61,7 +84,9 @@ function makeStreamFn(createStream) {
 }
 
 const echoTool = {
-	name: "echo", label: "echo", description: "echo",
+	name: "echo",
+	label: "echo",
+	description: "echo",
 	parameters: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
 	execute: async (_id, params) => ({ content: [{ type: "text", text: String(params.n) }], details: {} }),
 };
@@ -79,5 +104,15 @@ const wall = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 const last = agent.state.messages.at(-1);
 if (last?.stopReason !== "stop") throw new Error(`run did not finish cleanly: ${last?.stopReason} ${last?.errorMessage ?? ""}`);
-console.log(JSON.stringify({ impl: which, turns, deltas: turns * deltasPerTurn, events, messages: agent.state.messages.length,
-	wallMs: Math.round(wall), cpuMs: Math.round((cpu.user + cpu.system) / 1000), heapMB: Math.round(process.memoryUsage().heapUsed / 2 ** 20) }));
+console.log(
+	JSON.stringify({
+		impl: which,
+		turns,
+		deltas: turns * deltasPerTurn,
+		events,
+		messages: agent.state.messages.length,
+		wallMs: Math.round(wall),
+		cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+		heapMB: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+	}),
+);

@@ -32,16 +32,21 @@ process.on("unhandledRejection", (reason) => unhandled.push(reason));
 const t0 = performance.now();
 let failure;
 try {
-	await fc.assert(fc.asyncProperty(body.scenarioArbitrary(fc), (scenario) => body.runScenario(lib, scenario)), {
-		numRuns,
-		seed,
-	});
+	await fc.assert(
+		fc.asyncProperty(body.scenarioArbitrary(fc), (scenario) => body.runScenario(lib, scenario)),
+		{
+			numRuns,
+			seed,
+		},
+	);
 } catch (error) {
 	failure = error;
 }
 const seconds = (performance.now() - t0) / 1000;
 if (failure) {
-	console.log(`agent-soak: FAILED (seed ${seed}) after ${seconds.toFixed(1)} s: ${String(failure.message).split("\n").slice(0, 3).join(" | ")}`);
+	console.log(
+		`agent-soak: FAILED (seed ${seed}) after ${seconds.toFixed(1)} s: ${String(failure.message).split("\n").slice(0, 3).join(" | ")}`,
+	);
 	process.exit(1);
 }
 const extra = unhandled.length > 0 ? `, ${unhandled.length} unhandled rejections` : "";

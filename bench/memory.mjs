@@ -1,8 +1,8 @@
 // Memory: RSS of the app idle, after a long reply, and after resuming a long session.
 import { rmSync } from "node:fs";
 import { startMockOpenAI } from "./lib/mock-openai.mjs";
-import { rssMiB, sleep, startPane, waitForScreen } from "./lib/terminal.mjs";
 import { writeSyntheticSession } from "./lib/synthetic-session.mjs";
+import { rssMiB, sleep, startPane, waitForScreen } from "./lib/terminal.mjs";
 
 export async function memory(makeApp, { tokens, messages }) {
 	let resolveDone;

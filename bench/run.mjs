@@ -6,15 +6,18 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { piApp, referenceInstalled, refDir, root, rudderApp } from "./lib/apps.mjs";
+import { piApp, refDir, referenceInstalled, root, rudderApp } from "./lib/apps.mjs";
 import { median } from "./lib/terminal.mjs";
-import { escape, keyEcho, startup, streamRender } from "./tui.mjs";
 import { memory } from "./memory.mjs";
+import { escapeKey, keyEcho, startup, streamRender } from "./tui.mjs";
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
 const write = argv.includes("--write");
-const only = argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const only = argv
+	.find((a) => a.startsWith("--only="))
+	?.slice(7)
+	.split(",");
 const runs = Number(argv.find((a) => a.startsWith("--runs="))?.slice(7) ?? (quick ? 1 : 5));
 const want = (name) => !only || only.includes(name);
 
@@ -22,8 +25,20 @@ function ensureReference() {
 	if (referenceInstalled()) return true;
 	if (quick && !argv.includes("--with-reference")) return false;
 	console.error("installing the reference (pi 0.73.1) into bench/.ref …");
-	execFileSync("npm", ["install", "--prefix", refDir, "--no-audit", "--no-fund", "--silent",
-		"@mariozechner/pi-agent-core@0.73.1", "@mariozechner/pi-coding-agent@0.73.1"], { stdio: "inherit" });
+	execFileSync(
+		"npm",
+		[
+			"install",
+			"--prefix",
+			refDir,
+			"--no-audit",
+			"--no-fund",
+			"--silent",
+			"@mariozechner/pi-agent-core@0.73.1",
+			"@mariozechner/pi-coding-agent@0.73.1",
+		],
+		{ stdio: "inherit" },
+	);
 	return referenceInstalled();
 }
 
@@ -69,9 +84,23 @@ if (want("stream")) {
 		const label = `stream ${tokens / 1000}k @ ${rate}/s`;
 		row(label, "CPU seconds", cpu, refCpu, "≤ 0.2× pi", refCpu ? cpu <= 0.2 * refCpu : undefined);
 		const flat = med(ours, "lastTenthS") / Math.max(0.005, med(ours, "firstTenthS"));
-		row(label, "CPU last tenth / first tenth", flat, ref && med(ref, "lastTenthS") / Math.max(0.005, med(ref, "firstTenthS")), "≤ 1.2", flat <= 1.2);
+		row(
+			label,
+			"CPU last tenth / first tenth",
+			flat,
+			ref && med(ref, "lastTenthS") / Math.max(0.005, med(ref, "firstTenthS")),
+			"≤ 1.2",
+			flat <= 1.2,
+		);
 		const bpt = med(ours, "bytesPerToken");
-		row(label, "bytes written per token", bpt, ref && med(ref, "bytesPerToken"), rate === 200 ? "≤ 100" : "", rate === 200 ? bpt <= 100 : undefined);
+		row(
+			label,
+			"bytes written per token",
+			bpt,
+			ref && med(ref, "bytesPerToken"),
+			rate === 200 ? "≤ 100" : "",
+			rate === 200 ? bpt <= 100 : undefined,
+		);
 		const clears = med(ours, "fullClears");
 		row(label, "full-screen clears", clears, ref && med(ref, "fullClears"), "0", clears === 0);
 		row(label, "RSS after reply (MiB)", med(ours, "rssAfterMiB"), ref && med(ref, "rssAfterMiB"), "", undefined);
@@ -93,8 +122,8 @@ if (want("esc")) {
 	console.error("esc …");
 	const idleRudder = (s) => /aborted/i.test(s);
 	const idlePi = (s) => /aborted/i.test(s);
-	const ours = await repeat(() => escape(rudderApp, idleRudder), quick ? 1 : runs, false);
-	const ref = haveRef ? await repeat(() => escape(piApp, idlePi), quick ? 1 : runs, false) : undefined;
+	const ours = await repeat(() => escapeKey(rudderApp, idleRudder), quick ? 1 : runs, false);
+	const ref = haveRef ? await repeat(() => escapeKey(piApp, idlePi), quick ? 1 : runs, false) : undefined;
 	const ui = med(ours, "uiMs");
 	const close = med(ours, "closeMs");
 	row("Esc", "key → UI idle (ms)", ui, ref && med(ref, "uiMs"), "≤ 30 ms", ui <= 30);
@@ -108,7 +137,14 @@ if (want("memory")) {
 	row("memory", "RSS idle (MiB)", ours.idleMiB, undefined, "≤ 70 MiB", ours.idleMiB <= 70);
 	row("memory", "RSS after 20k-token reply (MiB)", ours.afterReplyMiB, undefined, "", undefined);
 	row("memory", `RSS after resuming ${ours.messages} messages (MiB)`, ours.resumedMiB, undefined, "", undefined);
-	row("memory", "growth per 1,000 messages (MiB)", ((ours.resumedMiB - ours.idleMiB) * 1000) / ours.messages, undefined, "reported", undefined);
+	row(
+		"memory",
+		"growth per 1,000 messages (MiB)",
+		((ours.resumedMiB - ours.idleMiB) * 1000) / ours.messages,
+		undefined,
+		"reported",
+		undefined,
+	);
 }
 
 // 6. Agent overhead (in-process)
@@ -117,7 +153,9 @@ if (want("agent")) {
 	const size = quick ? ["--turns=50", "--deltas=20"] : [];
 	const runOne = (impl) => {
 		const r = spawnSync(process.execPath, [join(root, "bench", "agent-overhead.mjs"), `--impl=${impl}`, ...size], {
-			encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
+			encoding: "utf8",
+			env: { ...process.env, NODE_ENV: "production" },
+		});
 		if (r.status !== 0) throw new Error(`agent-overhead ${impl} failed: ${r.stderr}`);
 		return JSON.parse(r.stdout.trim().split("\n").at(-1));
 	};
@@ -133,20 +171,31 @@ if (want("agent")) {
 	}
 	const cpu = med(ours, "cpuMs");
 	const refCpu = haveRef ? med(ref, "cpuMs") : undefined;
-	row("agent overhead", `CPU ms (${ours[0].turns} turns, ${ours[0].deltas} deltas)`, cpu, refCpu, "ratio ≤ 1.0", refCpu ? cpu <= refCpu : undefined);
+	row(
+		"agent overhead",
+		`CPU ms (${ours[0].turns} turns, ${ours[0].deltas} deltas)`,
+		cpu,
+		refCpu,
+		"ratio ≤ 1.0",
+		refCpu ? cpu <= refCpu : undefined,
+	);
 	row("agent overhead", "wall ms", med(ours, "wallMs"), haveRef ? med(ref, "wallMs") : undefined, "", undefined);
 }
 
 const table = [
 	"| benchmark | metric | Rudder (median) | pi 0.73.1 (median) | ratio | bar | holds |",
 	"|---|---|---|---|---|---|---|",
-	...rows.map((r) =>
-		`| ${r.benchmark} | ${r.metric} | ${fmt(r.ours)} | ${fmt(r.ref)} | ${r.ratio === undefined ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.bar || "—"} | ${r.pass === undefined ? "—" : r.pass ? "yes" : "**no**"} |`),
+	...rows.map(
+		(r) =>
+			`| ${r.benchmark} | ${r.metric} | ${fmt(r.ours)} | ${fmt(r.ref)} | ${r.ratio === undefined ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.bar || "—"} | ${r.pass === undefined ? "—" : r.pass ? "yes" : "**no**"} |`,
+	),
 ].join("\n");
 console.log(table);
 if (write) {
 	const machine = `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, Linux`;
-	writeFileSync(join(root, "bench", "RESULTS.md"),
+	writeFileSync(
+		join(root, "bench", "RESULTS.md"),
 		`# Benchmark results\n\nDate: ${new Date().toISOString().slice(0, 10)} · Machine: ${machine} (shared and noisy) · runs: ${runs}${quick ? " (quick)" : ""}\n\n` +
-		`Command: \`npm run bench -- ${argv.join(" ")}\`. Terminal benchmarks run each app in a 120×40 tmux pane through \`script\` against a local mock OpenAI server; CPU and RSS from /proc.\n\n${table}\n`);
+			`Command: \`npm run bench -- ${argv.join(" ")}\`. Terminal benchmarks run each app in a 120×40 tmux pane through \`script\` against a local mock OpenAI server; CPU and RSS from /proc.\n\n${table}\n`,
+	);
 }

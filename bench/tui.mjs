@@ -53,69 +53,83 @@ export async function streamRender(makeApp, { tokens, rate }) {
 			if (sent >= total || tenths.length >= 10) resolveDone();
 		},
 	};
-	return withApp(makeApp, () => ({ tokens, rate }), async ({ pane, log }) => {
-		pid = pane.appPid();
-		await sleep(500);
-		const rssIdle = rssMiB(pid);
-		const cpu0 = cpuSeconds(pid);
-		const bytes0 = fileSize(log);
-		const t0 = performance.now();
-		pane.literal("stream please");
-		pane.keys("Enter");
-		await done;
-		// Let the last frames and the final history write land.
-		await sleep(1500);
-		const cpu = cpuSeconds(pid) - cpu0;
-		const written = readFileSync(log).subarray(bytes0);
-		const text = written.toString("latin1");
-		const clears = (text.match(FULL_CLEAR) ?? []).length;
-		// Both apps wrap each frame in synchronized-output brackets (ESC[?2026h … ESC[?2026l).
-		const frames = (text.match(/\x1b\[\?2026h/g) ?? []).length;
-		const perTenth = tenths.map((c, i) => c - (i === 0 ? cpu0 : tenths[i - 1]));
-		return {
-			cpuS: cpu,
-			wallS: (performance.now() - t0) / 1000,
-			bytesPerToken: written.length / tokens,
-			fullClears: clears,
-			frames,
-			firstTenthS: perTenth[0],
-			lastTenthS: perTenth.at(-1),
-			rssIdleMiB: rssIdle,
-			rssAfterMiB: rssMiB(pid),
-		};
-	}, { hooks });
+	return withApp(
+		makeApp,
+		() => ({ tokens, rate }),
+		async ({ pane, log }) => {
+			pid = pane.appPid();
+			await sleep(500);
+			const rssIdle = rssMiB(pid);
+			const cpu0 = cpuSeconds(pid);
+			const bytes0 = fileSize(log);
+			const t0 = performance.now();
+			pane.literal("stream please");
+			pane.keys("Enter");
+			await done;
+			// Let the last frames and the final history write land.
+			await sleep(1500);
+			const cpu = cpuSeconds(pid) - cpu0;
+			const written = readFileSync(log).subarray(bytes0);
+			const text = written.toString("latin1");
+			const clears = (text.match(FULL_CLEAR) ?? []).length;
+			// Both apps wrap each frame in synchronized-output brackets (ESC[?2026h … ESC[?2026l).
+			const frames = (text.match(/\x1b\[\?2026h/g) ?? []).length;
+			const perTenth = tenths.map((c, i) => c - (i === 0 ? cpu0 : tenths[i - 1]));
+			return {
+				cpuS: cpu,
+				wallS: (performance.now() - t0) / 1000,
+				bytesPerToken: written.length / tokens,
+				fullClears: clears,
+				frames,
+				firstTenthS: perTenth[0],
+				lastTenthS: perTenth.at(-1),
+				rssIdleMiB: rssIdle,
+				rssAfterMiB: rssMiB(pid),
+			};
+		},
+		{ hooks },
+	);
 }
 
 /** Keystroke → character on screen while a 200 tok/s reply streams; median over `keys` presses. */
 export async function keyEcho(makeApp, { keys = 15 } = {}) {
-	return withApp(makeApp, () => ({ tokens: 20_000, rate: 200 }), async ({ pane }) => {
-		pane.literal("stream please");
-		pane.keys("Enter");
-		await sleep(2000);
-		const latencies = [];
-		for (let i = 1; i <= keys; i++) {
-			const t0 = performance.now();
-			pane.literal("Z");
-			await waitForScreen(pane, (s) => (s.match(/Z/g) ?? []).length >= i, { timeoutMs: 5000, everyMs: 1 });
-			latencies.push(performance.now() - t0);
-			await sleep(100);
-		}
-		return { latenciesMs: latencies };
-	});
+	return withApp(
+		makeApp,
+		() => ({ tokens: 20_000, rate: 200 }),
+		async ({ pane }) => {
+			pane.literal("stream please");
+			pane.keys("Enter");
+			await sleep(2000);
+			const latencies = [];
+			for (let i = 1; i <= keys; i++) {
+				const t0 = performance.now();
+				pane.literal("Z");
+				await waitForScreen(pane, (s) => (s.match(/Z/g) ?? []).length >= i, { timeoutMs: 5000, everyMs: 1 });
+				latencies.push(performance.now() - t0);
+				await sleep(100);
+			}
+			return { latenciesMs: latencies };
+		},
+	);
 }
 
 /** Esc during a 200 tok/s stream: key → screen idle (`idle(screen)`), and key → HTTP connection closed. */
-export async function escape(makeApp, idle) {
+export async function escapeKey(makeApp, idle) {
 	let closedAt;
 	const hooks = { onClose: (_i, at) => (closedAt = at) };
-	return withApp(makeApp, () => ({ tokens: 20_000, rate: 200 }), async ({ pane }) => {
-		pane.literal("stream please");
-		pane.keys("Enter");
-		await sleep(2500);
-		const t0 = performance.now();
-		pane.keys("Escape");
-		const uiMs = await waitForScreen(pane, idle, { timeoutMs: 10_000, everyMs: 1 });
-		for (let i = 0; i < 500 && closedAt === undefined; i++) await sleep(2);
-		return { uiMs, closeMs: closedAt === undefined ? NaN : closedAt - t0 };
-	}, { hooks });
+	return withApp(
+		makeApp,
+		() => ({ tokens: 20_000, rate: 200 }),
+		async ({ pane }) => {
+			pane.literal("stream please");
+			pane.keys("Enter");
+			await sleep(2500);
+			const t0 = performance.now();
+			pane.keys("Escape");
+			const uiMs = await waitForScreen(pane, idle, { timeoutMs: 10_000, everyMs: 1 });
+			for (let i = 0; i < 500 && closedAt === undefined; i++) await sleep(2);
+			return { uiMs, closeMs: closedAt === undefined ? NaN : closedAt - t0 };
+		},
+		{ hooks },
+	);
 }

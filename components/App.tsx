@@ -4,7 +4,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Box, Text, useStdout } from "ink";
-import React, { useEffect, useMemo, useReducer, useRef } from "react";
+import type React from "react";
+import { useEffect, useMemo, useReducer, useRef } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
 import { Footer } from "./Footer.js";
@@ -13,8 +14,8 @@ import { InputBox, inputRows } from "./InputBox.js";
 import { type InputHistory, openInputHistory } from "./input-history.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./live-budget.js";
 import { loadHighlighter } from "./markdown/highlight.js";
-import { Picker, pickerRows } from "./Picker.js";
 import { PendingTools, pendingToolRows, spinnerFrame } from "./PendingTools.js";
+import { Picker, pickerRows } from "./Picker.js";
 import { QueueLines, queueLines } from "./QueueLines.js";
 import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import { sanitizeTerminalText } from "./sanitize.js";
@@ -91,6 +92,7 @@ export function App(props: AppProps) {
 	});
 	useRawInput(onRaw);
 
+	// biome-ignore lint/correctness/useExhaustiveDependencies: mount-time only (see below)
 	useEffect(() => {
 		for (const text of props.notices ?? []) view.add({ kind: "notice", level: "info", text });
 		refresh();
@@ -122,6 +124,7 @@ export function App(props: AppProps) {
 
 	// A new array only when items were appended: <Static> prints the new ones, History skips re-rendering otherwise.
 	const historyLength = view.history.length;
+	// biome-ignore lint/correctness/useExhaustiveDependencies: history is append-only; its length is the version
 	const items = useMemo(() => view.history.slice(), [view, historyLength]);
 
 	const now = Date.now();

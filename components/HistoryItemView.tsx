@@ -2,7 +2,7 @@
 // item already styled and wrapped (render/history-item.ts), so Ink has one node to lay out and no
 // line wider than the terminal to wrap.
 import { Text } from "ink";
-import React from "react";
+import type React from "react";
 import { renderHistoryItem } from "./render/history-item.js";
 import type { HistoryItem } from "./session-view.js";
 

@@ -5,8 +5,8 @@ import React from "react";
 import type { EditorState } from "./editor-state.js";
 import { MAX_INPUT_ROWS } from "./live-budget.js";
 import { sanitizeTerminalText } from "./sanitize.js";
-import { color, theme } from "./theme.js";
 import { wrapLine } from "./text-width.js";
+import { color, theme } from "./theme.js";
 
 const PROMPT = "› ";
 

@@ -1,7 +1,6 @@
 // Tools still running: a spinner, the name, the arguments on one line, elapsed seconds, and the last
 // lines of streamed output (bash). Cut to `maxRows` rows in total.
 import { Box, Text } from "ink";
-import React from "react";
 import { formatToolArgs } from "./format-args.js";
 import { sanitizeTerminalText } from "./sanitize.js";
 import type { RunningTool } from "./session-view.js";

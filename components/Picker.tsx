@@ -1,7 +1,6 @@
 // A list to choose from (`/model`, `/resume`): one item per line, the highlighted one inverse, a window
 // of PICKER_ROWS around it.
 import { Box, Text } from "ink";
-import React from "react";
 import { sanitizeTerminalText } from "./sanitize.js";
 
 export const PICKER_ROWS = 8;
@@ -31,6 +30,7 @@ export function Picker({ picker }: { picker: PickerState }) {
 		<Box flexDirection="column">
 			<Text dimColor>{picker.title} (↑/↓, Enter; Esc cancels)</Text>
 			{items.slice(first, first + PICKER_ROWS).map((item, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positions in a fixed list
 				<Text key={first + i} inverse={first + i === index} wrap="truncate">
 					{item.active ? "● " : "  "}
 					{sanitizeTerminalText(item.label)}

@@ -34,7 +34,12 @@ export function completionsFor(
 			.slice(0, MAX_COMPLETIONS)
 			.map((c) => {
 				const inserted = `/${c.name} `;
-				return { label: `/${c.name}`, detail: [c.args, c.description].filter(Boolean).join("  "), text: inserted + after.trimStart(), cursor: inserted.length };
+				return {
+					label: `/${c.name}`,
+					detail: [c.args, c.description].filter(Boolean).join("  "),
+					text: inserted + after.trimStart(),
+					cursor: inserted.length,
+				};
 			});
 	}
 	const at = /(^|\s)@(\S*)$/.exec(before);

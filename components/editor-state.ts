@@ -117,9 +117,6 @@ export function backspace(s: EditorState): EditorState {
 	return deleteRange(s, s.cursor - charBefore(s.text, s.cursor), s.cursor);
 }
 
-export const deleteForward = (s: EditorState): EditorState =>
-	deleteRange(s, s.cursor, s.cursor + charAt(s.text, s.cursor));
-export const deleteWordBack = (s: EditorState): EditorState =>
-	deleteRange(s, wordStartBefore(s.text, s.cursor), s.cursor);
-export const deleteToLineStart = (s: EditorState): EditorState =>
-	deleteRange(s, s.text.lastIndexOf("\n", s.cursor - 1) + 1, s.cursor);
+export const deleteForward = (s: EditorState): EditorState => deleteRange(s, s.cursor, s.cursor + charAt(s.text, s.cursor));
+export const deleteWordBack = (s: EditorState): EditorState => deleteRange(s, wordStartBefore(s.text, s.cursor), s.cursor);
+export const deleteToLineStart = (s: EditorState): EditorState => deleteRange(s, s.text.lastIndexOf("\n", s.cursor - 1) + 1, s.cursor);

@@ -1,7 +1,6 @@
 // The first-start panel: shown while the app runs on the offline demo model because no key and no
 // local server was found. It says, in a few lines, every way to get a real model.
 import { Box, Text } from "ink";
-import React from "react";
 import type { Model } from "../src/ai/types.js";
 import { sanitizeTerminalText } from "./sanitize.js";
 import { color, theme } from "./theme.js";
@@ -26,11 +25,14 @@ export function FirstStart({ models }: { models: readonly Model[] }) {
 			<Text>
 				• or type <Text color={color(theme.accent)}>/login &lt;provider&gt; &lt;key&gt;</Text> (kept in the config folder, mode 0600)
 			</Text>
-			<Text>• or start a local OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM) on 127.0.0.1, or add its URL to models.json</Text>
+			<Text>
+				• or start a local OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM) on 127.0.0.1, or add its URL to models.json
+			</Text>
 			{local.length ? (
 				<Text>
-					• found running: <Text color={color(theme.success)}>{local.map((m) => sanitizeTerminalText(`${m.provider}/${m.id}`)).join(", ")}</Text>{" "}
-					— pick one with /model
+					• found running:{" "}
+					<Text color={color(theme.success)}>{local.map((m) => sanitizeTerminalText(`${m.provider}/${m.id}`)).join(", ")}</Text> — pick one
+					with /model
 				</Text>
 			) : null}
 			<Text dimColor>Meanwhile you are on the offline demo model: scripted replies, real tools. Try “list the files”.</Text>

@@ -31,7 +31,10 @@ export function createFrameScheduler(deps: FrameSchedulerDeps) {
 	return {
 		/** Call after the view has taken the event in. */
 		onEvent(type: string): void {
-			if (!COALESCED.has(type)) return flush();
+			if (!COALESCED.has(type)) {
+				flush();
+				return;
+			}
 			if (timer !== undefined) return;
 			// Leading edge after a quiet spell, trailing edge while tokens keep coming.
 			timer = setTimer(flush, Math.max(0, deps.frameMs - (now() - lastFlush)));

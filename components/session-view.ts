@@ -166,7 +166,10 @@ export class SessionView {
 		switch (e.type) {
 			case "text_delta": {
 				let splitter = this.splitters.get(e.contentIndex);
-				if (!splitter) this.splitters.set(e.contentIndex, (splitter = new MarkdownBlockSplitter()));
+				if (!splitter) {
+					splitter = new MarkdownBlockSplitter();
+					this.splitters.set(e.contentIndex, splitter);
+				}
 				for (const block of splitter.push(e.delta)) this.add({ kind: "markdown", source: block });
 				this.tail = { ...this.tail, text: splitter.tail };
 				break;

@@ -6,15 +6,14 @@ import type { AgentSessionApi } from "../src/session/types.js";
 import type { Completion } from "./completion.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
-import type { PickerState } from "./Picker.js";
 import { type Intent, intentFor, parseKeyPress } from "./key-map.js";
+import type { PickerState } from "./Picker.js";
 import type { SessionView } from "./session-view.js";
 import type { EditorHandle } from "./use-editor.js";
 
 const PASTE_END = "\x1b[201~";
 const CONTROL_KEY = /[\x00-\x1f\x7f]/;
 const CONTROL_KEYS = /([\x00-\x1f\x7f])/;
-
 
 export interface InputControllerDeps {
 	session: AgentSessionApi;

@@ -2,9 +2,9 @@
 // the Ink app and syntax highlighting split into chunks loaded on first use. React's production
 // build is selected at bundle time (its development build costs 2× CPU per update; STACK.md §2).
 import { readFileSync, rmSync } from "node:fs";
-import { build } from "esbuild";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -21,7 +21,8 @@ const shareInkOutputCaches = {
 			const source = readFileSync(args.path, "utf8");
 			const line = "caches = new OutputCaches();";
 			if (!source.includes(line)) throw new Error(`ink/build/output.js changed: "${line}" not found; review the patch`);
-			const patched = source.replace(line, "caches = sharedOutputCaches();") +
+			const patched =
+				source.replace(line, "caches = sharedOutputCaches();") +
 				"\nlet sharedCaches;\nfunction sharedOutputCaches() {\n" +
 				"\tif (!sharedCaches || sharedCaches.styledChars.size > 1000 || sharedCaches.widths.size > 5000) sharedCaches = new OutputCaches();\n" +
 				"\treturn sharedCaches;\n}\n";
@@ -50,5 +51,7 @@ await build({
 	// Ink imports react-devtools-core for its optional devtools; it is never used at run time here.
 	alias: { "react-devtools-core": join(root, "scripts", "devtools-stub.mjs") },
 	// Bundled CommonJS (react, highlight.js) calls require() for Node built-ins.
-	banner: { js: "import { createRequire as __rudderCreateRequire } from 'node:module'; const require = __rudderCreateRequire(import.meta.url);" },
+	banner: {
+		js: "import { createRequire as __rudderCreateRequire } from 'node:module'; const require = __rudderCreateRequire(import.meta.url);",
+	},
 });

@@ -9,8 +9,28 @@ export function* tokenStream(count, seed = 42) {
 		s = (s * 1664525 + 1013904223) >>> 0;
 		return s / 2 ** 32;
 	};
-	const words = ["the", "agent", "runs", "a", "tool", "and", "you", "steer", "it", "frame", "of", "text",
-		"to", "queue", "is", "model", "row", "diff", "code", "in"];
+	const words = [
+		"the",
+		"agent",
+		"runs",
+		"a",
+		"tool",
+		"and",
+		"you",
+		"steer",
+		"it",
+		"frame",
+		"of",
+		"text",
+		"to",
+		"queue",
+		"is",
+		"model",
+		"row",
+		"diff",
+		"code",
+		"in",
+	];
 	let inCode = false;
 	for (let i = 0; i < count; i++) {
 		const r = rand();
@@ -52,8 +72,14 @@ export async function startMockOpenAI({ plan, onProgress, onClose, onRequest } =
 		});
 		const id = `chatcmpl-${index}`;
 		const chunk = (delta, finish = null, usage) =>
-			`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: "mock-1",
-				choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+			`data: ${JSON.stringify({
+				id,
+				object: "chat.completion.chunk",
+				created: 0,
+				model: "mock-1",
+				choices: [{ index: 0, delta, finish_reason: finish }],
+				...(usage ? { usage } : {}),
+			})}\n\n`;
 		res.write(chunk({ role: "assistant", content: "" }));
 		const start = performance.now();
 		let sent = 0;
@@ -89,10 +115,18 @@ export async function startMockOpenAI({ plan, onProgress, onClose, onRequest } =
 		url: `http://127.0.0.1:${port}/v1`,
 		port,
 		requests,
-		close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+		close: () =>
+			new Promise((r) => {
+				server.closeAllConnections?.();
+				server.close(() => r());
+			}),
 	};
 }
 
 function safeJson(t) {
-	try { return JSON.parse(t); } catch { return t; }
+	try {
+		return JSON.parse(t);
+	} catch {
+		return t;
+	}
 }

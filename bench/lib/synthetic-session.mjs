@@ -7,15 +7,30 @@ export async function writeSyntheticSession(app, messages) {
 	if (app.name !== "rudder") throw new Error(`no synthetic session writer for ${app.name}`);
 	const { SessionWriter } = await import(pathToFileURL(join(root, "dist", "src", "session", "session-store.js")).href);
 	const writer = SessionWriter.create({ cwd: app.cwd, env: { RUDDER_HOME: app.home } });
-	const usage = { input: 100, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 150,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+	const usage = {
+		input: 100,
+		output: 50,
+		cacheRead: 0,
+		cacheWrite: 0,
+		totalTokens: 150,
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+	};
 	const paragraph = "This reply explains a change to the render path in a few sentences of ordinary length. ".repeat(4);
 	for (let i = 0; i < messages; i++) {
 		const timestamp = Date.now();
-		const message = i % 2 === 0
-			? { role: "user", content: `question ${i}: what does this part of the code do?`, timestamp }
-			: { role: "assistant", content: [{ type: "text", text: `## Answer ${i}\n\n${paragraph}\n\n- one\n- two\n` }],
-				api: "openai-completions", provider: "mock", model: "mock-1", usage, stopReason: "stop", timestamp };
+		const message =
+			i % 2 === 0
+				? { role: "user", content: `question ${i}: what does this part of the code do?`, timestamp }
+				: {
+						role: "assistant",
+						content: [{ type: "text", text: `## Answer ${i}\n\n${paragraph}\n\n- one\n- two\n` }],
+						api: "openai-completions",
+						provider: "mock",
+						model: "mock-1",
+						usage,
+						stopReason: "stop",
+						timestamp,
+					};
 		writer.append({ type: "message", message });
 	}
 	return writer.path;

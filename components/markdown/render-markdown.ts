@@ -65,7 +65,9 @@ function renderCode(code: Tokens.Code, width: number): Line[] {
 	const indent = { firstPrefix: CODE_INDENT, restPrefix: CODE_INDENT };
 	const label = code.lang ? wrapSegments([{ text: sanitizeTerminalText(code.lang), style: { dim: true } }], width, indent) : [];
 	const coloured = highlightCode(source, code.lang?.split(/\s/)[0]);
-	const segments: Segment[] = coloured?.map((s) => ({ text: s.text, style: s.color ? { color: color(s.color) } : undefined })) ?? [{ text: source }];
+	const segments: Segment[] = coloured?.map((s) => ({ text: s.text, style: s.color ? { color: color(s.color) } : undefined })) ?? [
+		{ text: source },
+	];
 	return [...label, ...wrapSegments(segments, width, { ...indent, keepIndent: true })];
 }
 

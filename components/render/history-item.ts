@@ -28,16 +28,25 @@ function renderRows(item: HistoryItem, width: number): { rows: Line[]; marginTop
 		case "markdown":
 			return { rows: renderMarkdown(item.source, width), marginTop: true };
 		case "thinking":
-			return { rows: wrapSegments([{ text: sanitizeTerminalText(lastN(item.text, THINKING_LINES)), style: { dim: true, italic: true } }], width), marginTop: true };
+			return {
+				rows: wrapSegments([{ text: sanitizeTerminalText(lastN(item.text, THINKING_LINES)), style: { dim: true, italic: true } }], width),
+				marginTop: true,
+			};
 		case "tool":
 			return { rows: renderToolCall(item, width), marginTop: true };
 		case "error":
-			return { rows: wrapSegments([{ text: `Error: ${sanitizeTerminalText(item.text)}`, style: { color: color(theme.error) } }], width), marginTop: true };
+			return {
+				rows: wrapSegments([{ text: `Error: ${sanitizeTerminalText(item.text)}`, style: { color: color(theme.error) } }], width),
+				marginTop: true,
+			};
 		case "aborted":
 			return { rows: [[{ text: "⏹ Aborted", style: { bold: true, color: color(theme.warning) } }]], marginTop: false };
 		case "notice": {
 			const tint = item.level === "error" ? theme.error : item.level === "warning" ? theme.warning : undefined;
-			return { rows: wrapSegments([{ text: sanitizeTerminalText(item.text), style: { color: color(tint), dim: item.level === "info" } }], width), marginTop: false };
+			return {
+				rows: wrapSegments([{ text: sanitizeTerminalText(item.text), style: { color: color(tint), dim: item.level === "info" } }], width),
+				marginTop: false,
+			};
 		}
 		case "shell": {
 			const rows = wrapSegments([{ text: `$ ${sanitizeTerminalText(item.command)}`, style: { bold: true } }], width);

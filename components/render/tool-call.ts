@@ -14,7 +14,16 @@ export type ToolItem = Extract<HistoryItem, { kind: "tool" }>;
 const INDENT: Segment[] = [{ text: "  " }];
 
 function diffStyle(line: string): Style | undefined {
-	const name = line.startsWith("+++") || line.startsWith("---") ? theme.muted : line.startsWith("+") ? theme.success : line.startsWith("-") ? theme.error : line.startsWith("@@") ? "cyan" : undefined;
+	const name =
+		line.startsWith("+++") || line.startsWith("---")
+			? theme.muted
+			: line.startsWith("+")
+				? theme.success
+				: line.startsWith("-")
+					? theme.error
+					: line.startsWith("@@")
+						? "cyan"
+						: undefined;
 	return name ? { color: color(name) } : undefined;
 }
 
@@ -22,10 +31,17 @@ function diffStyle(line: string): Style | undefined {
 function collapsed(lines: readonly string[], limit: number, width: number, styleOf: (line: string) => Style | undefined): Line[] {
 	const rows: Line[] = [];
 	for (const line of lines.slice(0, limit)) {
-		rows.push(...wrapSegments([{ text: line, style: styleOf(line) }], width, { firstPrefix: INDENT, restPrefix: INDENT, keepIndent: true }));
+		rows.push(
+			...wrapSegments([{ text: line, style: styleOf(line) }], width, { firstPrefix: INDENT, restPrefix: INDENT, keepIndent: true }),
+		);
 	}
 	if (lines.length > limit) {
-		rows.push(...wrapSegments([{ text: `… ${lines.length - limit} more lines (Ctrl+O to expand)`, style: { dim: true } }], width, { firstPrefix: INDENT, restPrefix: INDENT }));
+		rows.push(
+			...wrapSegments([{ text: `… ${lines.length - limit} more lines (Ctrl+O to expand)`, style: { dim: true } }], width, {
+				firstPrefix: INDENT,
+				restPrefix: INDENT,
+			}),
+		);
 	}
 	return rows;
 }

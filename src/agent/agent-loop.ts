@@ -316,7 +316,12 @@ function settledResult(response: { result(): Promise<AssistantMessage> }): Promi
 	return Promise.race([response.result(), new Promise<undefined>((resolve) => setImmediate(resolve, undefined))]);
 }
 
-function endedWithoutResult(model: Model, partial: AssistantMessage | undefined, signal: AbortSignal | undefined, reason: string): AssistantMessage {
+function endedWithoutResult(
+	model: Model,
+	partial: AssistantMessage | undefined,
+	signal: AbortSignal | undefined,
+	reason: string,
+): AssistantMessage {
 	const message = partial ? { ...partial, content: [...partial.content] } : createOutputMessage(model);
 	const aborted = signal?.aborted === true;
 	message.stopReason = aborted ? "aborted" : "error";
@@ -357,8 +362,7 @@ interface ToolBatchScope {
 async function executeToolCalls(toolCalls: ToolCall[], scope: ToolBatchScope): Promise<ToolBatch> {
 	const { config, context, emit } = scope;
 	const sequential =
-		config.toolExecution === "sequential" ||
-		toolCalls.some((call) => findTool(context, call.name)?.executionMode === "sequential");
+		config.toolExecution === "sequential" || toolCalls.some((call) => findTool(context, call.name)?.executionMode === "sequential");
 	const outcomes = sequential ? await executeSequential(toolCalls, scope) : await executeParallel(toolCalls, scope);
 	// Tool results are announced in source order in both modes.
 	const messages: ToolResultMessage[] = [];
@@ -463,8 +467,19 @@ async function executeTool(
 	const onUpdate = (partialResult: AgentToolResult<any>) => {
 		// Once the call is settled (or detached), late updates have nowhere to go.
 		if (!live) return;
-		const pending = emit({ type: "tool_execution_update", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments, partialResult });
-		if (pending) updates.push(pending.catch((error) => void (updateFailure ??= { error })));
+		const pending = emit({
+			type: "tool_execution_update",
+			toolCallId: toolCall.id,
+			toolName: toolCall.name,
+			args: toolCall.arguments,
+			partialResult,
+		});
+		if (pending)
+			updates.push(
+				pending.catch((error) => {
+					updateFailure ??= { error };
+				}),
+			);
 	};
 	const execution = (async () => tool.execute(toolCall.id, args, signal, onUpdate))();
 	let outcome: ToolOutcome;
@@ -532,7 +547,13 @@ async function emitToolStart(toolCall: ToolCall, emit: AgentEventSink): Promise<
 }
 
 async function emitToolEnd(toolCall: ToolCall, outcome: ToolOutcome, emit: AgentEventSink): Promise<void> {
-	await emit({ type: "tool_execution_end", toolCallId: toolCall.id, toolName: toolCall.name, result: outcome.result, isError: outcome.isError });
+	await emit({
+		type: "tool_execution_end",
+		toolCallId: toolCall.id,
+		toolName: toolCall.name,
+		result: outcome.result,
+		isError: outcome.isError,
+	});
 }
 
 function toolResultMessage(toolCall: ToolCall, { result, isError }: ToolOutcome): ToolResultMessage {

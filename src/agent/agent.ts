@@ -96,8 +96,7 @@ export const DEFAULT_MODEL: Model = {
 };
 
 export const ERRORS = {
-	promptWhileRunning:
-		"Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.",
+	promptWhileRunning: "Agent is already processing a prompt. Use steer() or followUp() to queue messages, or wait for completion.",
 	continueWhileRunning: "Agent is already processing. Wait for completion before continuing.",
 	alreadyRunning: "Agent is already processing.",
 	noMessages: "No messages to continue from",
@@ -105,9 +104,7 @@ export const ERRORS = {
 } as const;
 
 function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
-	return messages.filter(
-		(m): m is Message => m.role === "user" || m.role === "assistant" || m.role === "toolResult",
-	);
+	return messages.filter((m): m is Message => m.role === "user" || m.role === "assistant" || m.role === "toolResult");
 }
 
 function reportListenerErrorToConsole(error: unknown, event: AgentEvent): void {
@@ -311,7 +308,13 @@ export class Agent {
 			throw new Error(ERRORS.continueFromAssistant);
 		}
 		return this.runWithLifecycle((run) =>
-			runAgentLoopContinue(this.contextSnapshot(), this.createLoopConfig(run, false), this.sinkFor(run), run.abortController.signal, this.streamFn),
+			runAgentLoopContinue(
+				this.contextSnapshot(),
+				this.createLoopConfig(run, false),
+				this.sinkFor(run),
+				run.abortController.signal,
+				this.streamFn,
+			),
 		);
 	}
 

@@ -1,12 +1,8 @@
 // The agent layer's public surface, named as in pi-agent-core 0.73.1 so code ports by changing an import.
-export * from "./types.js";
-export * from "./agent-loop.js";
-export * from "./pending-message-queue.js";
-export * from "./agent.js";
+
+export { AssistantMessageEventStream, createAssistantMessageEventStream, EventStream } from "../ai/event-stream.js";
 // What users of the Agent need from the model layer without a second import.
 export { streamSimple } from "../ai/stream.js";
-export { createAssistantMessageEventStream, AssistantMessageEventStream, EventStream } from "../ai/event-stream.js";
-export { validateToolArguments } from "../ai/validation.js";
 export type {
 	AssistantMessage,
 	AssistantMessageEvent,
@@ -21,3 +17,8 @@ export type {
 	ToolResultMessage,
 	UserMessage,
 } from "../ai/types.js";
+export { validateToolArguments } from "../ai/validation.js";
+export * from "./agent.js";
+export * from "./agent-loop.js";
+export * from "./pending-message-queue.js";
+export * from "./types.js";

@@ -127,7 +127,9 @@ export interface AgentLoopConfig extends SimpleStreamOptions {
 	getSteeringMessages?: () => Promise<AgentMessage[]>;
 	getFollowUpMessages?: () => Promise<AgentMessage[]>;
 	toolExecution?: ToolExecutionMode;
+	// biome-ignore lint/suspicious/noConfusingVoidType: pi-agent-core's hook type; `async () => {}` must fit
 	beforeToolCall?: (ctx: BeforeToolCallContext, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined | void>;
+	// biome-ignore lint/suspicious/noConfusingVoidType: as above
 	afterToolCall?: (ctx: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined | void>;
 	/**
 	 * Ours, not the reference's: after an abort, how long a tool that ignores the signal may keep the

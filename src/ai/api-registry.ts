@@ -1,11 +1,7 @@
 import type { AssistantMessageEventStream } from "./event-stream.js";
 import type { Api, Context, Model, SimpleStreamOptions } from "./types.js";
 
-export type StreamFunction = (
-	model: Model,
-	context: Context,
-	options?: SimpleStreamOptions,
-) => AssistantMessageEventStream;
+export type StreamFunction = (model: Model, context: Context, options?: SimpleStreamOptions) => AssistantMessageEventStream;
 
 export interface ApiProvider {
 	api: Api;

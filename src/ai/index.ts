@@ -1,19 +1,19 @@
-export * from "./types.js";
-export * from "./event-stream.js";
 export * from "./api-registry.js";
-export * from "./stream.js";
-export * from "./usage.js";
-export * from "./validation.js";
+export * from "./event-stream.js";
 export { parseStreamingJson, StreamingJson } from "./partial-json.js";
 export {
-	registerFauxProvider,
 	createFauxModel,
+	type FauxProvider,
+	type FauxProviderOptions,
+	type FauxReply,
+	type FauxResponse,
+	fauxReply,
 	fauxText,
 	fauxThinking,
 	fauxToolCall,
-	fauxReply,
-	type FauxProvider,
-	type FauxProviderOptions,
-	type FauxResponse,
-	type FauxReply,
+	registerFauxProvider,
 } from "./providers/faux.js";
+export * from "./stream.js";
+export * from "./types.js";
+export * from "./usage.js";
+export * from "./validation.js";

@@ -178,7 +178,7 @@ export class ModelRegistry {
 		const file = this.authFile;
 		const existing = readIfExists(file);
 		let stored: Record<string, unknown> = {};
-		if (existing !== undefined && existing.trim()) {
+		if (existing?.trim()) {
 			const parsed = parseJsonObject(existing, file);
 			stored = parsed;
 		}
@@ -377,7 +377,7 @@ export function parseModelsConfig(text: string, file: string): CustomProviderCon
 		return value as number;
 	};
 	const providers = root.providers;
-	if (providers === undefined) fail("providers", "missing (expected {\"providers\": {\"<name>\": {...}}})");
+	if (providers === undefined) fail("providers", 'missing (expected {"providers": {"<name>": {...}}})');
 	if (!isObject(providers)) fail("providers", "must be an object of provider name to provider");
 	const out: CustomProviderConfig[] = [];
 	for (const [name, raw] of Object.entries(providers as Record<string, unknown>)) {
@@ -406,12 +406,9 @@ export function parseModelsConfig(text: string, file: string): CustomProviderCon
 			const m = rawModel as Record<string, unknown>;
 			unknownFields(m, MODEL_FIELDS, mAt);
 			const id = string(m.id, `${mAt}.id`);
-			const contextWindow =
-				m.contextWindow === undefined ? DEFAULT_CONTEXT_WINDOW : positiveInt(m.contextWindow, `${mAt}.contextWindow`);
+			const contextWindow = m.contextWindow === undefined ? DEFAULT_CONTEXT_WINDOW : positiveInt(m.contextWindow, `${mAt}.contextWindow`);
 			const maxTokens =
-				m.maxTokens === undefined
-					? Math.min(DEFAULT_MAX_TOKENS, contextWindow)
-					: positiveInt(m.maxTokens, `${mAt}.maxTokens`);
+				m.maxTokens === undefined ? Math.min(DEFAULT_MAX_TOKENS, contextWindow) : positiveInt(m.maxTokens, `${mAt}.maxTokens`);
 			if (m.reasoning !== undefined && typeof m.reasoning !== "boolean") fail(`${mAt}.reasoning`, "must be true or false");
 			let input: Model["input"] = ["text"];
 			if (m.input !== undefined) {

@@ -8,7 +8,7 @@
  * dangling key or partial literal. Always returns an object (`{}` when nothing usable is there yet).
  */
 export function parseStreamingJson(text: string | undefined): Record<string, any> {
-	if (!text || !text.trim()) return {};
+	if (!text?.trim()) return {};
 	try {
 		const value = JSON.parse(text);
 		return isRecord(value) ? value : {};

@@ -1,5 +1,5 @@
 import { getApiProvider, type StreamFunction } from "./api-registry.js";
-import { createAssistantMessageEventStream, type AssistantMessageEventStream } from "./event-stream.js";
+import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.js";
 import type { Api, Context, Model, SimpleStreamOptions } from "./types.js";
 import { createOutputMessage } from "./usage.js";
 

@@ -2,12 +2,7 @@
 // changing an import (see ../shared/docs/agent-core-spec.md §1).
 
 /** Wire protocols we speak. Open union: a custom provider may register another. */
-export type KnownApi =
-	| "openai-completions"
-	| "openai-responses"
-	| "anthropic-messages"
-	| "google-generative-ai"
-	| "faux";
+export type KnownApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "faux";
 export type Api = KnownApi | (string & {});
 
 /** Who serves the model (anthropic, openai, ollama, openrouter, ...). Open union. */

@@ -20,7 +20,7 @@ function validatorFor(schema: object): Validator {
 
 /** True for schemas built with TypeBox's `Type.*` (they carry a hidden `~kind`). */
 function isTypeBoxSchema(schema: object): boolean {
-	return Object.prototype.hasOwnProperty.call(schema, "~kind");
+	return Object.hasOwn(schema, "~kind");
 }
 
 /**

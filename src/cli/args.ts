@@ -48,7 +48,12 @@ function buildProgram(version: string): Command {
 		.option("--session <file|id>", "use this session file, or the session with this id")
 		.option("--no-session", "do not save this session")
 		.option("-p, --print [message]", "answer once on stdout and exit (piped stdin joins the prompt)")
-		.addOption(new Option("--mode <mode>", "output mode: json (events as JSON lines) or rpc (JSON-lines commands on stdin)").choices(["json", "rpc"]))
+		.addOption(
+			new Option("--mode <mode>", "output mode: json (events as JSON lines) or rpc (JSON-lines commands on stdin)").choices([
+				"json",
+				"rpc",
+			]),
+		)
 		.option("--tools <list>", "comma-separated tool names to enable (e.g. read,ls,grep)")
 		.option("--system-prompt <text>", "replace the system prompt")
 		.option("--append-system-prompt <text>", "append to the system prompt")
@@ -72,7 +77,12 @@ export function parseCliArgs(argv: string[], version: string): ParsedCli {
 			if (error.code === "commander.helpDisplayed" || error.code === "commander.version") {
 				return { kind: "exit", code: 0, stdout: out, stderr: "" };
 			}
-			return { kind: "exit", code: 2, stdout: "", stderr: `rudder: ${oneLine(err || error.message).replace(/^error: /, "")} (see rudder --help)\n` };
+			return {
+				kind: "exit",
+				code: 2,
+				stdout: "",
+				stderr: `rudder: ${oneLine(err || error.message).replace(/^error: /, "")} (see rudder --help)\n`,
+			};
 		}
 		throw error;
 	}

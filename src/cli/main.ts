@@ -4,12 +4,11 @@
 // session (tools, agent, schemas) only once the flags are read, so --help, --version and bad usage are instant.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { ModelRegistry } from "../ai/model-registry.js";
-import type { Model } from "../ai/types.js";
 import { runJson } from "../modes/json.js";
-import { oneLine, runPrint, type ModeOutput } from "../modes/print.js";
+import { type ModeOutput, oneLine, runPrint } from "../modes/print.js";
 import { runRpc } from "../modes/rpc.js";
 import { loadSettings } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
@@ -57,7 +56,7 @@ async function run(argv: string[]): Promise<number> {
 	let prompt = args.message;
 	if (mode === "print" || mode === "json") {
 		if (!process.stdin.isTTY) prompt = joinPrompt(prompt, await readAll(process.stdin));
-		if (prompt.trim() === "") return fail("no prompt: pass a message (rudder -p \"...\") or pipe text on stdin", 2);
+		if (prompt.trim() === "") return fail('no prompt: pass a message (rudder -p "...") or pipe text on stdin', 2);
 	}
 
 	const sessionMode = chooseSessionMode(args, { cwd, env });
@@ -146,7 +145,14 @@ async function listModels(registry: ModelRegistry, search: string): Promise<numb
 
 function formatTable(rows: string[][]): string {
 	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-	return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd()).join("\n") + "\n";
+	return `${rows
+		.map((row) =>
+			row
+				.map((cell, i) => cell.padEnd(widths[i]))
+				.join("  ")
+				.trimEnd(),
+		)
+		.join("\n")}\n`;
 }
 
 function formatTokens(count: number): string {
@@ -196,4 +202,3 @@ function readVersion(): string {
 	}
 	return "0.0.0";
 }
-

@@ -27,7 +27,7 @@ export interface ModelRequest {
 }
 
 export type ModelChoice =
-	| { ok: true; model: Model; /** Said to the user at start-up (e.g. "using the offline demo"). */ notice?: string }
+	| { ok: true; model: Model /** Said to the user at start-up (e.g. "using the offline demo"). */; notice?: string }
 	| { ok: false; exitCode: number; message: string };
 
 export const NO_MODEL_MESSAGE =

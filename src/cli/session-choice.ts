@@ -7,7 +7,9 @@ import type { SessionMode } from "../session/agent-session.js";
 import { findSession, listSessions, type SessionInfo } from "../session/session-store.js";
 import type { CliArgs } from "./args.js";
 
-export type SessionChoice = { ok: true; mode: SessionMode; /** For the user: which session was picked. */ notice?: string } | { ok: false; message: string };
+export type SessionChoice =
+	| { ok: true; mode: SessionMode /** For the user: which session was picked. */; notice?: string }
+	| { ok: false; message: string };
 
 export interface SessionContext {
 	cwd: string;
@@ -17,9 +19,12 @@ export interface SessionContext {
 type SessionFlags = Pick<CliArgs, "continue" | "resume" | "session" | "noSession">;
 
 export function chooseSessionMode(args: SessionFlags, context: SessionContext): SessionChoice {
-	const given = [args.continue && "--continue", args.resume && "--resume", args.session !== undefined && "--session", args.noSession && "--no-session"].filter(
-		(flag): flag is string => typeof flag === "string",
-	);
+	const given = [
+		args.continue && "--continue",
+		args.resume && "--resume",
+		args.session !== undefined && "--session",
+		args.noSession && "--no-session",
+	].filter((flag): flag is string => typeof flag === "string");
 	if (given.length > 1) return { ok: false, message: `${given.join(" and ")} cannot be used together` };
 	if (args.noSession) return { ok: true, mode: { kind: "none" } };
 	if (args.continue) return { ok: true, mode: { kind: "continue" } };

@@ -1,7 +1,8 @@
 // Print mode (`rudder -p`): one prompt, the final answer's text on stdout, exit. A failed or aborted
 // run prints its error on stderr and exits 1, so scripts can tell an answer from a failure.
-import type { AssistantMessage } from "../ai/types.js";
+
 import type { AgentMessage } from "../agent/types.js";
+import type { AssistantMessage } from "../ai/types.js";
 import type { AgentSessionApi } from "../session/types.js";
 
 export interface ModeOutput {

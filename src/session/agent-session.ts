@@ -4,22 +4,22 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
-import { preloadApi, streamSimple } from "../ai/stream.js";
 import { Agent } from "../agent/index.js";
 import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../agent/types.js";
+import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
+import { preloadApi, streamSimple } from "../ai/stream.js";
 import { createAllTools, createCodingTools, toolNames } from "../tools/index.js";
-import { findCutIndex, isContextOverflowError, type CompactionReason, estimateTokens, shouldCompact, summarize } from "./compaction.js";
+import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowError, shouldCompact, summarize } from "./compaction.js";
 import { loadContextFiles } from "./context-files.js";
 import { exportMarkdown } from "./export-markdown.js";
 import { expandAttachments } from "./prompt-attachments.js";
 import { type CompactionSummaryMessage, convertToLlm, type ShellOutputMessage } from "./session-messages.js";
 import {
 	findSession,
+	type LoadedSession,
 	latestSession,
 	listSessions,
 	loadSession,
-	type LoadedSession,
 	repairTranscript,
 	type SessionInfo,
 	SessionWriter,
@@ -677,4 +677,3 @@ function estimateContext(messages: readonly AgentMessage[]): number {
 function errorText(error: unknown): string {
 	return (error instanceof Error ? error.message : String(error)).split("\n")[0];
 }
-

@@ -2,10 +2,11 @@
 // model writes, and recent turns stay verbatim. The cut falls only before a user message, so a tool
 // call and its result are never separated. Everything here is pure except `summarize`, which makes
 // one model call through the session's stream function.
-import type { Context, Model, SimpleStreamOptions } from "../ai/index.js";
+
 import type { AgentMessage, StreamFn } from "../agent/types.js";
-import type { CompactionSettings } from "./settings.js";
+import type { Context, Model, SimpleStreamOptions } from "../ai/index.js";
 import { messageText } from "./session-messages.js";
+import type { CompactionSettings } from "./settings.js";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
@@ -97,7 +98,8 @@ export function serializeForSummary(messages: readonly AgentMessage[]): string {
 			case "assistant": {
 				const text = messageText(m);
 				if (text.trim()) lines.push(`[Assistant]: ${clip(text)}`);
-				for (const c of m.content) if (c.type === "toolCall") lines.push(`[Assistant tool call]: ${c.name}(${clip(JSON.stringify(c.arguments))})`);
+				for (const c of m.content)
+					if (c.type === "toolCall") lines.push(`[Assistant tool call]: ${c.name}(${clip(JSON.stringify(c.arguments))})`);
 				break;
 			}
 			case "toolResult":
@@ -136,7 +138,10 @@ export async function summarize(options: SummarizeOptions): Promise<string> {
 			{
 				role: "user",
 				content: [
-					{ type: "text", text: `<conversation>\n${serializeForSummary(options.messages)}\n</conversation>\n\n${summaryInstructions}${extra}` },
+					{
+						type: "text",
+						text: `<conversation>\n${serializeForSummary(options.messages)}\n</conversation>\n\n${summaryInstructions}${extra}`,
+					},
 				],
 				timestamp: Date.now(),
 			},

@@ -13,16 +13,20 @@ function renderMessage(m: AgentMessage): string {
 	switch (m.role) {
 		case "user": {
 			const parts =
-				typeof m.content === "string"
-					? [m.content]
-					: m.content.map((c) => (c.type === "text" ? c.text : `*[image: ${c.mimeType}]*`));
+				typeof m.content === "string" ? [m.content] : m.content.map((c) => (c.type === "text" ? c.text : `*[image: ${c.mimeType}]*`));
 			return `## User\n\n${parts.join("\n\n")}`;
 		}
 		case "assistant": {
 			const parts: string[] = [];
 			for (const c of m.content) {
 				if (c.type === "text" && c.text.trim()) parts.push(c.text);
-				else if (c.type === "thinking" && c.thinking.trim()) parts.push(c.thinking.split("\n").map((l) => `> ${l}`).join("\n"));
+				else if (c.type === "thinking" && c.thinking.trim())
+					parts.push(
+						c.thinking
+							.split("\n")
+							.map((l) => `> ${l}`)
+							.join("\n"),
+					);
 				else if (c.type === "toolCall") parts.push(`**Tool call** \`${c.name}\`\n\n${fence(JSON.stringify(c.arguments, null, 2), "json")}`);
 			}
 			if (m.errorMessage) parts.push(`*Error: ${m.errorMessage}*`);

@@ -1,8 +1,9 @@
 // Messages the session adds to the transcript beyond user/assistant/toolResult, and how the model sees
 // them. They live in the Agent's transcript and the session file like any message, so a UI can show
 // them in place; `convertToLlm` turns each into a user message.
-import type { ImageContent, Message, TextContent } from "../ai/index.js";
+
 import type { AgentMessage } from "../agent/types.js";
+import type { ImageContent, Message, TextContent } from "../ai/index.js";
 
 /** Output of a `!cmd` the user ran; the model sees it so it can help with the result. */
 export interface ShellOutputMessage {

@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import type { AgentMessage } from "../agent/types.js";
 import type { ThinkingLevel, ToolResultMessage } from "../ai/index.js";
 import { dataDir } from "../ai/paths.js";
-import type { AgentMessage } from "../agent/types.js";
 import { type CompactionSummaryMessage, messageText } from "./session-messages.js";
 
 type Env = Record<string, string | undefined>;
@@ -66,7 +66,9 @@ export interface SessionInfo {
 
 /** A folder name that says which project the sessions belong to: `/home/a/proj` → `--home-a-proj--`. */
 export function cwdSlug(cwd: string): string {
-	return `--${resolve(cwd).replace(/^[/\\]+/, "").replace(/[/\\:]+/g, "-")}--`;
+	return `--${resolve(cwd)
+		.replace(/^[/\\]+/, "")
+		.replace(/[/\\:]+/g, "-")}--`;
 }
 
 export function sessionsDir(cwd: string, env?: Env): string {
@@ -113,7 +115,13 @@ export class SessionWriter {
 	static create(options: { cwd: string; env?: Env; id?: string; secrets?: () => readonly string[] }): SessionWriter {
 		const id = options.id ?? randomUUID();
 		const now = new Date();
-		const header: SessionHeader = { type: "session", id, cwd: resolve(options.cwd), timestamp: now.toISOString(), version: sessionFileVersion };
+		const header: SessionHeader = {
+			type: "session",
+			id,
+			cwd: resolve(options.cwd),
+			timestamp: now.toISOString(),
+			version: sessionFileVersion,
+		};
 		const file = `${now.toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`;
 		return new SessionWriter(join(sessionsDir(options.cwd, options.env), file), header, options.secrets ?? (() => []));
 	}

@@ -3,9 +3,9 @@
 // bad value is an error naming the file and the field.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { QueueMode } from "../agent/types.js";
 import type { ThinkingLevel } from "../ai/index.js";
 import { configDir } from "../ai/paths.js";
-import type { QueueMode } from "../agent/types.js";
 
 export interface CompactionSettings {
 	/** Compact automatically when the context nears the model's window. Default true. */
@@ -55,8 +55,7 @@ const oneOf =
 		typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.map((x) => `"${x}"`).join(", ")}`;
 const bool: Check = (v) => (typeof v === "boolean" ? undefined : "must be true or false");
 const count: Check = (v) => (Number.isInteger(v) && (v as number) >= 0 ? undefined : "must be a non-negative integer");
-const modelSpec: Check = (v) =>
-	typeof v === "string" && /^[^/\s]+\/\S+$/.test(v) ? undefined : 'must be "provider/model-id"';
+const modelSpec: Check = (v) => (typeof v === "string" && /^[^/\s]+\/\S+$/.test(v) ? undefined : 'must be "provider/model-id"');
 
 const topLevel: Record<string, Check | Record<string, Check>> = {
 	defaultModel: modelSpec,

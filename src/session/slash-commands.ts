@@ -40,7 +40,14 @@ export const slashCommands: readonly SlashCommand[] = [
 	{
 		name: "help",
 		description: "List the commands",
-		run: (s) => s.notify("info", s.commands().map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}`).join("\n")),
+		run: (s) =>
+			s.notify(
+				"info",
+				s
+					.commands()
+					.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}`)
+					.join("\n"),
+			),
 	},
 	{
 		name: "model",
@@ -49,7 +56,9 @@ export const slashCommands: readonly SlashCommand[] = [
 		run: async (s, args) => {
 			const current = s.getState().model;
 			if (!args) {
-				const lines = s.availableModels().map((m) => `${m.provider === current.provider && m.id === current.id ? "*" : " "} ${m.provider}/${m.id}`);
+				const lines = s
+					.availableModels()
+					.map((m) => `${m.provider === current.provider && m.id === current.id ? "*" : " "} ${m.provider}/${m.id}`);
 				s.notify("info", `Models (switch with /model <pattern>):\n${lines.join("\n")}`);
 				return;
 			}
@@ -162,7 +171,11 @@ export function parseSlashCommand(text: string): { name: string; args: string } 
 }
 
 /** Runs one command line; an unknown name or a failing command becomes one error notice. */
-export async function runSlashCommand(host: SlashCommandHost, text: string, commands: readonly SlashCommand[] = slashCommands): Promise<string> {
+export async function runSlashCommand(
+	host: SlashCommandHost,
+	text: string,
+	commands: readonly SlashCommand[] = slashCommands,
+): Promise<string> {
 	const parsed = parseSlashCommand(text);
 	const name = parsed?.name ?? text.trim().slice(1).split(/\s/)[0] ?? "";
 	const command = parsed && commands.find((c) => c.name === parsed.name);

@@ -1,8 +1,9 @@
 // The contract between the coding assistant (`AgentSession`) and everything above it: the Ink app and
 // the print / json / rpc modes. State lives in the Agent; the session adds tools, persistence, commands
 // and settings, and reports changes as events. UIs render from `getState()` and events only.
-import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
+
 import type { AgentEvent, AgentMessage } from "../agent/types.js";
+import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
 
 /** Events a session emits: every Agent event, plus what the session itself changes. */
 export type SessionEvent =

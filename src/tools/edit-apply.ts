@@ -25,11 +25,15 @@ export function applyEdits(original: string, edits: readonly TextEdit[], display
 		if (edit.oldText === "") throw new Error(`${label(index)}: oldText is empty; give the exact text to replace`);
 		const positions = findAll(original, edit.oldText, 2);
 		if (positions.length === 0) {
-			throw new Error(`${label(index)}: oldText was not found in ${displayPath}; it must match the file exactly, including whitespace and indentation`);
+			throw new Error(
+				`${label(index)}: oldText was not found in ${displayPath}; it must match the file exactly, including whitespace and indentation`,
+			);
 		}
 		if (positions.length > 1) {
 			const count = findAll(original, edit.oldText, Number.POSITIVE_INFINITY).length;
-			throw new Error(`${label(index)}: oldText matches ${count} times in ${displayPath}; add surrounding lines so it matches exactly once`);
+			throw new Error(
+				`${label(index)}: oldText matches ${count} times in ${displayPath}; add surrounding lines so it matches exactly once`,
+			);
 		}
 		const start = positions[0] as number;
 		return { ...edit, index, start, end: start + edit.oldText.length };

@@ -6,8 +6,7 @@ export type ImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/we
 /** How many leading bytes are scanned for NUL to call a file binary (git uses the same 8 KB). */
 export const BINARY_SNIFF_BYTES = 8192;
 
-const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0): boolean =>
-	signature.every((b, i) => bytes[at + i] === b);
+const startsWith = (bytes: Uint8Array, signature: readonly number[], at = 0): boolean => signature.every((b, i) => bytes[at + i] === b);
 
 const ascii = (s: string): number[] => [...s].map((c) => c.charCodeAt(0));
 

@@ -20,4 +20,3 @@ export function describeFsError(error: unknown, displayPath: string): Error {
 		}
 	}
 }
-

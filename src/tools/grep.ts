@@ -54,16 +54,16 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 			throwIfAborted(signal);
 			const regex = compilePattern(params);
 			const searchPath = resolveToolPath(params.path ?? ".", cwd);
-			const isDirectory = (await stat(searchPath).catch((error) => {
-				throw describeFsError(error, params.path ?? ".");
-			})).isDirectory();
+			const isDirectory = (
+				await stat(searchPath).catch((error) => {
+					throw describeFsError(error, params.path ?? ".");
+				})
+			).isDirectory();
 			const limit = params.limit ?? defaultLimit;
 			const matchesGlob = params.glob ? compileGlob(params.glob) : () => true;
 			const context = params.context ?? 0;
 
-			const files = isDirectory
-				? walkFiles(searchPath, { signal })
-				: singleFile(searchPath, basename(searchPath));
+			const files = isDirectory ? walkFiles(searchPath, { signal }) : singleFile(searchPath, basename(searchPath));
 			const out: string[] = [];
 			let matchCount = 0;
 			let linesTruncated = false;
@@ -109,7 +109,9 @@ function compilePattern(params: GrepToolInput): RegExp {
 		return new RegExp(source, params.ignoreCase ? "i" : "");
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : String(error);
-		throw new Error(`Invalid regular expression ${JSON.stringify(params.pattern)}: ${reason.replace(/^Invalid regular expression: /, "")}. Pass literal: true to search for plain text`);
+		throw new Error(
+			`Invalid regular expression ${JSON.stringify(params.pattern)}: ${reason.replace(/^Invalid regular expression: /, "")}. Pass literal: true to search for plain text`,
+		);
 	}
 }
 

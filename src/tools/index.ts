@@ -14,8 +14,8 @@ export { createFindTool, type FindToolDetails, type FindToolInput, type FindTool
 export { createGrepTool, type GrepToolDetails, type GrepToolInput, type GrepToolOptions } from "./grep.js";
 export { createLsTool, type LsToolDetails, type LsToolInput, type LsToolOptions } from "./ls.js";
 export { createReadTool, type ReadToolDetails, type ReadToolInput, type ReadToolOptions } from "./read.js";
-export { createWriteTool, type WriteToolDetails, type WriteToolInput } from "./write.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult } from "./truncate.js";
+export { createWriteTool, type WriteToolDetails, type WriteToolInput } from "./write.js";
 
 /** Every built-in tool, in the order they are offered to the model. */
 export const toolNames = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;

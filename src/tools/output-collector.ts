@@ -1,8 +1,9 @@
 // Collects a command's output for `bash` without keeping all of it in memory or re-reading it per chunk.
 // Only a bounded tail stays in memory; once the output outgrows the caps, everything (from the start) is
 // also streamed to a temp file so the model can read the full output later.
-import { createWriteStream, type WriteStream } from "node:fs";
+
 import { randomBytes } from "node:crypto";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type TruncationResult, truncateTail } from "./truncate.js";

@@ -1,14 +1,22 @@
 // The `read` tool: a text file's lines (a window of them for large files), or an image as image content.
 import { readFile } from "node:fs/promises";
 import { type Static, Type } from "typebox";
-import type { ImageContent, TextContent } from "../ai/types.js";
 import type { AgentTool } from "../agent/types.js";
+import type { ImageContent, TextContent } from "../ai/types.js";
 import { throwIfAborted } from "./abort.js";
 import { detectImageMimeType, looksBinary } from "./file-kind.js";
 import { describeFsError } from "./fs-errors.js";
 import { resolveToolPath } from "./resolve-path.js";
 import { decodeText } from "./text-encoding.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, MAX_LINE_CHARS, type TruncationResult, truncateHead, truncateLine } from "./truncate.js";
+import {
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	formatSize,
+	MAX_LINE_CHARS,
+	type TruncationResult,
+	truncateHead,
+	truncateLine,
+} from "./truncate.js";
 
 const readSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to read (relative to the working directory, or absolute)" }),

@@ -55,7 +55,15 @@ export function truncateTail(text: string, options: TruncationOptions = {}): Tru
 	if (count === 0) {
 		// The last line alone is over the cap: keep its end, cut on a character boundary.
 		const content = tailBytes(lines[lines.length - 1] ?? "", maxBytes);
-		return { ...base, content, truncated: true, truncatedBy: "bytes", outputLines: 1, outputBytes: byteLength(content), lastLinePartial: true };
+		return {
+			...base,
+			content,
+			truncated: true,
+			truncatedBy: "bytes",
+			outputLines: 1,
+			outputBytes: byteLength(content),
+			lastLinePartial: true,
+		};
 	}
 	const content = lines.slice(lines.length - count).join("\n");
 	return { ...base, content, truncated: true, truncatedBy, outputLines: count, outputBytes: bytes };

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { Type } from "typebox";
+import { describe, expect, it } from "vitest";
 import {
 	agentLoop,
 	agentLoopContinue,
@@ -47,11 +47,28 @@ describe("runAgentLoop: events (§2.4)", () => {
 		const s = setup([{ toolCalls: [call("t1", "slow"), call("t2", "fast")] }, { text: ["fin"] }], [slow, fast]);
 		const messages = await s.run();
 		expect(s.labels()).toEqual([
-			"agent_start", "turn_start", "ms user(go)", "me user(go)",
-			"ms assistant", "me assistant(toolUse)",
-			"tes t1", "tes t2", "teu t1", "teu t2", "tee t2", "tee t1",
-			"ms toolResult t1", "me toolResult t1", "ms toolResult t2", "me toolResult t2",
-			"turn_end(t1,t2)", "turn_start", "ms assistant", "me assistant(stop)", "turn_end()", "agent_end",
+			"agent_start",
+			"turn_start",
+			"ms user(go)",
+			"me user(go)",
+			"ms assistant",
+			"me assistant(toolUse)",
+			"tes t1",
+			"tes t2",
+			"teu t1",
+			"teu t2",
+			"tee t2",
+			"tee t1",
+			"ms toolResult t1",
+			"me toolResult t1",
+			"ms toolResult t2",
+			"me toolResult t2",
+			"turn_end(t1,t2)",
+			"turn_start",
+			"ms assistant",
+			"me assistant(stop)",
+			"turn_end()",
+			"agent_end",
 		]);
 		expect(toolResults(messages).map(textOf)).toEqual(["one", "two"]);
 	});
@@ -77,8 +94,17 @@ describe("runAgentLoop: events (§2.4)", () => {
 		await s.run();
 		const l = s.labels();
 		expect(l.slice(l.indexOf("tes t1"), l.indexOf("turn_end(t1,t2)") + 1)).toEqual([
-			"tes t1", "teu t1", "tee t1", "ms toolResult t1", "me toolResult t1",
-			"tes t2", "teu t2", "tee t2", "ms toolResult t2", "me toolResult t2", "turn_end(t1,t2)",
+			"tes t1",
+			"teu t1",
+			"tee t1",
+			"ms toolResult t1",
+			"me toolResult t1",
+			"tes t2",
+			"teu t2",
+			"tee t2",
+			"ms toolResult t2",
+			"me toolResult t2",
+			"turn_end(t1,t2)",
 		]);
 	});
 
@@ -175,8 +201,21 @@ describe("runAgentLoop: events (§2.4)", () => {
 		expect(steered).toBe(true);
 		const l = s.labels();
 		expect(l.slice(l.indexOf("tee t1"))).toEqual([
-			"tee t1", "ms toolResult t1", "me toolResult t1", "tes t2", "tee t2", "ms toolResult t2", "me toolResult t2",
-			"turn_end(t1,t2)", "turn_start", "ms user(STEER)", "me user(STEER)", "ms assistant", "me assistant(stop)", "turn_end()", "agent_end",
+			"tee t1",
+			"ms toolResult t1",
+			"me toolResult t1",
+			"tes t2",
+			"tee t2",
+			"ms toolResult t2",
+			"me toolResult t2",
+			"turn_end(t1,t2)",
+			"turn_start",
+			"ms user(STEER)",
+			"me user(STEER)",
+			"ms assistant",
+			"me assistant(stop)",
+			"turn_end()",
+			"agent_end",
 		]);
 		const second = s.streamFn.calls[1].context.messages;
 		expect(second.slice(-3).map((m) => (m.role === "toolResult" ? m.toolCallId : textOf(m)))).toEqual(["t1", "t2", "STEER"]);
@@ -202,8 +241,18 @@ describe("runAgentLoop: events (§2.4)", () => {
 		});
 		await s.run();
 		expect(s.labels()).toEqual([
-			"agent_start", "turn_start", "ms user(go)", "me user(go)", "ms assistant", "me assistant(toolUse)",
-			"tes t1", "tee t1", "ms toolResult t1", "me toolResult t1", "turn_end(t1)", "agent_end",
+			"agent_start",
+			"turn_start",
+			"ms user(go)",
+			"me user(go)",
+			"ms assistant",
+			"me assistant(toolUse)",
+			"tes t1",
+			"tee t1",
+			"ms toolResult t1",
+			"me toolResult t1",
+			"turn_end(t1)",
+			"agent_end",
 		]);
 		expect(seen).toEqual({ roles: ["user", "assistant", "toolResult"], newRoles: ["user", "assistant", "toolResult"] });
 		expect([steeringPolls, followPolls]).toEqual([1, 0]);
@@ -220,14 +269,23 @@ describe("runAgentLoop: events (§2.4)", () => {
 		const s2 = setup([{ toolCalls: [call("t1", "t")] }, { text: ["x"] }], [term], { getFollowUpMessages: async () => follow.splice(0) });
 		await s2.run();
 		expect(s2.streamFn.calls).toHaveLength(2);
-		expect(s2.labels().slice(-8)).toEqual(["turn_end(t1)", "turn_start", "ms user(more)", "me user(more)", "ms assistant", "me assistant(stop)", "turn_end()", "agent_end"]);
+		expect(s2.labels().slice(-8)).toEqual([
+			"turn_end(t1)",
+			"turn_start",
+			"ms user(more)",
+			"me user(more)",
+			"ms assistant",
+			"me assistant(stop)",
+			"turn_end()",
+			"agent_end",
+		]);
 	});
 
 	it("O: a batch where only some results terminate continues; afterToolCall can mark terminate", async () => {
-		const s = setup([{ toolCalls: [call("t1", "t"), call("t2", "p")] }, { text: ["x"] }], [
-			tool("t", async () => ({ ...ok(), terminate: true })),
-			tool("p", async () => ok()),
-		]);
+		const s = setup(
+			[{ toolCalls: [call("t1", "t"), call("t2", "p")] }, { text: ["x"] }],
+			[tool("t", async () => ({ ...ok(), terminate: true })), tool("p", async () => ok())],
+		);
 		const messages = await s.run();
 		expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "assistant"]);
 		expect((toolResults(messages)[0] as any).terminate).toBeUndefined();
@@ -253,8 +311,18 @@ describe("runAgentLoop: improvements over 0.73.1", () => {
 		const s = setup([{ toolCalls: [call("t1", "h")] }, { text: ["never"] }], [honours], { toolExecution: "sequential" });
 		const messages = await s.run("go", controller.signal);
 		expect(s.labels()).toEqual([
-			"agent_start", "turn_start", "ms user(go)", "me user(go)", "ms assistant", "me assistant(toolUse)",
-			"tes t1", "tee t1", "ms toolResult t1", "me toolResult t1", "turn_end(t1)", "agent_end",
+			"agent_start",
+			"turn_start",
+			"ms user(go)",
+			"me user(go)",
+			"ms assistant",
+			"me assistant(toolUse)",
+			"tes t1",
+			"tee t1",
+			"ms toolResult t1",
+			"me toolResult t1",
+			"turn_end(t1)",
+			"agent_end",
 		]);
 		expect(s.streamFn.calls).toHaveLength(1);
 		expect(textOf(toolResults(messages)[0])).toBe("aborted by signal");
@@ -294,20 +362,42 @@ describe("runAgentLoop: improvements over 0.73.1", () => {
 		const controller = new AbortController();
 		const s = setup(
 			[{ toolCalls: [call("t1", "hang"), call("t2", "quick")] }],
-			[tool("hang", () => new Promise(() => {})), tool("quick", async () => { controller.abort(); return ok("quick"); })],
+			[
+				tool("hang", () => new Promise(() => {})),
+				tool("quick", async () => {
+					controller.abort();
+					return ok("quick");
+				}),
+			],
 			{ abortGraceMs: 10 },
 		);
 		const messages = await s.run("go", controller.signal);
-		expect(toolResults(messages).map((r) => [r.toolCallId, r.isError])).toEqual([["t1", true], ["t2", false]]);
+		expect(toolResults(messages).map((r) => [r.toolCallId, r.isError])).toEqual([
+			["t1", true],
+			["t2", false],
+		]);
 		expect(s.labels().at(-1)).toBe("agent_end");
 	});
 
 	it("I: tool calls of an error reply get exactly one not-run result each, as message events", async () => {
-		const s = setup([{ toolCalls: [call("t1", "a"), call("t2", "a")], stop: "error", errorMessage: "HTTP 500" }], [tool("a", async () => ok())]);
+		const s = setup(
+			[{ toolCalls: [call("t1", "a"), call("t2", "a")], stop: "error", errorMessage: "HTTP 500" }],
+			[tool("a", async () => ok())],
+		);
 		const messages = await s.run();
 		expect(s.labels()).toEqual([
-			"agent_start", "turn_start", "ms user(go)", "me user(go)", "ms assistant", "me assistant(error)",
-			"ms toolResult t1", "me toolResult t1", "ms toolResult t2", "me toolResult t2", "turn_end(t1,t2)", "agent_end",
+			"agent_start",
+			"turn_start",
+			"ms user(go)",
+			"me user(go)",
+			"ms assistant",
+			"me assistant(error)",
+			"ms toolResult t1",
+			"me toolResult t1",
+			"ms toolResult t2",
+			"me toolResult t2",
+			"turn_end(t1,t2)",
+			"agent_end",
 		]);
 		expect(toolResults(messages).map(textOf)).toEqual([NOT_RUN_TEXT.replyError, NOT_RUN_TEXT.replyError]);
 	});
@@ -327,7 +417,15 @@ describe("runAgentLoop: improvements over 0.73.1", () => {
 
 	it("does not execute tool calls of a length-truncated reply", async () => {
 		let ran = false;
-		const s = setup([{ toolCalls: [call("t1", "a")], stop: "length" }, { text: ["retry"] }], [tool("a", async () => { ran = true; return ok(); })]);
+		const s = setup(
+			[{ toolCalls: [call("t1", "a")], stop: "length" }, { text: ["retry"] }],
+			[
+				tool("a", async () => {
+					ran = true;
+					return ok();
+				}),
+			],
+		);
 		const messages = await s.run();
 		expect(ran).toBe(false);
 		const result = toolResults(messages)[0];
@@ -359,7 +457,16 @@ describe("runAgentLoop: improvements over 0.73.1", () => {
 		const s = setup([{ text: ["never"] }]);
 		const messages = await s.run("go", controller.signal);
 		expect(s.streamFn.calls).toHaveLength(0);
-		expect(s.labels()).toEqual(["agent_start", "turn_start", "ms user(go)", "me user(go)", "ms assistant", "me assistant(aborted)", "turn_end()", "agent_end"]);
+		expect(s.labels()).toEqual([
+			"agent_start",
+			"turn_start",
+			"ms user(go)",
+			"me user(go)",
+			"ms assistant",
+			"me assistant(aborted)",
+			"turn_end()",
+			"agent_end",
+		]);
 		expect(messages).toHaveLength(2);
 	});
 
@@ -416,12 +523,21 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 
 	it("§5.5: beforeToolCall may mutate args; they are executed without revalidation", async () => {
 		let got: unknown;
-		const s = setup([{ toolCalls: [call("t1", "a", { value: "x" })] }], [tool("a", async (_id, args) => { got = args.value; return ok(); })], {
-			beforeToolCall: async ({ args }) => {
-				args.value = 123;
-				return undefined;
+		const s = setup(
+			[{ toolCalls: [call("t1", "a", { value: "x" })] }],
+			[
+				tool("a", async (_id, args) => {
+					got = args.value;
+					return ok();
+				}),
+			],
+			{
+				beforeToolCall: async ({ args }) => {
+					args.value = 123;
+					return undefined;
+				},
 			},
-		});
+		);
 		await s.run();
 		expect(got).toBe(123);
 	});
@@ -437,16 +553,23 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 				active--;
 				return ok();
 			};
-			const s = setup([{ toolCalls: [call("t1", "a"), call("t2", "b")] }], [tool("a", body, { executionMode: mode }), tool("b", body, { executionMode: "parallel" })]);
+			const s = setup(
+				[{ toolCalls: [call("t1", "a"), call("t2", "b")] }],
+				[tool("a", body, { executionMode: mode }), tool("b", body, { executionMode: "parallel" })],
+			);
 			await s.run();
 			expect(maxActive).toBe(mode === "sequential" ? 1 : 2);
 		}
 	});
 
 	it("§5.6: afterToolCall merges field by field with ??", async () => {
-		const s = setup([{ toolCalls: [call("t1", "a")] }], [tool("a", async () => ({ content: [{ type: "text", text: "orig" }], details: { keep: 1 } }))], {
-			afterToolCall: async () => ({ content: [{ type: "text", text: "over" }], isError: true }),
-		});
+		const s = setup(
+			[{ toolCalls: [call("t1", "a")] }],
+			[tool("a", async () => ({ content: [{ type: "text", text: "orig" }], details: { keep: 1 } }))],
+			{
+				afterToolCall: async () => ({ content: [{ type: "text", text: "over" }], isError: true }),
+			},
+		);
 		const messages = await s.run();
 		expect(toolResults(messages)[0]).toMatchObject({ isError: true, details: { keep: 1 }, content: [{ type: "text", text: "over" }] });
 	});
@@ -466,11 +589,13 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 		s.context.messages.push({ role: "custom", timestamp: 1 } as any);
 		await runAgentLoopContinue(s.context, s.config, s.emit, undefined, s.streamFn);
 		expect(s.labels()).toEqual(["agent_start", "turn_start", "ms assistant", "me assistant(stop)", "turn_end()", "agent_end"]);
-		await expect(runAgentLoopContinue({ systemPrompt: "", messages: [] }, s.config, s.emit)).rejects.toThrow("Cannot continue: no messages in context");
-		expect(() => agentLoopContinue({ systemPrompt: "", messages: [] }, s.config)).toThrow("Cannot continue: no messages in context");
-		expect(() => agentLoopContinue({ systemPrompt: "", messages: [s.events.find((e) => e.type === "message_end")!.message] }, s.config)).toThrow(
-			"Cannot continue from message role: assistant",
+		await expect(runAgentLoopContinue({ systemPrompt: "", messages: [] }, s.config, s.emit)).rejects.toThrow(
+			"Cannot continue: no messages in context",
 		);
+		expect(() => agentLoopContinue({ systemPrompt: "", messages: [] }, s.config)).toThrow("Cannot continue: no messages in context");
+		expect(() =>
+			agentLoopContinue({ systemPrompt: "", messages: [s.events.find((e) => e.type === "message_end")!.message] }, s.config),
+		).toThrow("Cannot continue from message role: assistant");
 	});
 
 	it("agentLoop streams the events and resolves with agent_end.messages", async () => {
@@ -489,7 +614,16 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 		});
 		const labels: string[] = [];
 		for await (const e of stream) labels.push(label(e));
-		expect(labels).toEqual(["agent_start", "turn_start", "ms user(hi)", "me user(hi)", "ms assistant", "me assistant(error)", "turn_end()", "agent_end"]);
+		expect(labels).toEqual([
+			"agent_start",
+			"turn_start",
+			"ms user(hi)",
+			"me user(hi)",
+			"ms assistant",
+			"me assistant(error)",
+			"turn_end()",
+			"agent_end",
+		]);
 		expect((await stream.result())[0]).toMatchObject({ errorMessage: "no stream" });
 	});
 

@@ -258,7 +258,8 @@ function checkRun(agent: AgentClass, events: AgentEvent[], run: number): void {
 	let turnOpen = false;
 	const tools = new Map<string, number>();
 	for (const [i, e] of events.entries()) {
-		if ((e.type === "agent_start" && i !== 0) || (e.type === "agent_end" && i !== events.length - 1)) fail(`${where}: extra ${e.type} at ${i}`);
+		if ((e.type === "agent_start" && i !== 0) || (e.type === "agent_end" && i !== events.length - 1))
+			fail(`${where}: extra ${e.type} at ${i}`);
 		if (e.type === "message_start") {
 			if (messageOpen) fail(`${where}: message_start while a message is open (event ${i})`);
 			messageOpen = true;

@@ -17,7 +17,16 @@ describe("Agent under random interleavings", () => {
 
 	it("the transcript check catches an unanswered tool call and a duplicate result", () => {
 		const call = { type: "toolCall" as const, id: "c1", name: "x", arguments: {} };
-		const asst = { role: "assistant" as const, content: [call], api: "a", provider: "p", model: "m", usage: {} as any, stopReason: "toolUse" as const, timestamp: 0 };
+		const asst = {
+			role: "assistant" as const,
+			content: [call],
+			api: "a",
+			provider: "p",
+			model: "m",
+			usage: {} as any,
+			stopReason: "toolUse" as const,
+			timestamp: 0,
+		};
 		const result = { role: "toolResult" as const, toolCallId: "c1", toolName: "x", content: [], isError: false, timestamp: 0 };
 		expect(() => checkTranscript([asst], 0)).toThrow("tool calls without results");
 		expect(() => checkTranscript([asst, result, result], 0)).toThrow("without an open call");

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Agent, type AgentOptions } from "../../src/agent/agent.js";
 import { NOT_RUN_TEXT } from "../../src/agent/agent-loop.js";
 import type { AgentEvent, AgentTool } from "../../src/agent/types.js";
-import { registerFauxProvider, fauxText, fauxReply, type FauxProvider } from "../../src/ai/index.js";
+import { type FauxProvider, fauxReply, fauxText, registerFauxProvider } from "../../src/ai/index.js";
 import type { AssistantMessage } from "../../src/ai/types.js";
 import { assistant, call, deferred, label, ok, type Script, scriptedStream, testModel, textOf, tool, user } from "./scripted-stream.js";
 
@@ -28,9 +28,18 @@ describe("Agent scenarios (§2.4)", () => {
 		});
 		await agent.prompt("hi");
 		expect(events.map(label)).toEqual([
-			"agent_start", "turn_start", "ms user(hi)", "me user(hi)",
-			"ms assistant", "upd text_start", "upd text_delta", "upd text_delta", "upd text_end",
-			"me assistant(stop)", "turn_end()", "agent_end",
+			"agent_start",
+			"turn_start",
+			"ms user(hi)",
+			"me user(hi)",
+			"ms assistant",
+			"upd text_start",
+			"upd text_delta",
+			"upd text_delta",
+			"upd text_end",
+			"me assistant(stop)",
+			"turn_end()",
+			"agent_end",
 		]);
 		expect(streaming.every(Boolean)).toBe(true);
 		expect(streamingRoles).toEqual([undefined, undefined]);
@@ -43,18 +52,32 @@ describe("Agent scenarios (§2.4)", () => {
 	it("A: a stream that only sends done gives ms/me of the final copy and no updates", async () => {
 		const { agent, labels, events } = makeAgent([{ text: ["x"], doneOnly: true }]);
 		await agent.prompt("hi");
-		expect(labels()).toEqual(["agent_start", "turn_start", "ms user(hi)", "me user(hi)", "ms assistant", "me assistant(stop)", "turn_end()", "agent_end"]);
+		expect(labels()).toEqual([
+			"agent_start",
+			"turn_start",
+			"ms user(hi)",
+			"me user(hi)",
+			"ms assistant",
+			"me assistant(stop)",
+			"turn_end()",
+			"agent_end",
+		]);
 		expect(events.some((e) => e.type === "message_update")).toBe(false);
 	});
 
 	it("B: pendingToolCalls is replaced on every change and empty when settled", async () => {
 		const gate = deferred();
 		const sets: ReadonlySet<string>[] = [];
-		const { agent } = makeAgent(
-			[{ toolCalls: [call("t1", "slow"), call("t2", "fast")] }, { text: ["x"] }],
-			{},
-			[tool("slow", async () => { await gate.promise; return ok(); }), tool("fast", async () => { setImmediate(() => gate.resolve()); return ok(); })],
-		);
+		const { agent } = makeAgent([{ toolCalls: [call("t1", "slow"), call("t2", "fast")] }, { text: ["x"] }], {}, [
+			tool("slow", async () => {
+				await gate.promise;
+				return ok();
+			}),
+			tool("fast", async () => {
+				setImmediate(() => gate.resolve());
+				return ok();
+			}),
+		]);
 		agent.subscribe((e) => {
 			if (e.type === "tool_execution_start" || e.type === "tool_execution_end") sets.push(agent.state.pendingToolCalls);
 		});
@@ -68,7 +91,15 @@ describe("Agent scenarios (§2.4)", () => {
 		const { agent, labels } = makeAgent([{ text: ["a"] }]);
 		agent.steer(user("pre-steer"));
 		await agent.prompt("go");
-		expect(labels().slice(0, 7)).toEqual(["agent_start", "turn_start", "ms user(go)", "me user(go)", "ms user(pre-steer)", "me user(pre-steer)", "ms assistant"]);
+		expect(labels().slice(0, 7)).toEqual([
+			"agent_start",
+			"turn_start",
+			"ms user(go)",
+			"me user(go)",
+			"ms user(pre-steer)",
+			"me user(pre-steer)",
+			"ms assistant",
+		]);
 	});
 
 	it("E: steering during a streamed text reply runs one more turn after it", async () => {
@@ -82,7 +113,15 @@ describe("Agent scenarios (§2.4)", () => {
 		});
 		await agent.prompt("go");
 		expect(labels().slice(-9)).toEqual([
-			"me assistant(stop)", "turn_end()", "turn_start", "ms user(S1)", "me user(S1)", "ms assistant", "me assistant(stop)", "turn_end()", "agent_end",
+			"me assistant(stop)",
+			"turn_end()",
+			"turn_start",
+			"ms user(S1)",
+			"me user(S1)",
+			"ms assistant",
+			"me assistant(stop)",
+			"turn_end()",
+			"agent_end",
 		]);
 	});
 
@@ -100,7 +139,15 @@ describe("Agent scenarios (§2.4)", () => {
 		all.agent.followUp(user("F2"));
 		await all.agent.prompt("go");
 		expect(all.labels().slice(-9)).toEqual([
-			"turn_start", "ms user(F1)", "me user(F1)", "ms user(F2)", "me user(F2)", "ms assistant", "me assistant(stop)", "turn_end()", "agent_end",
+			"turn_start",
+			"ms user(F1)",
+			"me user(F1)",
+			"ms user(F2)",
+			"me user(F2)",
+			"ms assistant",
+			"me assistant(stop)",
+			"turn_end()",
+			"agent_end",
 		]);
 	});
 
@@ -109,7 +156,8 @@ describe("Agent scenarios (§2.4)", () => {
 		agent.followUp(user("later"));
 		let signalAborted = false;
 		agent.subscribe((e, signal) => {
-			if (e.type === "message_update" && e.assistantMessageEvent.type === "text_delta" && e.assistantMessageEvent.delta === "b") agent.abort();
+			if (e.type === "message_update" && e.assistantMessageEvent.type === "text_delta" && e.assistantMessageEvent.delta === "b")
+				agent.abort();
 			if (e.type === "agent_end") signalAborted = signal.aborted;
 		});
 		await agent.prompt("go");
@@ -128,7 +176,16 @@ describe("Agent scenarios (§2.4)", () => {
 		const running = agent.prompt("go");
 		agent.abort();
 		await running;
-		expect(labels()).toEqual(["agent_start", "turn_start", "ms user(go)", "me user(go)", "ms assistant", "me assistant(aborted)", "turn_end()", "agent_end"]);
+		expect(labels()).toEqual([
+			"agent_start",
+			"turn_start",
+			"ms user(go)",
+			"me user(go)",
+			"ms assistant",
+			"me assistant(aborted)",
+			"turn_end()",
+			"agent_end",
+		]);
 		expect(streamFn.calls).toHaveLength(0);
 	});
 
@@ -147,7 +204,9 @@ describe("Agent scenarios (§2.4)", () => {
 	});
 
 	it("I: an error event records errorMessage, keeps follow-ups queued, and answers its tool calls", async () => {
-		const { agent, labels } = makeAgent([{ toolCalls: [call("t1", "a")], stop: "error", errorMessage: "HTTP 500" }], {}, [tool("a", async () => ok())]);
+		const { agent, labels } = makeAgent([{ toolCalls: [call("t1", "a")], stop: "error", errorMessage: "HTTP 500" }], {}, [
+			tool("a", async () => ok()),
+		]);
 		agent.followUp(user("f"));
 		await agent.prompt("go");
 		expect(agent.state.errorMessage).toBe("HTTP 500");
@@ -158,16 +217,41 @@ describe("Agent scenarios (§2.4)", () => {
 
 	it("J: a throwing stream function, convertToLlm or missing provider emits the complete failure sequence", async () => {
 		const failures: [string, AgentOptions][] = [
-			["stream down", { streamFn: () => { throw new Error("stream down"); } }],
-			["convert failed", { convertToLlm: () => { throw new Error("convert failed"); } }],
+			[
+				"stream down",
+				{
+					streamFn: () => {
+						throw new Error("stream down");
+					},
+				},
+			],
+			[
+				"convert failed",
+				{
+					convertToLlm: () => {
+						throw new Error("convert failed");
+					},
+				},
+			],
 			["No API provider registered for api: unknown", { streamFn: undefined, initialState: {} }],
 		];
 		for (const [text, options] of failures) {
 			const agent = new Agent({ streamFn: scriptedStream([]), initialState: { model: testModel }, ...options });
 			const events: AgentEvent[] = [];
-			agent.subscribe((e) => { events.push(e); });
+			agent.subscribe((e) => {
+				events.push(e);
+			});
 			await agent.prompt("go");
-			expect(events.map(label)).toEqual(["agent_start", "turn_start", "ms user(go)", "me user(go)", "ms assistant", "me assistant(error)", "turn_end()", "agent_end"]);
+			expect(events.map(label)).toEqual([
+				"agent_start",
+				"turn_start",
+				"ms user(go)",
+				"me user(go)",
+				"ms assistant",
+				"me assistant(error)",
+				"turn_end()",
+				"agent_end",
+			]);
 			expect(agent.state.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 			expect(agent.state.messages[1]).toMatchObject({ stopReason: "error", errorMessage: text, content: [{ type: "text", text: "" }] });
 			expect((events.at(-1) as any).messages).toEqual([agent.state.messages[1]]);
@@ -178,7 +262,9 @@ describe("Agent scenarios (§2.4)", () => {
 
 	it("K: a throwing subscriber neither fails the run nor starves later subscribers; the error is reported", async () => {
 		const reported: string[] = [];
-		const { agent, events } = makeAgent([{ text: ["ok"] }], { onListenerError: (error, event) => reported.push(`${event.type}: ${(error as Error).message}`) });
+		const { agent, events } = makeAgent([{ text: ["ok"] }], {
+			onListenerError: (error, event) => reported.push(`${event.type}: ${(error as Error).message}`),
+		});
 		const later: string[] = [];
 		agent.subscribe((e) => {
 			if (e.type === "message_end" || e.type === "agent_end") throw new Error("listener boom");
@@ -217,9 +303,26 @@ describe("Agent scenarios (§2.4)", () => {
 		agent.followUp(user("f1"));
 		await agent.continue();
 		expect(labels()).toEqual([
-			"agent_start", "turn_start", "ms user(s1)", "me user(s1)", "ms assistant", "me assistant(stop)", "turn_end()",
-			"turn_start", "ms user(s2)", "me user(s2)", "ms assistant", "me assistant(stop)", "turn_end()",
-			"turn_start", "ms user(f1)", "me user(f1)", "ms assistant", "me assistant(stop)", "turn_end()", "agent_end",
+			"agent_start",
+			"turn_start",
+			"ms user(s1)",
+			"me user(s1)",
+			"ms assistant",
+			"me assistant(stop)",
+			"turn_end()",
+			"turn_start",
+			"ms user(s2)",
+			"me user(s2)",
+			"ms assistant",
+			"me assistant(stop)",
+			"turn_end()",
+			"turn_start",
+			"ms user(f1)",
+			"me user(f1)",
+			"ms assistant",
+			"me assistant(stop)",
+			"turn_end()",
+			"agent_end",
 		]);
 		expect(streamFn.calls).toHaveLength(3);
 		expect(agent.state.messages.slice(-4).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
@@ -244,7 +347,13 @@ describe("Agent API (§3, §5.2)", () => {
 	it("has the documented defaults and copies initial arrays", () => {
 		const tools = [tool("a", async () => ok())];
 		const agent = new Agent({ initialState: { tools, systemPrompt: "sp", thinkingLevel: "high" } });
-		expect(agent.state).toMatchObject({ systemPrompt: "sp", thinkingLevel: "high", isStreaming: false, errorMessage: undefined, streamingMessage: undefined });
+		expect(agent.state).toMatchObject({
+			systemPrompt: "sp",
+			thinkingLevel: "high",
+			isStreaming: false,
+			errorMessage: undefined,
+			streamingMessage: undefined,
+		});
 		expect(agent.state.model.api).toBe("unknown");
 		expect(agent.state.tools).not.toBe(tools);
 		const defaults = new Agent();

@@ -1,10 +1,11 @@
 // Test helpers for the agent layer: a scripted stream function speaking the real assistant event
 // protocol (one macrotask between events, abort honoured between events unless told otherwise), and a
 // compact trace of agent events so tests can assert exact orders.
-import { createAssistantMessageEventStream, type AssistantMessageEventStream } from "../../src/ai/event-stream.js";
+
+import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../../src/agent/types.js";
+import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../../src/ai/event-stream.js";
 import type { AssistantMessage, Context, Model, SimpleStreamOptions, StopReason, ToolCall, UserMessage } from "../../src/ai/types.js";
 import { createOutputMessage } from "../../src/ai/usage.js";
-import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../../src/agent/types.js";
 
 export const testModel: Model = {
 	id: "scripted-1",
@@ -123,7 +124,12 @@ function play(model: Model, reply: Reply, signal: AbortSignal | undefined): Assi
 
 export const user = (text: string): UserMessage => ({ role: "user", content: text, timestamp: Date.now() });
 
-export const call = (id: string, name: string, args: Record<string, any> = {}): ToolCall => ({ type: "toolCall", id, name, arguments: args });
+export const call = (id: string, name: string, args: Record<string, any> = {}): ToolCall => ({
+	type: "toolCall",
+	id,
+	name,
+	arguments: args,
+});
 
 export function assistant(text: string, stopReason: StopReason = "stop"): AssistantMessage {
 	const m = createOutputMessage(testModel);

@@ -48,7 +48,11 @@ describe("built-in models", () => {
 	});
 
 	it("moves providers to the base URLs given in the environment", () => {
-		const r = registry({ OPENAI_BASE_URL: "http://127.0.0.1:9999/v1/", ANTHROPIC_BASE_URL: "http://proxy:1", GEMINI_BASE_URL: "http://g:2" });
+		const r = registry({
+			OPENAI_BASE_URL: "http://127.0.0.1:9999/v1/",
+			ANTHROPIC_BASE_URL: "http://proxy:1",
+			GEMINI_BASE_URL: "http://g:2",
+		});
 		expect(r.find("openai/gpt-5")?.baseUrl).toBe("http://127.0.0.1:9999/v1");
 		expect(r.find("anthropic/claude-opus-4-1")?.baseUrl).toBe("http://proxy:1");
 		expect(r.find("gemini-2.5-flash")?.baseUrl).toBe("http://g:2");
@@ -164,7 +168,11 @@ describe("models.json", () => {
 
 	it("treats a custom provider without apiKey as keyless (available)", () => {
 		writeModelsJson(local);
-		expect(registry().getAvailable().map((m) => m.id)).toEqual(["qwen-coder", "big"]);
+		expect(
+			registry()
+				.getAvailable()
+				.map((m) => m.id),
+		).toEqual(["qwen-coder", "big"]);
 	});
 
 	it("resolves apiKey as an env var name, or takes it literally", () => {
@@ -173,7 +181,11 @@ describe("models.json", () => {
 		});
 		writeModelsJson(withKey("CORP_KEY"));
 		expect(registry({ CORP_KEY: "from-env" }).getApiKey("corp")).toBe("from-env");
-		expect(registry({ CORP_KEY: "from-env" }).getAvailable().map((m) => m.id)).toEqual(["m"]);
+		expect(
+			registry({ CORP_KEY: "from-env" })
+				.getAvailable()
+				.map((m) => m.id),
+		).toEqual(["m"]);
 		// Named but unset: no key, and the provider is not available.
 		expect(registry().getApiKey("corp")).toBeUndefined();
 		expect(registry().getAvailable()).toEqual([]);
@@ -185,7 +197,13 @@ describe("models.json", () => {
 
 	it("replaces a built-in model with the same provider/id", () => {
 		writeModelsJson({
-			providers: { openai: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", models: [{ id: "gpt-5", contextWindow: 1000, maxTokens: 100 }] } },
+			providers: {
+				openai: {
+					baseUrl: "http://127.0.0.1:1/v1",
+					api: "openai-completions",
+					models: [{ id: "gpt-5", contextWindow: 1000, maxTokens: 100 }],
+				},
+			},
 		});
 		const r = registry();
 		expect(r.getAll().filter((m) => m.provider === "openai" && m.id === "gpt-5")).toHaveLength(1);
@@ -197,9 +215,17 @@ describe("models.json", () => {
 	const cases: [string, unknown, string][] = [
 		["invalid JSON", '{"providers": {', "models.json: invalid JSON"],
 		["a missing providers object", { models: [] }, "models.json: providers: missing"],
-		["a missing baseUrl", { providers: { x: { api: "openai-completions", models: [] } } }, "models.json: providers.x.baseUrl: must be a non-empty string"],
+		[
+			"a missing baseUrl",
+			{ providers: { x: { api: "openai-completions", models: [] } } },
+			"models.json: providers.x.baseUrl: must be a non-empty string",
+		],
 		["a bad api", { providers: { x: { baseUrl: "http://h", api: "openai", models: [] } } }, "models.json: providers.x.api: must be one of"],
-		["a typo in a field name", { providers: { x: { baseURL: "http://h", api: "openai-completions", models: [] } } }, "models.json: providers.x.baseURL: unknown field"],
+		[
+			"a typo in a field name",
+			{ providers: { x: { baseURL: "http://h", api: "openai-completions", models: [] } } },
+			"models.json: providers.x.baseURL: unknown field",
+		],
 		[
 			"a non-integer context window",
 			{ providers: { x: { baseUrl: "http://h", api: "openai-completions", models: [{ id: "a" }, { id: "b", contextWindow: "big" }] } } },
@@ -329,7 +355,13 @@ describe("discoverLocal", () => {
 
 	it("finds an OpenAI-compatible server on its port and adds keyless, free models", async () => {
 		const llama = await startServer({
-			"/v1/models": { object: "list", data: [{ id: "qwen2.5-coder-7b", meta: { n_ctx_train: 32768 } }, { id: "tiny", max_model_len: 4096 }] },
+			"/v1/models": {
+				object: "list",
+				data: [
+					{ id: "qwen2.5-coder-7b", meta: { n_ctx_train: 32768 } },
+					{ id: "tiny", max_model_len: 4096 },
+				],
+			},
 		});
 		servers.push(llama);
 		const closed = await freePort();
@@ -377,7 +409,10 @@ describe("discoverLocal", () => {
 		servers.push(stalled, junk);
 		const closed = await freePort();
 		const r = registry();
-		const found = await r.discoverLocal({ timeoutMs: 200, ports: { vllm: stalled.port, lmstudio: junk.port, ollama: closed, llamacpp: closed } });
+		const found = await r.discoverLocal({
+			timeoutMs: 200,
+			ports: { vllm: stalled.port, lmstudio: junk.port, ollama: closed, llamacpp: closed },
+		});
 		expect(found).toEqual([]);
 		expect(stalled.paths).toEqual(["/v1/models"]);
 		expect(r.getAll().length).toBe(BUILTIN_MODELS.length);

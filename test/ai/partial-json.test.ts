@@ -4,7 +4,13 @@ import { parseStreamingJson, StreamingJson } from "../../src/ai/partial-json.js"
 const inputs: Record<string, unknown>[] = [
 	{ path: "src/index.ts", content: 'line 1\nsays "hi"\t\\ and \u00e9 \u2603 done' },
 	{ command: "ls -la", timeout: 30, flags: [true, false, null], nested: { a: [1, { b: "c" }], empty: {} } },
-	{ edits: [{ oldText: "a,b", newText: "{x}" }, { oldText: "[", newText: "]" }], n: -12.5e3 },
+	{
+		edits: [
+			{ oldText: "a,b", newText: "{x}" },
+			{ oldText: "[", newText: "]" },
+		],
+		n: -12.5e3,
+	},
 	{ emoji: "😀 café", escaped: "\\u1234 is not a char here", unicode: "\u0001" },
 ];
 

@@ -20,8 +20,23 @@ describe("parseCliArgs", () => {
 
 	it("reads every flag", () => {
 		const args = run(
-			"--provider", "openai", "--model", "gpt-5", "--api-key", "sk-x", "--thinking", "high", "-c",
-			"--mode", "rpc", "--tools", "read, ls,,grep", "--system-prompt", "S", "--append-system-prompt", "A",
+			"--provider",
+			"openai",
+			"--model",
+			"gpt-5",
+			"--api-key",
+			"sk-x",
+			"--thinking",
+			"high",
+			"-c",
+			"--mode",
+			"rpc",
+			"--tools",
+			"read, ls,,grep",
+			"--system-prompt",
+			"S",
+			"--append-system-prompt",
+			"A",
 		);
 		expect(args).toMatchObject({
 			provider: "openai",

@@ -55,7 +55,12 @@ describe("rudder (built CLI)", () => {
 
 	it("a 500 from the server exits 1 with one line on stderr", { timeout: LONG }, async () => {
 		const { server, home } = await setUp();
-		const failure = { kind: "status" as const, status: 500, body: '{"error":{"message":"model exploded"}}', headers: { "retry-after-ms": "0" } };
+		const failure = {
+			kind: "status" as const,
+			status: 500,
+			body: '{"error":{"message":"model exploded"}}',
+			headers: { "retry-after-ms": "0" },
+		};
 		server.enqueue(failure, failure, failure, failure, failure);
 		const result = await runCli(["--model", "mock/mock-1", "-p", "hi"], home);
 		expect(result.code).toBe(1);
@@ -84,11 +89,7 @@ describe("rudder (built CLI)", () => {
 		const second = await runCli(["--model", "mock/mock-1", "-c", "-p", "what is my name?"], home);
 		expect(second.stderr).toBe("");
 		expect(second.stdout).toBe("You are Ada.\n");
-		expect(transcriptOf(server.requests[1].body)).toEqual([
-			"user: my name is Ada",
-			"assistant: Hello, Ada.",
-			"user: what is my name?",
-		]);
+		expect(transcriptOf(server.requests[1].body)).toEqual(["user: my name is Ada", "assistant: Hello, Ada.", "user: what is my name?"]);
 	});
 
 	it("without -c a new session starts empty", { timeout: LONG }, async () => {
@@ -111,7 +112,9 @@ describe("rudder (built CLI)", () => {
 		const result = await runCli(["-r", "-p", "and now?"], home);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("resumed\n");
-		expect(result.stderr).toMatch(/^rudder: Resumed the latest session \w{8} \(2 messages, "newer question"\); others: \w{8} \(2 messages, "older question"\)/);
+		expect(result.stderr).toMatch(
+			/^rudder: Resumed the latest session \w{8} \(2 messages, "newer question"\); others: \w{8} \(2 messages, "older question"\)/,
+		);
 		expect(transcriptOf(server.requests[2].body)).toEqual(["user: newer question", "assistant: second answer", "user: and now?"]);
 	});
 
@@ -157,7 +160,10 @@ describe("rudder (built CLI)", () => {
 		expect(all.stdout).toMatch(/^mock\/mock-1\s/m);
 		expect(all.stdout).toMatch(/^anthropic\//m);
 		const filtered = await runCli(["--list-models", "mock"], home);
-		expect(filtered.stdout.trimEnd().split("\n")).toEqual([expect.stringMatching(/^model/), expect.stringMatching(/^mock\/mock-1\s.*\sno$/)]);
+		expect(filtered.stdout.trimEnd().split("\n")).toEqual([
+			expect.stringMatching(/^model/),
+			expect.stringMatching(/^mock\/mock-1\s.*\sno$/),
+		]);
 		const none = await runCli(["--list-models", "no-such-model-anywhere"], home);
 		expect(none.code).toBe(1);
 		expect(none.stderr).toBe('rudder: no model matches "no-such-model-anywhere"\n');

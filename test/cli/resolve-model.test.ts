@@ -52,13 +52,19 @@ async function closedPort(): Promise<number> {
 describe("resolveModel", () => {
 	it("--model provider/id finds that model, also without a key", async () => {
 		const reg = registry();
-		const target = reg.getAll().filter((m) => m.provider === "openai").at(-1) as Model;
+		const target = reg
+			.getAll()
+			.filter((m) => m.provider === "openai")
+			.at(-1) as Model;
 		const choice = await resolveModel(catalog(reg), { model: `openai/${target.id}`, interactive: false, demo: noDemo });
 		expect(choice).toMatchObject({ ok: true, model: { provider: "openai", id: target.id } });
 	});
 
 	it("--provider prefixes a bare --model id", async () => {
-		const reg = registry({}, { providers: { mine: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "m1" }] } } });
+		const reg = registry(
+			{},
+			{ providers: { mine: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "m1" }] } } },
+		);
 		const choice = await resolveModel(catalog(reg), { model: "m1", provider: "mine", interactive: false, demo: noDemo });
 		expect(choice).toMatchObject({ ok: true, model: { provider: "mine", id: "m1" } });
 	});
@@ -69,7 +75,10 @@ describe("resolveModel", () => {
 			exitCode: 2,
 			message: 'unknown model "nope/x" (see rudder --list-models)',
 		});
-		expect(await resolveModel(catalog(registry()), { provider: "nope", interactive: true, demo: noDemo })).toMatchObject({ ok: false, exitCode: 2 });
+		expect(await resolveModel(catalog(registry()), { provider: "nope", interactive: true, demo: noDemo })).toMatchObject({
+			ok: false,
+			exitCode: 2,
+		});
 	});
 
 	it("with a key, picks a model of that provider; the settings default wins when usable", async () => {
@@ -81,7 +90,11 @@ describe("resolveModel", () => {
 		const preferred = await resolveModel(catalog(reg), { defaultModel: `anthropic/${last.id}`, interactive: false, demo: noDemo });
 		expect(preferred).toMatchObject({ ok: true, model: { id: last.id } });
 		// A default whose provider has no key is passed over.
-		const unusable = await resolveModel(catalog(reg), { defaultModel: `openai/${reg.getAll().find((m) => m.provider === "openai")?.id}`, interactive: false, demo: noDemo });
+		const unusable = await resolveModel(catalog(reg), {
+			defaultModel: `openai/${reg.getAll().find((m) => m.provider === "openai")?.id}`,
+			interactive: false,
+			demo: noDemo,
+		});
 		expect(unusable).toMatchObject({ ok: true, model: { provider: "anthropic" } });
 	});
 
@@ -115,7 +128,9 @@ describe("discoveryOptions", () => {
 	});
 
 	it("a malformed value is one clear error", () => {
-		expect(() => discoveryOptions("ollama=abc")).toThrow('RUDDER_DISCOVERY_PORTS: "ollama=abc" is not <ollama|llamacpp|lmstudio|vllm>=<port>');
+		expect(() => discoveryOptions("ollama=abc")).toThrow(
+			'RUDDER_DISCOVERY_PORTS: "ollama=abc" is not <ollama|llamacpp|lmstudio|vllm>=<port>',
+		);
 		expect(() => discoveryOptions("redis=6379")).toThrow(/RUDDER_DISCOVERY_PORTS/);
 	});
 });

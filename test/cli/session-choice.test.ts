@@ -28,15 +28,24 @@ describe("chooseSessionMode", () => {
 	it("--session with a path uses that file, relative to the cwd, and refuses a missing one", () => {
 		const ctx = context();
 		writeFileSync(join(ctx.cwd, "saved.jsonl"), "");
-		expect(chooseSessionMode({ ...none, session: "saved.jsonl" }, ctx)).toEqual({ ok: true, mode: { kind: "file", path: join(ctx.cwd, "saved.jsonl") } });
-		expect(chooseSessionMode({ ...none, session: "./gone.jsonl" }, ctx)).toEqual({ ok: false, message: `session file not found: ${join(ctx.cwd, "gone.jsonl")}` });
+		expect(chooseSessionMode({ ...none, session: "saved.jsonl" }, ctx)).toEqual({
+			ok: true,
+			mode: { kind: "file", path: join(ctx.cwd, "saved.jsonl") },
+		});
+		expect(chooseSessionMode({ ...none, session: "./gone.jsonl" }, ctx)).toEqual({
+			ok: false,
+			message: `session file not found: ${join(ctx.cwd, "gone.jsonl")}`,
+		});
 	});
 
 	it("--session with an id and -r with no sessions fail with one clear line", () => {
 		const ctx = context();
 		const byId = chooseSessionMode({ ...none, session: "abc123" }, ctx);
 		expect(byId).toMatchObject({ ok: false, message: expect.stringContaining('"abc123"') });
-		expect(chooseSessionMode({ ...none, resume: true }, ctx)).toEqual({ ok: false, message: `no session to resume in ${ctx.cwd} (start one without --resume)` });
+		expect(chooseSessionMode({ ...none, resume: true }, ctx)).toEqual({
+			ok: false,
+			message: `no session to resume in ${ctx.cwd} (start one without --resume)`,
+		});
 	});
 
 	it("refuses flags that contradict each other", () => {

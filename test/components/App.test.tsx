@@ -1,5 +1,4 @@
 import { render } from "ink-testing-library";
-import React from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../components/App.js";
 import { openInputHistory } from "../../components/input-history.js";

@@ -151,7 +151,11 @@ export class FakeSession implements AgentSessionApi {
 		}
 		const block = p.content[index] as { text: string };
 		block.text += delta;
-		this.emit({ type: "message_update", message: p, assistantMessageEvent: { type: "text_delta", contentIndex: index, delta, partial: p } });
+		this.emit({
+			type: "message_update",
+			message: p,
+			assistantMessageEvent: { type: "text_delta", contentIndex: index, delta, partial: p },
+		});
 	}
 
 	startTool(id: string, name: string, args: unknown): void {
@@ -159,13 +163,25 @@ export class FakeSession implements AgentSessionApi {
 		this.emit({ type: "tool_execution_start", toolCallId: id, toolName: name, args });
 	}
 	toolOutput(id: string, name: string, text: string): void {
-		this.emit({ type: "tool_execution_update", toolCallId: id, toolName: name, args: {}, partialResult: { content: [{ type: "text", text }], details: {} } });
+		this.emit({
+			type: "tool_execution_update",
+			toolCallId: id,
+			toolName: name,
+			args: {},
+			partialResult: { content: [{ type: "text", text }], details: {} },
+		});
 	}
 	endTool(id: string, name: string, text: string, details: unknown = {}): void {
 		const pending = new Set(this.state.pendingToolCalls);
 		pending.delete(id);
 		this.state = { ...this.state, pendingToolCalls: pending };
-		this.emit({ type: "tool_execution_end", toolCallId: id, toolName: name, result: { content: [{ type: "text", text }], details }, isError: false });
+		this.emit({
+			type: "tool_execution_end",
+			toolCallId: id,
+			toolName: name,
+			result: { content: [{ type: "text", text }], details },
+			isError: false,
+		});
 	}
 
 	/** Ends the assistant message and the run. */
@@ -181,7 +197,16 @@ export class FakeSession implements AgentSessionApi {
 	}
 
 	private startAssistant(): void {
-		this.partial = { role: "assistant", content: [], api: "faux", provider: "fake", model: "fake-1", usage: usage(), stopReason: "stop", timestamp: Date.now() };
+		this.partial = {
+			role: "assistant",
+			content: [],
+			api: "faux",
+			provider: "fake",
+			model: "fake-1",
+			usage: usage(),
+			stopReason: "stop",
+			timestamp: Date.now(),
+		};
 		this.state = { ...this.state, streamingMessage: this.partial };
 		this.emit({ type: "message_start", message: this.partial });
 	}

@@ -24,10 +24,22 @@ describe("SessionView", () => {
 		void session.prompt("q");
 		const partial = session.getState().streamingMessage as any;
 		partial.content.push({ type: "thinking", thinking: "" });
-		session.emit({ type: "message_update", message: partial, assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "hmm, ", partial } });
-		session.emit({ type: "message_update", message: partial, assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "let me see", partial } });
+		session.emit({
+			type: "message_update",
+			message: partial,
+			assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "hmm, ", partial },
+		});
+		session.emit({
+			type: "message_update",
+			message: partial,
+			assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "let me see", partial },
+		});
 		expect(view.tail.thinking).toBe("hmm, let me see");
-		session.emit({ type: "message_update", message: partial, assistantMessageEvent: { type: "thinking_end", contentIndex: 0, content: "hmm, let me see", partial } });
+		session.emit({
+			type: "message_update",
+			message: partial,
+			assistantMessageEvent: { type: "thinking_end", contentIndex: 0, content: "hmm, let me see", partial },
+		});
 		expect(view.history.at(-1)).toMatchObject({ kind: "thinking", text: "hmm, let me see" });
 		expect(view.tail.thinking).toBe("");
 	});
@@ -36,7 +48,14 @@ describe("SessionView", () => {
 		const session = new FakeSession();
 		const view = new SessionView(session);
 		session.subscribe((e) => view.handle(e));
-		const result = { role: "toolResult" as const, toolCallId: "c1", toolName: "bash", content: [{ type: "text" as const, text: "Aborted before it ran" }], isError: true, timestamp: 0 };
+		const result = {
+			role: "toolResult" as const,
+			toolCallId: "c1",
+			toolName: "bash",
+			content: [{ type: "text" as const, text: "Aborted before it ran" }],
+			isError: true,
+			timestamp: 0,
+		};
 		session.emit({ type: "message_end", message: result });
 		session.emit({ type: "message_end", message: result });
 		expect(view.history.filter((h) => h.kind === "tool")).toHaveLength(1);
@@ -67,7 +86,10 @@ describe("SessionView on a long resumed session", () => {
 		}
 		(session as any).state = { ...session.getState(), messages };
 		const view = new SessionView(session);
-		expect(view.history[0]).toMatchObject({ kind: "notice", text: `… ${1000 - RESUME_SHOWN} earlier messages are in the session file (/export writes them all)` });
+		expect(view.history[0]).toMatchObject({
+			kind: "notice",
+			text: `… ${1000 - RESUME_SHOWN} earlier messages are in the session file (/export writes them all)`,
+		});
 		expect(view.history[1]).toMatchObject({ kind: "user", text: `q${500 - RESUME_SHOWN / 2}` });
 		expect(view.history.at(-1)).toMatchObject({ kind: "markdown", source: "a499" });
 		expect(view.history).toHaveLength(RESUME_SHOWN + 1);
@@ -81,7 +103,14 @@ function assistantText(text: string) {
 		api: "faux",
 		provider: "fake",
 		model: "fake-1",
-		usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+		usage: {
+			input: 0,
+			output: 0,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 0,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		},
 		stopReason: "stop" as const,
 		timestamp: 0,
 	};

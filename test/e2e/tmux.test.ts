@@ -42,13 +42,16 @@ async function waitFor(predicate: () => boolean, what: string, timeoutMs = 20_00
 
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i} `);
 const userTexts = (body: any): string[] =>
-	body.messages.filter((m: any) => m.role === "user").map((m: any) => (typeof m.content === "string" ? m.content : m.content.map((c: any) => c.text ?? "").join("")));
+	body.messages
+		.filter((m: any) => m.role === "user")
+		.map((m: any) => (typeof m.content === "string" ? m.content : m.content.map((c: any) => c.text ?? "").join("")));
 
 /** SGR parameters that set a foreground or background colour, found in `text`. */
 function colourCodes(text: string): string[] {
 	const found: string[] = [];
 	for (const m of text.matchAll(/\x1b\[([0-9;]*)m/g)) {
-		for (const p of m[1].split(";").map(Number)) if ((p >= 30 && p <= 38) || (p >= 40 && p <= 48) || (p >= 90 && p <= 107)) found.push(m[0]);
+		for (const p of m[1].split(";").map(Number))
+			if ((p >= 30 && p <= 38) || (p >= 40 && p <= 48) || (p >= 90 && p <= 107)) found.push(m[0]);
 	}
 	return found;
 }
@@ -84,8 +87,30 @@ describe("rudder in a real terminal (tmux)", () => {
 		const env = Object.entries({ ...home.env, TERM: "screen-256color", NODE: process.execPath, EXIT_FILE: exitFile }).map(
 			([k, v]) => `${k}=${v}`,
 		);
-		tmux("-f", "/dev/null", "new-session", "-d", "-s", SESSION, "-x", "100", "-y", "30", "-c", home.cwd,
-			"env", "-i", ...env, "sh", "-c", '"$NODE" "$@"; echo $? > "$EXIT_FILE"', "sh", BIN, "--model", "mock/mock-1");
+		tmux(
+			"-f",
+			"/dev/null",
+			"new-session",
+			"-d",
+			"-s",
+			SESSION,
+			"-x",
+			"100",
+			"-y",
+			"30",
+			"-c",
+			home.cwd,
+			"env",
+			"-i",
+			...env,
+			"sh",
+			"-c",
+			'"$NODE" "$@"; echo $? > "$EXIT_FILE"',
+			"sh",
+			BIN,
+			"--model",
+			"mock/mock-1",
+		);
 
 		socketPath = tmux("display-message", "-p", "-t", SESSION, "#{socket_path}").trim();
 		await waitForScreen((s) => s.includes("mock/mock-1"), "the footer");
@@ -131,13 +156,19 @@ describe("rudder in a real terminal (tmux)", () => {
 
 		// A narrower window re-lays out the live region without leaving copies of it behind.
 		tmux("resize-window", "-t", SESSION, "-x", "60", "-y", "30");
-		const narrow = await waitForScreen((s) => s.split("\n").every((l) => l.length <= 60) && s.includes("› then summarise"), "the narrow layout");
+		const narrow = await waitForScreen(
+			(s) => s.split("\n").every((l) => l.length <= 60) && s.includes("› then summarise"),
+			"the narrow layout",
+		);
 		expect(narrow.match(/mock\/mock-1/g)).toHaveLength(1);
 		expect(narrow.match(/› then summarise/g)).toHaveLength(1);
 
 		// Ctrl+L clears the screen and draws the live region again.
 		sendKey("C-l");
-		await waitForScreen((s) => !s.includes("say hello") && s.includes("› then summarise") && s.includes("mock/mock-1"), "the redrawn screen");
+		await waitForScreen(
+			(s) => !s.includes("say hello") && s.includes("› then summarise") && s.includes("mock/mock-1"),
+			"the redrawn screen",
+		);
 
 		// Ctrl+C clears the input, a second Ctrl+C quits with exit code 0.
 		sendKey("C-c");

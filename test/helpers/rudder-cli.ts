@@ -22,7 +22,15 @@ export function makeHome(options: { mockUrl?: string; modelIds?: string[] } = {}
 	const dirs = { cwd: join(root, "project"), home: join(root, "home"), rudderHome: join(root, "rudder"), xdg: join(root, "xdg") };
 	for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
 	if (options.mockUrl) {
-		const models = { providers: { mock: { baseUrl: `${options.mockUrl}/v1`, api: "openai-completions", models: (options.modelIds ?? ["mock-1"]).map((id) => ({ id })) } } };
+		const models = {
+			providers: {
+				mock: {
+					baseUrl: `${options.mockUrl}/v1`,
+					api: "openai-completions",
+					models: (options.modelIds ?? ["mock-1"]).map((id) => ({ id })),
+				},
+			},
+		};
 		writeFileSync(join(dirs.rudderHome, "models.json"), JSON.stringify(models));
 	}
 	return {

@@ -48,7 +48,10 @@ describe("--mode json", () => {
 		const result = await runCli(["--mode", "json", "--model", "mock/mock-1", "hi"], home);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toMatch(/^rudder: .*bad request body\n$/);
-		const events = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+		const events = result.stdout
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line));
 		const end = events.find((e) => e.type === "message_end" && e.message.role === "assistant");
 		expect(end.message.stopReason).toBe("error");
 		expect(events.at(-1).type).toBe("agent_end");

@@ -71,7 +71,9 @@ describe("prompting, persistence and totals", () => {
 		const file = fx.session.getState().sessionFile as string;
 		writeFileSync(file, `${readFileSync(file, "utf8")}{"type":"message","message":{"role":"assis`);
 		const resumed = await fx.open({ sessionMode: { kind: "file", path: file } });
-		expect(await fx.waitForEvent("notice", (e) => e.level === "warning")).toMatchObject({ text: expect.stringMatching(/skipped unreadable torn last line/) });
+		expect(await fx.waitForEvent("notice", (e) => e.level === "warning")).toMatchObject({
+			text: expect.stringMatching(/skipped unreadable torn last line/),
+		});
 		expect(resumed.getState().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 		fx.faux.setResponses([{ content: [fauxText("after")] }]);
 		await resumed.prompt("after the crash");
@@ -108,7 +110,9 @@ describe("submit routing", () => {
 		expect(userTexts(fx.faux, 1)).toEqual(["start", "steer me"]);
 		expect(userTexts(fx.faux, 2)).toEqual(["start", "steer me", "later"]);
 		expect(fx.session.getState().steering).toEqual([]);
-		expect(fx.events.filter((e) => e.type === "queue_update").map((e) => e.type === "queue_update" && [e.steering.length, e.followUp.length])).toEqual([
+		expect(
+			fx.events.filter((e) => e.type === "queue_update").map((e) => e.type === "queue_update" && [e.steering.length, e.followUp.length]),
+		).toEqual([
 			[1, 0],
 			[1, 1],
 			[0, 1],
@@ -163,7 +167,10 @@ describe("!cmd", () => {
 		await fx.waitForEvent("user_shell");
 		await fx.session.waitForIdle();
 		expect(fx.session.getState().messages.map((m) => m.role)).toEqual(["user", "assistant", "shellOutput"]);
-		expect(loadSession(fx.session.getState().sessionFile as string).messages.at(-1)).toMatchObject({ role: "shellOutput", output: "mid-run" });
+		expect(loadSession(fx.session.getState().sessionFile as string).messages.at(-1)).toMatchObject({
+			role: "shellOutput",
+			output: "mid-run",
+		});
 	});
 });
 
@@ -186,7 +193,9 @@ describe("building the agent", () => {
 
 	it("refuses an unknown tool name with one line", async () => {
 		fx = await createFixture();
-		await expect(fx.open({ tools: ["read", "teleport"] })).rejects.toThrow('Unknown tool "teleport" (known: read, bash, edit, write, grep, find, ls)');
+		await expect(fx.open({ tools: ["read", "teleport"] })).rejects.toThrow(
+			'Unknown tool "teleport" (known: read, bash, edit, write, grep, find, ls)',
+		);
 	});
 
 	it("uses the apiKey override for the chosen provider", async () => {

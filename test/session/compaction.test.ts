@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type AssistantMessage, emptyUsage, fauxText, fauxToolCall, type UserMessage } from "../../src/ai/index.js";
 import type { AgentMessage } from "../../src/agent/types.js";
+import { type AssistantMessage, emptyUsage, fauxText, fauxToolCall, type UserMessage } from "../../src/ai/index.js";
 import { findCutIndex, isContextOverflowError, serializeForSummary, shouldCompact } from "../../src/session/compaction.js";
-import { defaultSettings, mergeSettings } from "../../src/session/settings.js";
 import { loadSession } from "../../src/session/session-store.js";
+import { defaultSettings, mergeSettings } from "../../src/session/settings.js";
 import { createFixture, type Fixture, userTexts } from "./session-fixture.js";
 
 const user = (text: string): UserMessage => ({ role: "user", content: [{ type: "text", text }], timestamp: 1 });
@@ -17,7 +17,14 @@ const call = (id: string, payload: string): AssistantMessage => ({
 	stopReason: "toolUse",
 	timestamp: 1,
 });
-const result = (id: string, text: string): AgentMessage => ({ role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text }], isError: false, timestamp: 1 });
+const result = (id: string, text: string): AgentMessage => ({
+	role: "toolResult",
+	toolCallId: id,
+	toolName: "read",
+	content: [{ type: "text", text }],
+	isError: false,
+	timestamp: 1,
+});
 
 describe("findCutIndex", () => {
 	const big = "x".repeat(400); // 100 tokens
@@ -41,7 +48,9 @@ describe("findCutIndex", () => {
 			expect(cut).toBeDefined();
 			expect(transcript[cut as number].role).toBe("user");
 			const kept = transcript.slice(cut);
-			const calls = new Set(kept.flatMap((m) => (m.role === "assistant" ? m.content.flatMap((c) => (c.type === "toolCall" ? [c.id] : [])) : [])));
+			const calls = new Set(
+				kept.flatMap((m) => (m.role === "assistant" ? m.content.flatMap((c) => (c.type === "toolCall" ? [c.id] : [])) : [])),
+			);
 			for (const m of kept) if (m.role === "toolResult") expect(calls.has(m.toolCallId)).toBe(true);
 		}
 	});
@@ -87,7 +96,10 @@ describe("compaction in a session", () => {
 		await fx?.cleanup();
 	});
 
-	const turn = (id: string) => [{ content: [fauxToolCall("ls", { path: "." }, id)] }, { content: [fauxText(`finished ${id} ${"y".repeat(200)}`)] }];
+	const turn = (id: string) => [
+		{ content: [fauxToolCall("ls", { path: "." }, id)] },
+		{ content: [fauxText(`finished ${id} ${"y".repeat(200)}`)] },
+	];
 
 	it("/compact summarises older turns, keeps pairs together, records it in the file, and the session continues", async () => {
 		fx = await createFixture({ settings: { compaction: { keepRecentTokens: 50 } } });
@@ -123,7 +135,10 @@ describe("compaction in a session", () => {
 		expect(fx.session.getState().messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
 
 		// A second compaction after a resume counts kept messages in file order.
-		const resumed = await fx.open({ sessionMode: { kind: "file", path: file }, settings: mergeSettings({ compaction: { keepRecentTokens: 5 } }) });
+		const resumed = await fx.open({
+			sessionMode: { kind: "file", path: file },
+			settings: mergeSettings({ compaction: { keepRecentTokens: 5 } }),
+		});
 		fx.faux.setResponses([{ content: [fauxText("SUMMARY 2")] }]);
 		await resumed.compact();
 		const reloaded = loadSession(file);
@@ -186,7 +201,11 @@ describe("compaction in a session", () => {
 
 	it("reports a failed summary without losing the transcript", async () => {
 		fx = await createFixture();
-		fx.faux.setResponses([{ content: [fauxText("a")] }, { content: [fauxText("b")] }, { content: [], stopReason: "error", errorMessage: "server down" }]);
+		fx.faux.setResponses([
+			{ content: [fauxText("a")] },
+			{ content: [fauxText("b")] },
+			{ content: [], stopReason: "error", errorMessage: "server down" },
+		]);
 		await fx.session.prompt("one");
 		await fx.session.prompt("two");
 		await expect(fx.session.compact()).rejects.toThrow("Summarisation failed: server down");

@@ -4,7 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FauxProvider, type Model, registerFauxProvider } from "../../src/ai/index.js";
-import { AgentSession, type CreateAgentSessionOptions, createAgentSession, type SessionModelRegistry } from "../../src/session/agent-session.js";
+import {
+	type AgentSession,
+	type CreateAgentSessionOptions,
+	createAgentSession,
+	type SessionModelRegistry,
+} from "../../src/session/agent-session.js";
 import { mergeSettings, type SettingsFile } from "../../src/session/settings.js";
 import type { SessionEvent } from "../../src/session/types.js";
 
@@ -16,7 +21,11 @@ export interface Fixture {
 	session: AgentSession;
 	events: SessionEvent[];
 	/** Resolves with the first recorded event (past or future) that matches; rejects after `timeoutMs`. */
-	waitForEvent<T extends SessionEvent["type"]>(type: T, match?: (e: Extract<SessionEvent, { type: T }>) => boolean, timeoutMs?: number): Promise<Extract<SessionEvent, { type: T }>>;
+	waitForEvent<T extends SessionEvent["type"]>(
+		type: T,
+		match?: (e: Extract<SessionEvent, { type: T }>) => boolean,
+		timeoutMs?: number,
+	): Promise<Extract<SessionEvent, { type: T }>>;
 	notices(): string[];
 	open(options?: Partial<CreateAgentSessionOptions>): Promise<AgentSession>;
 	cleanup(): Promise<void>;

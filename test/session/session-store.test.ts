@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { AgentMessage } from "../../src/agent/types.js";
 import type { AssistantMessage, UserMessage } from "../../src/ai/index.js";
 import { emptyUsage } from "../../src/ai/index.js";
-import type { AgentMessage } from "../../src/agent/types.js";
 import {
 	cwdSlug,
 	findSession,
@@ -14,8 +14,8 @@ import {
 	listSessions,
 	loadSession,
 	repairTranscript,
-	serializeRedacted,
 	SessionWriter,
+	serializeRedacted,
 	sessionsDir,
 } from "../../src/session/session-store.js";
 
@@ -42,7 +42,14 @@ const assistant = (content: AssistantMessage["content"], stopReason: AssistantMe
 	stopReason,
 	timestamp: 2,
 });
-const toolResult = (id: string): AgentMessage => ({ role: "toolResult", toolCallId: id, toolName: "ls", content: [{ type: "text", text: "a\nb" }], isError: false, timestamp: 3 });
+const toolResult = (id: string): AgentMessage => ({
+	role: "toolResult",
+	toolCallId: id,
+	toolName: "ls",
+	content: [{ type: "text", text: "a\nb" }],
+	isError: false,
+	timestamp: 3,
+});
 
 describe("SessionWriter and loadSession", () => {
 	it("writes a header then one line per entry under the cwd's folder, and reads them back", () => {
@@ -112,11 +119,16 @@ describe("secrets", () => {
 		const secret = "sk-test-1234567890abcdef";
 		const writer = SessionWriter.create({ cwd, env, secrets: () => [secret] });
 		const leaky = {
-			...assistant([{ type: "toolCall", id: "c1", name: "bash", arguments: { command: `curl -H 'x: ${secret}'`, apiKey: "k-abc-123456789" } }]),
+			...assistant([
+				{ type: "toolCall", id: "c1", name: "bash", arguments: { command: `curl -H 'x: ${secret}'`, apiKey: "k-abc-123456789" } },
+			]),
 			headers: { Authorization: "Bearer zzzzzzzzzzzz", "x-api-key": "yyyyyyyyyyyy" },
 		} as AgentMessage;
 		writer.append({ type: "message", message: leaky });
-		writer.append({ type: "message", message: { ...toolResult("c1"), content: [{ type: "text", text: `echo ${secret}` }] } as AgentMessage });
+		writer.append({
+			type: "message",
+			message: { ...toolResult("c1"), content: [{ type: "text", text: `echo ${secret}` }] } as AgentMessage,
+		});
 		const text = readFileSync(writer.path, "utf8");
 		for (const leaked of [secret, "k-abc-123456789", "Bearer", "zzzzzzzzzzzz", "yyyyyyyyyyyy", "apiKey", "Authorization"]) {
 			expect(text).not.toContain(leaked);

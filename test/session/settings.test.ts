@@ -29,7 +29,13 @@ describe("loadSettings", () => {
 	});
 
 	it("lets the project override the global file field by field, sections included", () => {
-		writeGlobal(JSON.stringify({ defaultModel: "anthropic/claude-x", steeringMode: "all", compaction: { reserveTokens: 1000, keepRecentTokens: 500 } }));
+		writeGlobal(
+			JSON.stringify({
+				defaultModel: "anthropic/claude-x",
+				steeringMode: "all",
+				compaction: { reserveTokens: 1000, keepRecentTokens: 500 },
+			}),
+		);
 		writeProject(JSON.stringify({ defaultModel: "openai/gpt-x", compaction: { keepRecentTokens: 42 }, retry: { enabled: false } }));
 		const s = loadSettings({ cwd, env: env() });
 		expect(s.defaultModel).toBe("openai/gpt-x");

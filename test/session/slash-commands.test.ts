@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFauxModel, fauxText, fauxToolCall } from "../../src/ai/index.js";
-import { registerDemoProvider } from "../../src/ai/providers/demo.js";
 import { ModelRegistry } from "../../src/ai/model-registry.js";
+import { registerDemoProvider } from "../../src/ai/providers/demo.js";
 import { parseSlashCommand, slashCommands } from "../../src/session/slash-commands.js";
 import { createFixture, type Fixture, fixedRegistry } from "./session-fixture.js";
 
@@ -66,7 +66,10 @@ describe("slash commands through submit", () => {
 
 	it("/session reports file, counts, tokens and cost", async () => {
 		fx = await createFixture();
-		fx.faux.setResponses([{ content: [fauxToolCall("ls", { path: "." })], usage: { input: 1000, output: 500 } }, { content: [fauxText("ok")], usage: { input: 0, output: 0 } }]);
+		fx.faux.setResponses([
+			{ content: [fauxToolCall("ls", { path: "." })], usage: { input: 1000, output: 500 } },
+			{ content: [fauxText("ok")], usage: { input: 0, output: 0 } },
+		]);
 		await fx.session.prompt("go");
 		await fx.session.submit("/session");
 		const text = lastNotice();

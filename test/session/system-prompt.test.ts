@@ -30,7 +30,13 @@ it("names the role, each tool on one line, cwd, date and OS, then context files 
 });
 
 it("replaces the role with a custom prompt but keeps tools and environment, and appends extra text last", () => {
-	const prompt = buildSystemPrompt({ cwd: "/x", tools, contextFiles: [], customPrompt: "You are a pirate.", appendSystemPrompt: "Always rhyme." });
+	const prompt = buildSystemPrompt({
+		cwd: "/x",
+		tools,
+		contextFiles: [],
+		customPrompt: "You are a pirate.",
+		appendSystemPrompt: "Always rhyme.",
+	});
 	expect(prompt.startsWith("You are a pirate.")).toBe(true);
 	expect(prompt).not.toContain("You are Rudder");
 	expect(prompt).toContain("- bash: Run a shell command.");

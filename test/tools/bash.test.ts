@@ -59,7 +59,9 @@ describe("bash", { timeout: 30_000 }, () => {
 	it("streams output through onUpdate before the command ends", async () => {
 		const updates: string[] = [];
 		let finished = false;
-		const run = bash({ command: "echo first; while [ ! -e go ]; do sleep 0.05; done; echo second" }, undefined, (r) => updates.push(textOf(r)));
+		const run = bash({ command: "echo first; while [ ! -e go ]; do sleep 0.05; done; echo second" }, undefined, (r) =>
+			updates.push(textOf(r)),
+		);
 		void run.then(() => (finished = true));
 		// The command waits for a file this test creates only after seeing the first line streamed.
 		await waitFor(() => updates.some((u) => u === "first"));
@@ -91,7 +93,9 @@ describe("bash", { timeout: 30_000 }, () => {
 	});
 
 	it("kills the command and reports a timeout", async () => {
-		await expect(bash({ command: "echo started; sleep 30", timeout: 0.5 })).rejects.toThrow(/^started\n\nCommand timed out after 0\.5 seconds$/);
+		await expect(bash({ command: "echo started; sleep 30", timeout: 0.5 })).rejects.toThrow(
+			/^started\n\nCommand timed out after 0\.5 seconds$/,
+		);
 	});
 
 	it("rejects a non-positive timeout", async () => {

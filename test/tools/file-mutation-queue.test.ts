@@ -8,16 +8,18 @@ describe("withFileMutationQueue", () => {
 		const log: string[] = [];
 		let running = 0;
 		let maxRunning = 0;
-		const job = (name: string, fail = false) => async () => {
-			running++;
-			maxRunning = Math.max(maxRunning, running);
-			log.push(`start ${name}`);
-			await tick();
-			log.push(`end ${name}`);
-			running--;
-			if (fail) throw new Error(name);
-			return name;
-		};
+		const job =
+			(name: string, fail = false) =>
+			async () => {
+				running++;
+				maxRunning = Math.max(maxRunning, running);
+				log.push(`start ${name}`);
+				await tick();
+				log.push(`end ${name}`);
+				running--;
+				if (fail) throw new Error(name);
+				return name;
+			};
 		const results = await Promise.allSettled([
 			withFileMutationQueue("/tmp/q/a.txt", job("1")),
 			withFileMutationQueue("/tmp/q/./a.txt", job("2", true)),

@@ -66,7 +66,13 @@ describe("find inside an ignored folder", () => {
 	const tmp = useTempFolder();
 
 	it("searches it when it is the requested path", async () => {
-		await tmp.write({ ".git/HEAD": "", ".gitignore": "vendor/\n", "vendor/lib/a.js": "", "vendor/.gitignore": "skip.js\n", "vendor/skip.js": "" });
+		await tmp.write({
+			".git/HEAD": "",
+			".gitignore": "vendor/\n",
+			"vendor/lib/a.js": "",
+			"vendor/.gitignore": "skip.js\n",
+			"vendor/skip.js": "",
+		});
 		const find = createFindTool(tmp.path);
 		expect(textOf(await find.execute("t1", { pattern: "*.js" }))).toBe("No files found matching pattern");
 		expect(textOf(await find.execute("t1", { pattern: "*.js", path: "vendor" }))).toBe("lib/a.js");

@@ -53,7 +53,9 @@ describe("grep", () => {
 	it("stops at the limit with a note", async () => {
 		await tmp.write({ "a.txt": Array.from({ length: 10 }, () => "hit").join("\n") });
 		const result = await grep({ pattern: "hit", limit: 3 });
-		expect(textOf(result)).toBe("a.txt:1: hit\na.txt:2: hit\na.txt:3: hit\n\n[3 matches limit reached. Use limit=6 for more, or refine the pattern]");
+		expect(textOf(result)).toBe(
+			"a.txt:1: hit\na.txt:2: hit\na.txt:3: hit\n\n[3 matches limit reached. Use limit=6 for more, or refine the pattern]",
+		);
 		expect(result.details.matchLimitReached).toBe(3);
 	});
 

@@ -4,10 +4,7 @@ import { createReadTool } from "../../src/tools/read.js";
 import { textOf, useTempFolder } from "./temp-folder.js";
 
 // A real 1x1 PNG.
-const PNG_1X1 = Buffer.from(
-	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-	"base64",
-);
+const PNG_1X1 = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 describe("read", () => {
 	const tmp = useTempFolder();
@@ -69,7 +66,7 @@ describe("read", () => {
 
 	it("recognises jpeg, gif and webp by their magic bytes", async () => {
 		const webp = Buffer.concat([Buffer.from("RIFF"), Buffer.from([1, 0, 0, 0]), Buffer.from("WEBPVP8 ")]);
-		await tmp.write({ "a": Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0]), "b": Buffer.from("GIF89a\0\0"), "c": webp });
+		await tmp.write({ a: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0]), b: Buffer.from("GIF89a\0\0"), c: webp });
 		const types = await Promise.all(["a", "b", "c"].map(async (p) => (await read({ path: p })).content[1]));
 		expect(types.map((c) => (c as { mimeType: string }).mimeType)).toEqual(["image/jpeg", "image/gif", "image/webp"]);
 	});

@@ -90,9 +90,7 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
 	} catch (error) {
 		if (req.signal?.aborted) throw abortError();
 		if (stalled) {
-			throw new ProviderError(
-				`${req.providerName}: stream stalled (no data for ${formatDuration(req.idleTimeoutMs ?? 120_000)})`,
-			);
+			throw new ProviderError(`${req.providerName}: stream stalled (no data for ${formatDuration(req.idleTimeoutMs ?? 120_000)})`);
 		}
 		if (error instanceof ProviderError) throw error;
 		throw new ProviderError(`${req.providerName}: connection failed mid-stream: ${describeNetworkError(error)}`);
@@ -130,9 +128,7 @@ async function fetchWithRetry(req: SseRequest, controller: AbortController, onSt
 			clearTimeout(headerTimer);
 			if (signal.aborted) throw error;
 			if (attempt >= maxRetries) {
-				throw new ProviderError(
-					`${req.providerName}: cannot reach ${originOf(req.url)}: ${describeNetworkError(error)}`,
-				);
+				throw new ProviderError(`${req.providerName}: cannot reach ${originOf(req.url)}: ${describeNetworkError(error)}`);
 			}
 			await sleep(Math.min(maxDelay, baseDelay * 2 ** attempt), signal);
 			continue;

@@ -80,8 +80,9 @@ interface ChatChunk {
 // ---- Request ----
 
 /** Compat flags with OpenAI's own behaviour filled in for provider "openai" and portable defaults elsewhere. */
-export function resolveCompat(model: Model): Required<Omit<OpenAICompletionsCompat, "reasoningField">> &
-	Pick<OpenAICompletionsCompat, "reasoningField"> {
+export function resolveCompat(
+	model: Model,
+): Required<Omit<OpenAICompletionsCompat, "reasoningField">> & Pick<OpenAICompletionsCompat, "reasoningField"> {
 	const isOpenAI = model.provider === "openai";
 	const c = model.compat ?? {};
 	return {
@@ -259,8 +260,7 @@ class ChunkReader {
 	}
 
 	private toolCall(call: ChatChunkToolCall, position: number): void {
-		const key =
-			call.index !== undefined ? String(call.index) : call.id ? `id:${call.id}` : (this.lastToolKey ?? String(position));
+		const key = call.index !== undefined ? String(call.index) : call.id ? `id:${call.id}` : (this.lastToolKey ?? String(position));
 		if (!this.builder.hasToolCall(key)) {
 			// A tool result must name its call, so a server that sends no id still gets one.
 			this.builder.toolCallStart(key, call.id || `call_${randomUUID()}`, call.function?.name ?? "");

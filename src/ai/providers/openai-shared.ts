@@ -29,11 +29,7 @@ function resolveApiKey(model: Model, options: SimpleStreamOptions | undefined): 
 }
 
 /** Bearer auth (omitted without a key), then the model's headers, then the caller's, later ones winning. */
-function buildHeaders(
-	model: Model,
-	options: SimpleStreamOptions | undefined,
-	apiKey: string | undefined,
-): Record<string, string> {
+function buildHeaders(model: Model, options: SimpleStreamOptions | undefined, apiKey: string | undefined): Record<string, string> {
 	return {
 		...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
 		...model.headers,
@@ -42,12 +38,7 @@ function buildHeaders(
 }
 
 /** The POST to `path` under the model's base URL, with the provider's name and key for error text and auth. */
-export function openAIRequest(
-	model: Model,
-	options: SimpleStreamOptions | undefined,
-	path: string,
-	body: unknown,
-): ProviderRequest {
+export function openAIRequest(model: Model, options: SimpleStreamOptions | undefined, path: string, body: unknown): ProviderRequest {
 	return {
 		providerName: providerDisplayName(model.provider),
 		apiKeyEnv: apiKeyEnvFor(model.provider),

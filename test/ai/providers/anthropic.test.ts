@@ -2,22 +2,14 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { buildAnthropicRequest, streamAnthropic } from "../../../src/ai/providers/anthropic.js";
 import { streamSimple } from "../../../src/ai/stream.js";
-import type {
-	AssistantMessage,
-	AssistantMessageEvent,
-	Context,
-	Model,
-	SimpleStreamOptions,
-	Tool,
-} from "../../../src/ai/types.js";
+import type { AssistantMessage, AssistantMessageEvent, Context, Model, SimpleStreamOptions, Tool } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
 import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
 import { withEnv } from "../../helpers/env.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
-const fixture = (name: string) =>
-	readFileSync(new URL(`../../fixtures/anthropic/${name}.sse`, import.meta.url), "utf8");
+const fixture = (name: string) => readFileSync(new URL(`../../fixtures/anthropic/${name}.sse`, import.meta.url), "utf8");
 
 function model(baseUrl: string, overrides: Partial<Model> = {}): Model {
 	return {
@@ -58,10 +50,7 @@ describe("streamAnthropic events", () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
 		const { events, message } = await collect(server);
 		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "text_delta@0", "text_end@0", "done"]);
-		expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta)).toEqual([
-			"héllo ",
-			"👋 世界",
-		]);
+		expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta)).toEqual(["héllo ", "👋 世界"]);
 		expect(events[4]).toMatchObject({ type: "text_end", content: "héllo 👋 世界" });
 		expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
 		expect(message.stopReason).toBe("stop");
@@ -147,13 +136,7 @@ describe("streamAnthropic events", () => {
 		]);
 		// The empty first input_json_delta carries nothing, so it makes no event; a cut string value shows
 		// as far as it arrived, a cut key not at all.
-		expect(partialArgs).toEqual([
-			{ path: "sr" },
-			{ path: "src/a.ts" },
-			{ path: "src/a.ts", limit: 20 },
-			{},
-			{ path: "src/b.ts" },
-		]);
+		expect(partialArgs).toEqual([{ path: "sr" }, { path: "src/a.ts" }, { path: "src/a.ts", limit: 20 }, {}, { path: "src/b.ts" }]);
 		expect(events[8]).toMatchObject({
 			type: "toolcall_end",
 			toolCall: { type: "toolCall", id: "toolu_01A", name: "read", arguments: { path: "src/a.ts", limit: 20 } },
@@ -253,7 +236,12 @@ describe("streamAnthropic transport options", () => {
 
 	it("retries an overloaded 529 before the first byte and reports each response", async () => {
 		server.enqueue(
-			{ kind: "status", status: 529, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', headers: { "retry-after-ms": "10" } },
+			{
+				kind: "status",
+				status: 529,
+				body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+				headers: { "retry-after-ms": "10" },
+			},
 			{ kind: "sse", chunks: [fixture("text")] },
 		);
 		const statuses: number[] = [];
@@ -316,7 +304,14 @@ describe("Anthropic request", () => {
 				stopReason: "toolUse",
 				timestamp: 2,
 			},
-			{ role: "toolResult", toolCallId: "toolu_1", toolName: "read", content: [{ type: "text", text: "export {}" }], isError: false, timestamp: 3 },
+			{
+				role: "toolResult",
+				toolCallId: "toolu_1",
+				toolName: "read",
+				content: [{ type: "text", text: "export {}" }],
+				isError: false,
+				timestamp: 3,
+			},
 			{
 				role: "toolResult",
 				toolCallId: "call_2|fc_2",
@@ -418,9 +413,10 @@ describe("Anthropic request", () => {
 		expect(buildAnthropicRequest(m, hello, { reasoning: "minimal" }).thinking).toEqual({ type: "enabled", budget_tokens: 1024 });
 		expect(buildAnthropicRequest(m, hello, { reasoning: "high" }).thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
 		expect(buildAnthropicRequest(m, hello, { reasoning: "xhigh" }).thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
-		expect(
-			buildAnthropicRequest(m, hello, { reasoning: "low", thinkingBudgets: { low: 3000 } }).thinking,
-		).toEqual({ type: "enabled", budget_tokens: 3000 });
+		expect(buildAnthropicRequest(m, hello, { reasoning: "low", thinkingBudgets: { low: 3000 } }).thinking).toEqual({
+			type: "enabled",
+			budget_tokens: 3000,
+		});
 		// The model's own cap leaves 8192 - 1024 for thinking.
 		const small = buildAnthropicRequest(model("http://x", { maxTokens: 8192 }), hello, { reasoning: "high" });
 		expect(small).toMatchObject({ max_tokens: 8192, thinking: { type: "enabled", budget_tokens: 7168 } });
@@ -437,7 +433,7 @@ describe("Anthropic request", () => {
 					provider: "openai",
 					model: "gpt-5",
 					content: [
-						{ type: "thinking", thinking: "Planning.", thinkingSignature: "{\"id\":\"rs_1\"}" },
+						{ type: "thinking", thinking: "Planning.", thinkingSignature: '{"id":"rs_1"}' },
 						{ type: "text", text: "" },
 						{ type: "text", text: "Done." },
 					],
@@ -449,7 +445,13 @@ describe("Anthropic request", () => {
 			],
 		});
 		expect(body.messages).toEqual([
-			{ role: "assistant", content: [{ type: "text", text: "Planning." }, { type: "text", text: "Done." }] },
+			{
+				role: "assistant",
+				content: [
+					{ type: "text", text: "Planning." },
+					{ type: "text", text: "Done." },
+				],
+			},
 			{ role: "user", content: [{ type: "text", text: "next", cache_control: { type: "ephemeral" } }] },
 		]);
 	});

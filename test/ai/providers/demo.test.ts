@@ -1,14 +1,14 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentTool } from "../../../src/agent/types.js";
 import { unregisterApiProvider } from "../../../src/ai/api-registry.js";
 import { DEMO_API, demoReply, registerDemoProvider } from "../../../src/ai/providers/demo.js";
 import { streamSimple } from "../../../src/ai/stream.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Message, Model, ToolCall } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
 import { validateToolCall } from "../../../src/ai/validation.js";
-import type { AgentTool } from "../../../src/agent/types.js";
 import { createBashTool } from "../../../src/tools/bash.js";
 import { createLsTool } from "../../../src/tools/ls.js";
 import { createReadTool } from "../../../src/tools/read.js";
@@ -46,10 +46,25 @@ async function execute(call: ToolCall): Promise<Message> {
 	const args = validateToolCall(tools, call);
 	try {
 		const result = await tool.execute(call.id, args);
-		return { role: "toolResult", toolCallId: call.id, toolName: call.name, content: result.content, details: result.details, isError: false, timestamp: Date.now() };
+		return {
+			role: "toolResult",
+			toolCallId: call.id,
+			toolName: call.name,
+			content: result.content,
+			details: result.details,
+			isError: false,
+			timestamp: Date.now(),
+		};
 	} catch (error) {
 		const text = (error as Error).message;
-		return { role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text }], isError: true, timestamp: Date.now() };
+		return {
+			role: "toolResult",
+			toolCallId: call.id,
+			toolName: call.name,
+			content: [{ type: "text", text }],
+			isError: true,
+			timestamp: Date.now(),
+		};
 	}
 }
 
@@ -182,7 +197,16 @@ describe("demoReply", () => {
 		const names = Array.from({ length: 20 }, (_, i) => `f${i}`);
 		const messages: Message[] = [
 			user("ls big"),
-			{ role: "assistant", content: [call], api: DEMO_API, provider: "demo", model: "demo", usage: emptyUsage(), stopReason: "toolUse", timestamp: 0 },
+			{
+				role: "assistant",
+				content: [call],
+				api: DEMO_API,
+				provider: "demo",
+				model: "demo",
+				usage: emptyUsage(),
+				stopReason: "toolUse",
+				timestamp: 0,
+			},
 			{
 				role: "toolResult",
 				toolCallId: "c1",

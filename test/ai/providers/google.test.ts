@@ -2,14 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { buildGoogleRequest, streamGoogle } from "../../../src/ai/providers/google.js";
 import { streamSimple } from "../../../src/ai/stream.js";
-import type {
-	AssistantMessage,
-	AssistantMessageEvent,
-	Context,
-	Model,
-	SimpleStreamOptions,
-	Tool,
-} from "../../../src/ai/types.js";
+import type { AssistantMessage, AssistantMessageEvent, Context, Model, SimpleStreamOptions, Tool } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
 import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
 import { withEnv } from "../../helpers/env.js";
@@ -272,7 +265,14 @@ describe("Google request", () => {
 				stopReason: "toolUse",
 				timestamp: 2,
 			},
-			{ role: "toolResult", toolCallId: "read_1", toolName: "read", content: [{ type: "text", text: "export {}" }], isError: false, timestamp: 3 },
+			{
+				role: "toolResult",
+				toolCallId: "read_1",
+				toolName: "read",
+				content: [{ type: "text", text: "export {}" }],
+				isError: false,
+				timestamp: 3,
+			},
 			{
 				role: "toolResult",
 				toolCallId: "read_2",

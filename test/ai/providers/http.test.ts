@@ -80,7 +80,11 @@ describe.concurrent("streamSse faults through the OpenAI completions provider", 
 			kind: "status",
 			status: 401,
 			body: JSON.stringify({
-				error: { message: "Incorrect API key provided: sk-test.\nYou can find your API key at https://platform.openai.com/account/api-keys.", type: "invalid_request_error", code: "invalid_api_key" },
+				error: {
+					message: "Incorrect API key provided: sk-test.\nYou can find your API key at https://platform.openai.com/account/api-keys.",
+					type: "invalid_request_error",
+					code: "invalid_api_key",
+				},
 			}),
 		});
 		const { terminal, message } = await run(server);

@@ -7,8 +7,7 @@ import { collectEvents, eventShape, finalMessage } from "../../helpers/assistant
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
-const fixture = (name: string) =>
-	readFileSync(new URL(`../../fixtures/openai-completions/${name}.sse`, import.meta.url), "utf8");
+const fixture = (name: string) => readFileSync(new URL(`../../fixtures/openai-completions/${name}.sse`, import.meta.url), "utf8");
 
 function testModel(server: ScriptedServer, overrides: Partial<Model> = {}): Model {
 	return {
@@ -107,7 +106,12 @@ describe("streamOpenAICompletions: responses", () => {
 			`data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "qwen3", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 		server.enqueue({
 			kind: "sse",
-			chunks: [chunk({ role: "assistant", content: "", reasoning: "Thinking" }), chunk({ content: "Done" }), chunk({}, "stop"), "data: [DONE]\n\n"],
+			chunks: [
+				chunk({ role: "assistant", content: "", reasoning: "Thinking" }),
+				chunk({ content: "Done" }),
+				chunk({}, "stop"),
+				"data: [DONE]\n\n",
+			],
 		});
 		const events = await collect(testModel(server, { id: "qwen3", provider: "ollama" }), hello);
 		expect(finalMessage(events).content).toEqual([
@@ -200,9 +204,7 @@ describe("streamOpenAICompletions: responses", () => {
 		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "error"]);
 		const message = finalMessage(events);
 		expect(message.stopReason).toBe("error");
-		expect(message.errorMessage).toBe(
-			"OpenAI: The server had an error while processing your request. Sorry about that!",
-		);
+		expect(message.errorMessage).toBe("OpenAI: The server had an error while processing your request. Sorry about that!");
 		expect(message.content).toEqual([{ type: "text", text: "Partial" }]);
 	});
 
@@ -244,8 +246,22 @@ describe("streamOpenAICompletions: the request", () => {
 				stopReason: "toolUse",
 				timestamp: 2,
 			},
-			{ role: "toolResult", toolCallId: "call_1", toolName: "read", content: [{ type: "text", text: "A picture:" }, png], isError: false, timestamp: 3 },
-			{ role: "toolResult", toolCallId: "call_2|fc_abc", toolName: "read", content: [{ type: "text", text: "hello" }], isError: false, timestamp: 4 },
+			{
+				role: "toolResult",
+				toolCallId: "call_1",
+				toolName: "read",
+				content: [{ type: "text", text: "A picture:" }, png],
+				isError: false,
+				timestamp: 3,
+			},
+			{
+				role: "toolResult",
+				toolCallId: "call_2|fc_abc",
+				toolName: "read",
+				content: [{ type: "text", text: "hello" }],
+				isError: false,
+				timestamp: 4,
+			},
 			{ role: "user", content: "Thanks", timestamp: 5 },
 		],
 	};

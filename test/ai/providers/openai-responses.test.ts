@@ -7,8 +7,7 @@ import { collectEvents, eventShape, finalMessage } from "../../helpers/assistant
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
-const fixture = (name: string) =>
-	readFileSync(new URL(`../../fixtures/openai-responses/${name}.sse`, import.meta.url), "utf8");
+const fixture = (name: string) => readFileSync(new URL(`../../fixtures/openai-responses/${name}.sse`, import.meta.url), "utf8");
 
 function testModel(server: ScriptedServer, overrides: Partial<Model> = {}): Model {
 	return {
@@ -108,7 +107,12 @@ describe("streamOpenAIResponses: responses", () => {
 		expect(message.stopReason).toBe("toolUse");
 		expect(message.content).toEqual([
 			{ type: "toolCall", id: "call_Hq2mV7xK9pL3nR5t|fc_68a1f1d2a0b1819d8c7b6a5f4e3d2c1b", name: "read", arguments: { path: "src/a.ts" } },
-			{ type: "toolCall", id: "call_Jw4nX8yM0qN6oS2u|fc_68a1f1d3b1c2819d9d8c7b6a5f4e3d2c", name: "grep", arguments: { pattern: "TODO", limit: 5 } },
+			{
+				type: "toolCall",
+				id: "call_Jw4nX8yM0qN6oS2u|fc_68a1f1d3b1c2819d9d8c7b6a5f4e3d2c",
+				name: "grep",
+				arguments: { pattern: "TODO", limit: 5 },
+			},
 		]);
 		expect(message.usage).toMatchObject({ input: 320, output: 52 });
 	});
@@ -130,7 +134,9 @@ describe("streamOpenAIResponses: responses", () => {
 		const events = await collect(testModel(server), hello);
 		expect(eventShape(events)).toEqual(["start", "text_start@0", "text_delta@0", "text_end@0", "done"]);
 		expect(events.at(-1)).toMatchObject({ type: "done", reason: "length" });
-		expect(finalMessage(events).content).toEqual([{ type: "text", text: "Once upon a", textSignature: "msg_68a1f2e1e5d4819e9a8b7c6d5e4f3a2b" }]);
+		expect(finalMessage(events).content).toEqual([
+			{ type: "text", text: "Once upon a", textSignature: "msg_68a1f2e1e5d4819e9a8b7c6d5e4f3a2b" },
+		]);
 	});
 
 	it("response.failed becomes an error event with the server's message", async () => {
@@ -182,7 +188,14 @@ describe("streamOpenAIResponses: the request", () => {
 		messages: [
 			{ role: "user", content: [{ type: "text", text: "Look at this" }, png], timestamp: 1 },
 			assistant(assistantModel),
-			{ role: "toolResult", toolCallId: "call_1|fc_1", toolName: "read", content: [{ type: "text", text: "An image:" }, png], isError: false, timestamp: 3 },
+			{
+				role: "toolResult",
+				toolCallId: "call_1|fc_1",
+				toolName: "read",
+				content: [{ type: "text", text: "An image:" }, png],
+				isError: false,
+				timestamp: 3,
+			},
 			{ role: "user", content: "Thanks", timestamp: 4 },
 		],
 	});

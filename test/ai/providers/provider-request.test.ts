@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { streamProviderRequest } from "../../../src/ai/providers/provider-request.js";
 import { BUILTIN_MODELS } from "../../../src/ai/models.js";
+import { streamProviderRequest } from "../../../src/ai/providers/provider-request.js";
 import type { Model, ResponseInfo } from "../../../src/ai/types.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { sse } from "../../helpers/sse-server.js";

@@ -59,7 +59,8 @@ describe("renderMarkdown", () => {
 	});
 
 	it("keeps every row within the width, wide characters counted as two cells", () => {
-		const source = "漢字の文章はとても長くなることがあります。**太字**と`コード`も含みます。 https://example.com/a/very/long/path/that/cannot/break";
+		const source =
+			"漢字の文章はとても長くなることがあります。**太字**と`コード`も含みます。 https://example.com/a/very/long/path/that/cannot/break";
 		for (const width of [5, 11, 30]) {
 			const lines = renderMarkdown(source, width);
 			for (const line of lines) expect(segmentsWidth(line)).toBeLessThanOrEqual(width);
@@ -79,7 +80,11 @@ describe("renderMarkdown", () => {
 		expect(segments.find((s) => s.text === "const")?.color).toBe("magenta");
 		expect(segments.find((s) => s.text === '"s"')?.color).toBe("green");
 		expect(segments.find((s) => s.text === "// c")?.color).toBe("gray");
-		expect(highlightCode("a &lt; b", "ts")!.map((s) => s.text).join("")).toBe("a &lt; b");
+		expect(
+			highlightCode("a &lt; b", "ts")!
+				.map((s) => s.text)
+				.join(""),
+		).toBe("a &lt; b");
 		const lines = renderMarkdown('```ts\nconst a = "s";\n```', 80);
 		expect(text(lines)).toBe('  ts\n  const a = "s";');
 		expect(styleOf(lines, "const")).toMatchObject({ color: "magenta" });

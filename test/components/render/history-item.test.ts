@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { displayWidth } from "../../../components/text-width.js";
 import { renderHistoryItem } from "../../../components/render/history-item.js";
 import type { HistoryItem } from "../../../components/session-view.js";
+import { displayWidth } from "../../../components/text-width.js";
 
 // chalk has no colour level under vitest, so the strings are plain text (styles are tested in styled-text).
 const show = (item: HistoryItem, columns = 80) => renderHistoryItem(item, columns);
@@ -28,7 +28,7 @@ describe("renderHistoryItem", () => {
 	});
 
 	it("fits every row in the terminal width, so Ink never wraps history", () => {
-		const long = "word ".repeat(60) + "https://example.com/" + "x".repeat(200) + " 漢字".repeat(40);
+		const long = `${"word ".repeat(60)}https://example.com/${"x".repeat(200)}${" 漢字".repeat(40)}`;
 		const items: HistoryItem[] = [
 			{ kind: "user", id: 1, text: long },
 			{ kind: "markdown", id: 2, source: `- ${long}\n- **${long}**` },

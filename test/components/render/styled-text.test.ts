@@ -16,7 +16,10 @@ describe("wrapSegments", () => {
 	it("keeps a word made of several styled pieces together and each piece's style", () => {
 		const lines = wrapSegments([{ text: "see " }, { text: "bold", style: { bold: true } }, { text: ", then" }], 8);
 		expect(rows(lines)).toEqual(["see", "bold,", "then"]);
-		expect(lines[1]).toEqual([{ text: "bold", style: { bold: true } }, { text: ",", style: undefined }]);
+		expect(lines[1]).toEqual([
+			{ text: "bold", style: { bold: true } },
+			{ text: ",", style: undefined },
+		]);
 	});
 
 	it("splits words longer than a row by characters, wide characters as two cells", () => {
@@ -43,7 +46,10 @@ describe("wrapSegments", () => {
 		const text = fc.array(fc.oneof(word, fc.constantFrom(" ", "  ", "\n")), { maxLength: 40 }).map((p) => p.join(""));
 		fc.assert(
 			fc.property(text, fc.integer({ min: 4, max: 30 }), (t, width) => {
-				const lines = wrapSegments([{ text: t, style: { bold: true } }], width, { firstPrefix: [{ text: "> " }], restPrefix: [{ text: "  " }] });
+				const lines = wrapSegments([{ text: t, style: { bold: true } }], width, {
+					firstPrefix: [{ text: "> " }],
+					restPrefix: [{ text: "  " }],
+				});
 				for (const line of lines) expect(segmentsWidth(line)).toBeLessThanOrEqual(width);
 				const kept = rows(lines)
 					.map((r) => r.slice(2))
@@ -87,7 +93,10 @@ describe("toAnsi", () => {
 				{ text: "x", style: { underline: true, strikethrough: true, color: "#ff0000" } },
 			];
 			expect(toAnsi(line)).toBe(
-				chalk.bold(chalk.cyan("› ")) + chalk.italic(chalk.dim("ab")) + " plain " + chalk.strikethrough(chalk.underline(chalk.hex("#ff0000")("x"))),
+				chalk.bold(chalk.cyan("› ")) +
+					chalk.italic(chalk.dim("ab")) +
+					" plain " +
+					chalk.strikethrough(chalk.underline(chalk.hex("#ff0000")("x"))),
 			);
 		} finally {
 			defaultChalk.level = saved;

@@ -3,7 +3,15 @@ import { type Line, segmentsWidth } from "../../../components/render/styled-text
 import { COLLAPSED_DIFF_LINES, renderToolCall, type ToolItem } from "../../../components/render/tool-call.js";
 
 const rows = (lines: Line[]) => lines.map((l) => l.map((s) => s.text).join(""));
-const tool = (over: Partial<ToolItem> = {}): ToolItem => ({ kind: "tool", id: 1, name: "bash", args: { command: "ls" }, output: "", isError: false, ...over });
+const tool = (over: Partial<ToolItem> = {}): ToolItem => ({
+	kind: "tool",
+	id: 1,
+	name: "bash",
+	args: { command: "ls" },
+	output: "",
+	isError: false,
+	...over,
+});
 const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n");
 
 describe("renderToolCall", () => {
@@ -25,11 +33,22 @@ describe("renderToolCall", () => {
 
 	it("collapses output to four indented dim lines with a count of the rest; expanded shows everything", () => {
 		const item = tool({ output: `${numbered(10)}\n\n` });
-		expect(rows(renderToolCall(item, 80))).toEqual(["✓ bash ls", "  line 1", "  line 2", "  line 3", "  line 4", "  … 6 more lines (Ctrl+O to expand)"]);
+		expect(rows(renderToolCall(item, 80))).toEqual([
+			"✓ bash ls",
+			"  line 1",
+			"  line 2",
+			"  line 3",
+			"  line 4",
+			"  … 6 more lines (Ctrl+O to expand)",
+		]);
 		expect(renderToolCall(item, 80)[1][1].style).toEqual({ dim: true });
 		const expanded = rows(renderToolCall({ ...item, expanded: true }, 80));
 		expect(expanded[0]).toBe("✓ bash ls (full output)");
-		expect(expanded.slice(1)).toEqual(numbered(10).split("\n").map((l) => `  ${l}`));
+		expect(expanded.slice(1)).toEqual(
+			numbered(10)
+				.split("\n")
+				.map((l) => `  ${l}`),
+		);
 	});
 
 	it("shows error output in red and wraps long output lines within the width", () => {
@@ -50,7 +69,9 @@ describe("renderToolCall", () => {
 	});
 
 	it("sanitises the name, arguments, output and diff", () => {
-		const text = rows(renderToolCall(tool({ name: "ba\x1b[2Jsh", args: { command: "l\x1b]0;t\x07s" }, output: "o\x1b[31mk\x07" }), 80)).join("\n");
+		const text = rows(
+			renderToolCall(tool({ name: "ba\x1b[2Jsh", args: { command: "l\x1b]0;t\x07s" }, output: "o\x1b[31mk\x07" }), 80),
+		).join("\n");
 		expect(text).toBe("✓ bash ls\n  ok^G");
 		expect(rows(renderToolCall(tool({ diff: "+a\x1b[1Ab" }), 80))[1]).toBe("  +ab");
 	});
