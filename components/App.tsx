@@ -90,14 +90,25 @@ export function App(props: AppProps) {
 		redraw: () => writeAbove(CLEAR_SCREEN),
 		refresh,
 	});
-	useRawInput(onRaw);
+	// What the first reply needs (syntax highlighting, the provider's code) loads when the user starts
+	// typing: off the start-up path, out of the idle footprint, and done before the reply streams.
+	const prepared = useRef(false);
+	const prepareForReply = () => {
+		if (prepared.current) return;
+		prepared.current = true;
+		void loadHighlighter();
+		void session.warmUp?.().catch(() => {});
+	};
+	useRawInput((raw) => {
+		prepareForReply();
+		onRaw(raw);
+	});
 
 	// biome-ignore lint/correctness/useExhaustiveDependencies: mount-time only (see below)
 	useEffect(() => {
 		for (const text of props.notices ?? []) view.add({ kind: "notice", level: "info", text });
 		refresh();
-		// highlight.js is off the startup path: it loads after the first frame, before code is likely to close.
-		void loadHighlighter();
+		if (props.initialPrompt) prepareForReply();
 		if (props.initialPrompt)
 			session.submit(props.initialPrompt).catch((error: unknown) => {
 				view.add({ kind: "notice", level: "error", text: error instanceof Error ? error.message : String(error) });

@@ -41,8 +41,6 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		// copies of the live region on screen (caught by test/e2e/tmux.test.ts).
 		{ patchConsole: false, exitOnCtrlC: false, maxFps: 240 },
 	);
-	// After the first frame, while the user types: load the provider so the first reply starts warm.
-	const warmUp = setTimeout(() => void session.warmUp?.().catch(() => {}), 50);
 	try {
 		await Promise.race([exited, instance.waitUntilExit()]);
 		// Quitting mid-run must not leave a model request or a tool running behind the prompt.
@@ -51,7 +49,6 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 			await session.waitForIdle();
 		}
 	} finally {
-		clearTimeout(warmUp);
 		instance.unmount();
 		removeReflowGuard();
 		process.off("exit", restore);
