@@ -9,7 +9,7 @@ import { useEffect, useMemo, useReducer, useRef } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
 import { Footer } from "./Footer.js";
-import { History } from "./History.js";
+import { History, type HistoryBatch } from "./History.js";
 import { InputBox, inputRows } from "./InputBox.js";
 import { type InputHistory, openInputHistory } from "./input-history.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./live-budget.js";
@@ -133,10 +133,19 @@ export function App(props: AppProps) {
 		return () => clearInterval(timer);
 	}, [busy]);
 
-	// A new array only when items were appended: <Static> prints the new ones, History skips re-rendering otherwise.
+	// Items appended since the last render go to <Static> as one batch (one Ink node and one write for a
+	// frame's worth of closed blocks, and no copy of the whole history per frame). A new array only when
+	// a batch was added, so History skips re-rendering otherwise.
 	const historyLength = view.history.length;
-	// biome-ignore lint/correctness/useExhaustiveDependencies: history is append-only; its length is the version
-	const items = useMemo(() => view.history.slice(), [view, historyLength]);
+	const batches = useRef<{ list: HistoryBatch[]; printed: number }>({ list: [], printed: 0 });
+	const items = useMemo(() => {
+		const b = batches.current;
+		if (historyLength > b.printed) {
+			b.list = [...b.list, { id: b.printed, items: view.history.slice(b.printed) }];
+			b.printed = historyLength;
+		}
+		return b.list;
+	}, [view, historyLength]);
 
 	const now = Date.now();
 	const width = Math.max(10, size.columns - 2);

@@ -2,11 +2,25 @@
 // with React 19 an unmemoised <Static> is marked dirty whenever its parent renders, and a dirty static
 // node forces an immediate full frame that skips Ink's frame limit (STACK.md §2.5: 1,748 frames vs 451).
 // `columns` is the width new items are wrapped to; items already printed stay as they were.
-import { Static } from "ink";
+import { Static, Text } from "ink";
 import React from "react";
-import { HistoryItemView } from "./HistoryItemView.js";
+import { renderHistoryItem } from "./render/history-item.js";
 import type { HistoryItem } from "./session-view.js";
 
-export const History = React.memo(function History({ items, columns }: { items: readonly HistoryItem[]; columns: number }) {
-	return <Static items={items as HistoryItem[]}>{(item) => <HistoryItemView key={item.id} item={item} columns={columns} />}</Static>;
+/** Items that became final between two renders; `id` is the index of the first one. */
+export interface HistoryBatch {
+	id: number;
+	items: readonly HistoryItem[];
+}
+
+export const History = React.memo(function History({ items, columns }: { items: readonly HistoryBatch[]; columns: number }) {
+	return (
+		<Static items={items as HistoryBatch[]}>
+			{(batch) => (
+				// One <Text> per batch: each item is already styled and wrapped (render/history-item.ts), so
+				// Ink has one node to lay out and no line wider than the terminal to wrap.
+				<Text key={batch.id}>{batch.items.map((item) => renderHistoryItem(item, columns)).join("\n")}</Text>
+			)}
+		</Static>
+	);
 });
