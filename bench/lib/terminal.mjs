@@ -1,13 +1,56 @@
 // Runs a terminal app in a real tmux pane through `script`, which logs every byte the app writes.
 // Gives the benchmarks the screen (capture-pane), keys (send-keys), and the app's CPU and RSS (/proc).
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 
 let counter = 0;
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
+// A private tmux server (its own socket, no user config) that stays up between panes. On the shared
+// default server, a pane started just as the previous one was killed could meet a server on its way
+// out ("server exited unexpectedly") and fail the run.
+const SOCKET = `rudder-bench-${process.pid}`;
+let serverUp = false;
+
 export function tmux(...args) {
-	return execFileSync("tmux", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+	return execFileSync("tmux", ["-L", SOCKET, "-f", "/dev/null", ...args], {
+		encoding: "utf8",
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+}
+
+function ensureServer() {
+	if (serverUp) return;
+	tmux("start-server", ";", "set-option", "-g", "exit-empty", "off");
+	serverUp = true;
+	process.once("exit", () => {
+		try {
+			tmux("kill-server");
+		} catch {
+			// already gone
+		}
+		// tmux leaves its socket file behind.
+		rmSync(`${process.env.TMUX_TMPDIR || "/tmp"}/tmux-${process.getuid()}/${SOCKET}`, { force: true });
+	});
+}
+
+/** Runs a tmux command, retrying a failure to reach the server a few times before giving up. */
+function tmuxRetrying(...args) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return tmux(...args);
+		} catch (error) {
+			const reason = String(error.stderr ?? error.message);
+			if (attempt >= 4 || !/server exited|no server running|error connecting|lost server/i.test(reason)) throw error;
+			serverUp = false;
+			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100 * attempt);
+			try {
+				ensureServer();
+			} catch {
+				// the next attempt reports it
+			}
+		}
+	}
 }
 
 /**
@@ -21,7 +64,8 @@ export function startPane({ command, env = {}, cwd = process.cwd(), cols = 120, 
 		.join(" ");
 	const inner = `cd ${shellQuote(cwd)} && exec env -u CI ${exports} ${command}`;
 	const full = logFile ? `script -qfec ${shellQuote(inner)} ${shellQuote(logFile)}` : inner;
-	tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), full);
+	ensureServer();
+	tmuxRetrying("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), full);
 	const started = performance.now();
 	return {
 		name,
