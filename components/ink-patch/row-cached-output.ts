@@ -1,0 +1,150 @@
+// A drop-in for Ink 6.8's `Output.prototype.get` (ink/build/output.js), installed into the bundle by
+// scripts/bundle.mjs. Ink's version allocates a cell object for every column of every row, every
+// frame, then turns each row back into a string; most rows of the live region (footer, input, all but
+// the last rows of the streaming tail) are the same as in the previous frame. Rows are independent in
+// Ink's algorithm (a write's line only ever touches its own row), so this one collects, per row, the
+// pieces written into it, and builds a row only when that list of pieces is new. Output is identical
+// to Ink's (test/components/ink-patch/row-cached-output.test.ts compares them on random frames).
+
+/** One cell as @alcalzone/ansi-tokenize describes it. */
+export interface StyledCell {
+	type: "char";
+	value: string;
+	fullWidth: boolean;
+	styles: unknown[];
+}
+
+type Transformer = (line: string, index: number) => string;
+
+interface Clip {
+	x1?: number;
+	x2?: number;
+	y1?: number;
+	y2?: number;
+}
+
+type Operation =
+	| { type: "write"; x: number; y: number; text: string; transformers: Transformer[] }
+	| { type: "clip"; clip: Clip }
+	| { type: "unclip" };
+
+/** The fields of Ink's Output instance this reads. */
+export interface InkOutput {
+	width: number;
+	height: number;
+	operations: Operation[];
+	caches: {
+		getStyledChars(line: string): StyledCell[];
+		getStringWidth(text: string): number;
+		getWidestLine(text: string): number;
+	};
+}
+
+/** What Ink's output.js imports, passed in by the patch. */
+export interface OutputDeps {
+	styledCharsToString(cells: StyledCell[]): string;
+	sliceAnsi(text: string, from: number, to: number): string;
+}
+
+const BLANK: StyledCell = Object.freeze({ type: "char", value: " ", fullWidth: false, styles: [] }) as StyledCell;
+/** Separates pieces in a row's cache key; neither can occur in terminal text Ink writes. */
+const PIECE = "\u0000";
+const AT = "\u0001";
+const MAX_CACHED_ROWS = 2000;
+
+let rowCache = new Map<string, string>();
+
+/** Renders the frame; same result as Ink's `Output.get()`. */
+export function renderOutput(out: InkOutput, deps: OutputDeps): { output: string; height: number } {
+	const rows: Array<Array<{ x: number; line: string }> | undefined> = new Array(out.height);
+	const clips: Clip[] = [];
+	for (const operation of out.operations) {
+		if (operation.type === "clip") clips.push(operation.clip);
+		else if (operation.type === "unclip") clips.pop();
+		else collectWrite(out, deps, operation, clips.at(-1), rows);
+	}
+	if (rowCache.size > MAX_CACHED_ROWS) rowCache = new Map();
+	const lines = new Array<string>(out.height);
+	for (let y = 0; y < out.height; y++) {
+		const pieces = rows[y];
+		if (pieces === undefined) {
+			lines[y] = "";
+			continue;
+		}
+		let key = String(out.width);
+		for (const piece of pieces) key += PIECE + piece.x + AT + piece.line;
+		let line = rowCache.get(key);
+		if (line === undefined) {
+			line = buildRow(out, deps, pieces);
+			rowCache.set(key, line);
+		}
+		lines[y] = line;
+	}
+	return { output: lines.join("\n"), height: out.height };
+}
+
+/** Ink's clipping and transformers for one write, leaving each resulting line in its row's list. */
+function collectWrite(
+	out: InkOutput,
+	deps: OutputDeps,
+	operation: { x: number; y: number; text: string; transformers: Transformer[] },
+	clip: Clip | undefined,
+	rows: Array<Array<{ x: number; line: string }> | undefined>,
+): void {
+	const { text, transformers } = operation;
+	let { x, y } = operation;
+	let lines = text.split("\n");
+	if (clip) {
+		const clipX = typeof clip.x1 === "number" && typeof clip.x2 === "number";
+		const clipY = typeof clip.y1 === "number" && typeof clip.y2 === "number";
+		if (clipX) {
+			const width = out.caches.getWidestLine(text);
+			if (x + width < (clip.x1 as number) || x > (clip.x2 as number)) return;
+		}
+		if (clipY && (y + lines.length < (clip.y1 as number) || y > (clip.y2 as number))) return;
+		if (clipX) {
+			const x1 = clip.x1 as number;
+			const x2 = clip.x2 as number;
+			lines = lines.map((line) => {
+				const from = x < x1 ? x1 - x : 0;
+				const width = out.caches.getStringWidth(line);
+				const to = x + width > x2 ? x2 - x : width;
+				return deps.sliceAnsi(line, from, to);
+			});
+			if (x < x1) x = x1;
+		}
+		if (clipY) {
+			const y1 = clip.y1 as number;
+			const y2 = clip.y2 as number;
+			const from = y < y1 ? y1 - y : 0;
+			const to = y + lines.length > y2 ? y2 - y : lines.length;
+			lines = lines.slice(from, to);
+			if (y < y1) y = y1;
+		}
+	}
+	for (let index = 0; index < lines.length; index++) {
+		const row = y + index;
+		// Ink stops at the first line that falls outside the frame (its row counter does not advance).
+		if (row < 0 || row >= out.height) return;
+		let line = lines[index] as string;
+		for (const transformer of transformers) line = transformer(line, index);
+		const pieces = rows[row];
+		if (pieces === undefined) rows[row] = [{ x, line }];
+		else pieces.push({ x, line });
+	}
+}
+
+/** One row exactly as Ink builds it: blank cells, each piece's characters laid over them in order. */
+function buildRow(out: InkOutput, deps: OutputDeps, pieces: Array<{ x: number; line: string }>): string {
+	const cells: Array<StyledCell | undefined> = new Array(out.width).fill(BLANK);
+	for (const { x, line } of pieces) {
+		let offsetX = x;
+		for (const cell of out.caches.getStyledChars(line)) {
+			cells[offsetX] = cell;
+			const width = Math.max(1, out.caches.getStringWidth(cell.value));
+			for (let i = 1; i < width; i++) cells[offsetX + i] = { type: "char", value: "", fullWidth: false, styles: cell.styles };
+			offsetX += width;
+		}
+	}
+	return deps.styledCharsToString(cells.filter((cell): cell is StyledCell => cell !== undefined)).trimEnd();
+}

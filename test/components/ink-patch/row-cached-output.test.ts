@@ -1,0 +1,103 @@
+// The bundle replaces Ink's Output.get with renderOutput; a frame must come out byte for byte as
+// Ink would have written it, first time (row built) and again (row taken from the cache).
+import { styledCharsToString } from "@alcalzone/ansi-tokenize";
+import fc from "fast-check";
+import sliceAnsi from "slice-ansi";
+import { describe, expect, it } from "vitest";
+import { type InkOutput, renderOutput } from "../../../components/ink-patch/row-cached-output.js";
+// Ink's package exports only its entry; the class is reached by path, as the bundle plugin does.
+import Output from "../../../node_modules/ink/build/output.js";
+
+const deps = { styledCharsToString, sliceAnsi } as Parameters<typeof renderOutput>[1];
+
+const piece = fc.constantFrom(
+	"a",
+	"word",
+	" ",
+	"世界",
+	"👋",
+	"\x1b[1mbold\x1b[22m",
+	"\x1b[31mred",
+	"\x1b[39m",
+	"\x1b[2m·\x1b[22m",
+	"\x1b[0m",
+	"\x1b]8;;https://x.y\x07link\x1b]8;;\x07",
+	"\n",
+);
+const text = fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join(""));
+const transformer = fc.constantFrom(
+	(line: string) => line.toUpperCase(),
+	(line: string, index: number) => `${index}>${line}`,
+	(line: string) => `\x1b[7m${line}\x1b[27m`,
+);
+const clip = fc.record(
+	{
+		x1: fc.integer({ min: -2, max: 20 }),
+		x2: fc.integer({ min: 0, max: 30 }),
+		y1: fc.integer({ min: -2, max: 8 }),
+		y2: fc.integer({ min: 0, max: 12 }),
+	},
+	{ requiredKeys: [] },
+);
+const operation = fc.oneof(
+	{
+		weight: 6,
+		arbitrary: fc.record({
+			type: fc.constant("write" as const),
+			x: fc.integer({ min: -3, max: 32 }),
+			y: fc.integer({ min: -3, max: 12 }),
+			text,
+			transformers: fc.array(transformer, { maxLength: 2 }),
+		}),
+	},
+	{ weight: 1, arbitrary: fc.record({ type: fc.constant("clip" as const), clip }) },
+	{ weight: 1, arbitrary: fc.constant({ type: "unclip" as const }) },
+);
+const frame = fc.record({
+	width: fc.integer({ min: 1, max: 30 }),
+	height: fc.integer({ min: 0, max: 10 }),
+	operations: fc.array(operation, { maxLength: 12 }),
+});
+
+type Frame = { width: number; height: number; operations: Array<Record<string, any>> };
+
+function inkOutput({ width, height, operations }: Frame): InkOutput & { get(): { output: string; height: number } } {
+	const output = new Output({ width, height });
+	for (const op of operations) {
+		if (op.type === "write") output.write(op.x, op.y, op.text, { transformers: op.transformers });
+		else if (op.type === "clip") output.clip(op.clip);
+		else output.unclip();
+	}
+	return output as any;
+}
+
+describe("renderOutput (Ink's Output.get, row-cached)", () => {
+	it("writes every random frame exactly as Ink does, built and cached", () => {
+		fc.assert(
+			fc.property(frame, (f) => {
+				const expected = inkOutput(f).get();
+				expect(renderOutput(inkOutput(f), deps)).toEqual(expected);
+				expect(renderOutput(inkOutput(f), deps)).toEqual(expected);
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it("rebuilds a row whose pieces changed and keeps width in the key", () => {
+		const a = renderOutput(
+			inkOutput({ width: 10, height: 2, operations: [{ type: "write", x: 0, y: 0, text: "one\ntwo", transformers: [] }] }),
+			deps,
+		);
+		const b = renderOutput(
+			inkOutput({ width: 10, height: 2, operations: [{ type: "write", x: 0, y: 0, text: "one\ntwo!", transformers: [] }] }),
+			deps,
+		);
+		expect(a.output).toBe("one\ntwo");
+		expect(b.output).toBe("one\ntwo!");
+		// A piece beyond the frame's width lands after the last column (Ink drops the holes), so the
+		// same pieces give a different row at another width.
+		const narrow = { height: 1, operations: [{ type: "write", x: 6, y: 0, text: "z", transformers: [] }] };
+		expect(renderOutput(inkOutput({ width: 8, ...narrow }), deps).output).toBe("      z");
+		expect(renderOutput(inkOutput({ width: 3, ...narrow }), deps).output).toBe("   z");
+	});
+});
