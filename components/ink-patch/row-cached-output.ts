@@ -134,8 +134,12 @@ function collectWrite(
 	}
 }
 
+/** Printable ASCII only: one cell per character, no styles. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
 /** One row exactly as Ink builds it: blank cells, each piece's characters laid over them in order. */
 function buildRow(out: InkOutput, deps: OutputDeps, pieces: Array<{ x: number; line: string }>): string {
+	if (pieces.every((piece) => PLAIN.test(piece.line))) return buildPlainRow(out.width, pieces);
 	const cells: Array<StyledCell | undefined> = new Array(out.width).fill(BLANK);
 	for (const { x, line } of pieces) {
 		let offsetX = x;
@@ -147,4 +151,13 @@ function buildRow(out: InkOutput, deps: OutputDeps, pieces: Array<{ x: number; l
 		}
 	}
 	return deps.styledCharsToString(cells.filter((cell): cell is StyledCell => cell !== undefined)).trimEnd();
+}
+
+/** The same row for unstyled ASCII pieces, without tokenising: Ink's string is then the characters. */
+function buildPlainRow(width: number, pieces: Array<{ x: number; line: string }>): string {
+	const chars: Array<string | undefined> = new Array(width).fill(" ");
+	for (const { x, line } of pieces) {
+		for (let i = 0; i < line.length; i++) chars[x + i] = line[i];
+	}
+	return chars.filter((char) => char !== undefined).join("").trimEnd();
 }
