@@ -122,7 +122,7 @@ export function App(props: AppProps) {
 
 	// Spinners and elapsed seconds move while something runs, a few times a second.
 	// While a reply streams, its own frames already move them: tick only after a quiet TICK_MS.
-	const busy = state.isStreaming || view.tools.size > 0;
+	const busy = state.isStreaming || view.tools.size > 0 || view.shells.size > 0;
 	const lastRenderAt = useRef(0);
 	lastRenderAt.current = Date.now();
 	useEffect(() => {
@@ -156,7 +156,7 @@ export function App(props: AppProps) {
 	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
 	const menuRows = picker ? pickerRows(picker) : completions.length;
 	const showWelcome = props.welcome !== undefined && state.messages.length === 0 && !state.isStreaming;
-	const statusRows = (state.isStreaming ? 1 : 0) + (showWelcome ? WELCOME_ROWS : 0);
+	const statusRows = (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? WELCOME_ROWS : 0);
 	const tail = Math.max(
 		0,
 		tailBudget({ rows: size.rows, inputRows: rows.length, menuRows, queueRows: queue.length, toolRows, statusRows }) - TAIL_MARGIN_ROWS,
@@ -175,6 +175,12 @@ export function App(props: AppProps) {
 						<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text> working · Enter steers · Alt+Enter queues · Esc stops
 					</Text>
 				) : null}
+				{[...view.shells].map(([id, shell]) => (
+					<Text key={`shell-${id}`} dimColor wrap="truncate">
+						<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text> $ {sanitizeTerminalText(shell.command)} ·{" "}
+						{Math.floor((now - shell.startedAt) / 1000)}s · Esc stops
+					</Text>
+				))}
 				<QueueLines lines={queue} />
 				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
 				{picker ? <Picker picker={picker} /> : null}

@@ -16,7 +16,7 @@ export type HistoryItem =
 	| { kind: "error"; id: number; text: string }
 	| { kind: "aborted"; id: number }
 	| { kind: "notice"; id: number; level: "info" | "warning" | "error"; text: string }
-	| { kind: "shell"; id: number; command: string; output: string; exitCode: number | null };
+	| { kind: "shell"; id: number; command: string; output: string; exitCode: number | null; aborted?: boolean; excluded?: boolean };
 
 /** Distributes Omit over the union, so `add()` takes any item without its id. */
 type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
@@ -28,6 +28,12 @@ export interface RunningTool {
 	startedAt: number;
 	/** The last few lines of streamed output (bash). */
 	outputTail: string;
+}
+
+/** A `!cmd` still running. */
+export interface RunningShell {
+	command: string;
+	startedAt: number;
 }
 
 /** The streaming message's parts that are not yet in history. */
@@ -47,6 +53,7 @@ export class SessionView {
 	readonly history: HistoryItem[] = [];
 	tail: LiveTail = { thinking: "", text: "" };
 	readonly tools = new Map<string, RunningTool>();
+	readonly shells = new Map<number, RunningShell>();
 	steering: string[] = [];
 	followUp: string[] = [];
 	/** Bumped on every change; the React hook compares it. */
@@ -139,8 +146,19 @@ export class SessionView {
 			case "notice":
 				this.add({ kind: "notice", level: event.level, text: event.text });
 				break;
+			case "user_shell_start":
+				this.shells.set(event.id, { command: event.command, startedAt: this.now() });
+				break;
 			case "user_shell":
-				this.add({ kind: "shell", command: event.command, output: event.output, exitCode: event.exitCode });
+				this.shells.delete(event.id);
+				this.add({
+					kind: "shell",
+					command: event.command,
+					output: event.output,
+					exitCode: event.exitCode,
+					...(event.aborted ? { aborted: true } : {}),
+					...(event.excluded ? { excluded: true } : {}),
+				});
 				break;
 			case "compaction_start":
 				this.add({ kind: "notice", level: "info", text: `Compacting the context (${event.reason})…` });
@@ -256,6 +274,12 @@ export class SessionView {
 				}
 				this.addAssistantEnding(m);
 			} else if (m.role === "toolResult") this.addToolResult(m);
+			else if (m.role === "shellOutput") {
+				const { command, output, exitCode, aborted } = m;
+				this.add({ kind: "shell", command, output, exitCode, ...(aborted ? { aborted } : {}) });
+			} else if (m.role === "compactionSummary") {
+				this.add({ kind: "notice", level: "info", text: "Earlier turns were compacted into a summary." });
+			}
 		}
 	}
 

@@ -202,7 +202,8 @@ export function useInputController(deps: InputControllerDeps) {
 		}
 		const key = parseKeyPress(raw);
 		const intent = intentFor(key, {
-			isStreaming: session.getState().isStreaming,
+			// A running `!cmd` is stopped by Esc like a reply.
+			isStreaming: session.getState().isStreaming || view.shells.size > 0,
 			inputEmpty: editor.current().text === "",
 			sinceLastCtrlC: now() - lastCtrlC.current,
 		});

@@ -159,5 +159,8 @@ function buildPlainRow(width: number, pieces: Array<{ x: number; line: string }>
 	for (const { x, line } of pieces) {
 		for (let i = 0; i < line.length; i++) chars[x + i] = line[i];
 	}
-	return chars.filter((char) => char !== undefined).join("").trimEnd();
+	return chars
+		.filter((char) => char !== undefined)
+		.join("")
+		.trimEnd();
 }

@@ -4,7 +4,7 @@ import { renderMarkdown } from "../markdown/render-markdown.js";
 import { sanitizeTerminalText } from "../sanitize.js";
 import type { HistoryItem } from "../session-view.js";
 import { color, theme } from "../theme.js";
-import { type Line, linesToAnsi, wrapSegments } from "./styled-text.js";
+import { type Line, linesToAnsi, type Segment, wrapSegments } from "./styled-text.js";
 import { renderToolCall } from "./tool-call.js";
 
 const THINKING_LINES = 6;
@@ -49,10 +49,13 @@ function renderRows(item: HistoryItem, width: number): { rows: Line[]; marginTop
 			};
 		}
 		case "shell": {
-			const rows = wrapSegments([{ text: `$ ${sanitizeTerminalText(item.command)}`, style: { bold: true } }], width);
+			const header: Segment[] = [{ text: `$ ${sanitizeTerminalText(item.command)}`, style: { bold: true } }];
+			if (item.excluded) header.push({ text: " · not sent to the model", style: { dim: true } });
+			const rows = wrapSegments(header, width);
 			const output = sanitizeTerminalText(item.output.replace(/\n+$/, ""));
 			if (output) rows.push(...wrapSegments([{ text: output, style: { dim: true } }], width, { keepIndent: true }));
-			if (item.exitCode) rows.push([{ text: `exit ${item.exitCode}`, style: { color: color(theme.error) } }]);
+			if (item.aborted) rows.push([{ text: "stopped", style: { color: color(theme.warning) } }]);
+			else if (item.exitCode) rows.push([{ text: `exit ${item.exitCode}`, style: { color: color(theme.error) } }]);
 			return { rows, marginTop: true };
 		}
 	}

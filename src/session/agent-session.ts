@@ -177,6 +177,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private followUpQueue: QueuedInput[] = [];
 	/** `!cmd` outputs from while a run was active; they join the transcript when it ends. */
 	private pendingShell: ShellOutputMessage[] = [];
+	/** Running `!cmd`s, stopped by `abort()`. */
+	private shells = new Set<AbortController>();
+	private shellCount = 0;
 	private totals: SessionTotals = zeroTotals();
 	private contextTokens = 0;
 	private running = false;
@@ -287,9 +290,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			return { kind: "command", name };
 		}
 		if (line.startsWith("!")) {
-			const command = line.slice(1).trim();
+			// `!!cmd` shows its output but keeps it out of the model's context.
+			const excluded = line.startsWith("!!");
+			const command = line.slice(excluded ? 2 : 1).trim();
 			if (!command) return { kind: "ignored" };
-			await this.runShell(command);
+			await this.runShell(command, excluded);
 			return { kind: "shell" };
 		}
 		const expanded = expandAttachments(text, this.cwd);
@@ -338,6 +343,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	abort(): void {
 		this.agent.abort();
 		this.compacting?.abort();
+		for (const shell of this.shells) shell.abort();
 	}
 
 	takeQueuedMessages(): { steering: string[]; followUp: string[] } {
@@ -392,10 +398,22 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		}
 	}
 
-	private async runShell(command: string): Promise<void> {
-		const { output, exitCode } = await runUserShell(command, this.cwd);
+	private async runShell(command: string, excluded: boolean): Promise<void> {
+		const id = ++this.shellCount;
+		const controller = new AbortController();
+		this.shells.add(controller);
+		this.emit({ type: "user_shell_start", id, command, excluded });
+		let result: Awaited<ReturnType<typeof runUserShell>>;
+		try {
+			result = await runUserShell(command, this.cwd, controller.signal);
+		} finally {
+			this.shells.delete(controller);
+		}
+		const { output, exitCode, aborted } = result;
+		this.emit({ type: "user_shell", id, command, output, exitCode, aborted, excluded });
+		if (excluded) return;
 		const message: ShellOutputMessage = { role: "shellOutput", command, output, exitCode, timestamp: Date.now() };
-		this.emit({ type: "user_shell", command, output, exitCode });
+		if (aborted) message.aborted = true;
 		// A run works on its own copy of the context; adding to the transcript mid-run would interleave.
 		if (this.busy) this.pendingShell.push(message);
 		else this.appendToTranscript(message);

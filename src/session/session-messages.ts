@@ -11,6 +11,8 @@ export interface ShellOutputMessage {
 	command: string;
 	output: string;
 	exitCode: number | null;
+	/** Stopped by the user (Esc) before it finished. */
+	aborted?: boolean;
 	timestamp: number;
 }
 
@@ -29,8 +31,8 @@ declare module "../agent/types.js" {
 	}
 }
 
-export function shellOutputText(m: Pick<ShellOutputMessage, "command" | "output" | "exitCode">): string {
-	const status = m.exitCode === null ? "killed" : `exit code ${m.exitCode}`;
+export function shellOutputText(m: Pick<ShellOutputMessage, "command" | "output" | "exitCode" | "aborted">): string {
+	const status = m.aborted ? "stopped by the user" : m.exitCode === null ? "killed" : `exit code ${m.exitCode}`;
 	return `The user ran a shell command:\n$ ${m.command}\n${m.output}\n(${status})`;
 }
 

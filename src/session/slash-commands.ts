@@ -46,6 +46,7 @@ export const slashCommands: readonly SlashCommand[] = [
 				s
 					.commands()
 					.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}`)
+					.concat("!cmd  Run a shell command; its output goes to the context", "!!cmd  Run a shell command, output not sent to the model")
 					.join("\n"),
 			),
 	},

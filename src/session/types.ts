@@ -18,7 +18,9 @@ export type SessionEvent =
 	/** A line for the user that is not part of the transcript (command output, warnings). */
 	| { type: "notice"; level: "info" | "warning" | "error"; text: string }
 	/** Output of a `!cmd` shell command run by the user (added to the context). */
-	| { type: "user_shell"; command: string; output: string; exitCode: number | null }
+	/** A `!cmd` (or `!!cmd`, kept out of the context) started; `id` pairs it with its `user_shell`. */
+	| { type: "user_shell_start"; id: number; command: string; excluded: boolean }
+	| { type: "user_shell"; id: number; command: string; output: string; exitCode: number | null; aborted: boolean; excluded: boolean }
 	/** `/quit` was typed: the UI or mode should exit (after `dispose()`). */
 	| { type: "quit" };
 

@@ -1,6 +1,11 @@
 // `!cmd`: the user runs a shell command in the session's folder. Its output goes to the context so the
-// model can help with it; it is capped, because a build log can be megabytes.
+// model can help with it; it is capped, because a build log can be megabytes. Esc stops it: the
+// command runs as its own process group, so whatever it started stops too.
 import { spawn } from "node:child_process";
+import { killProcessGroup } from "../tools/shell.js";
+
+/** Between SIGTERM and SIGKILL when stopped. */
+const KILL_GRACE_MS = 500;
 
 export const maxShellOutputChars = 30_000;
 
@@ -8,6 +13,8 @@ export interface UserShellResult {
 	output: string;
 	/** null when the command was killed by a signal. */
 	exitCode: number | null;
+	/** Stopped through the signal (Esc). */
+	aborted: boolean;
 }
 
 /** Keeps the end of long output: errors and summaries come last. */
@@ -17,20 +24,33 @@ function capOutput(text: string): string {
 }
 
 export function runUserShell(command: string, cwd: string, signal?: AbortSignal): Promise<UserShellResult> {
+	if (signal?.aborted) return Promise.resolve({ output: "", exitCode: null, aborted: true });
 	return new Promise((resolve) => {
 		const shell = process.env.SHELL && !process.env.SHELL.endsWith("fish") ? process.env.SHELL : "/bin/sh";
-		const child = spawn(shell, ["-c", command], { cwd, stdio: ["ignore", "pipe", "pipe"], signal, detached: false });
+		const child = spawn(shell, ["-c", command], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
 		const chunks: string[] = [];
 		let size = 0;
+		let aborted = false;
 		const collect = (chunk: Buffer) => {
 			chunks.push(chunk.toString("utf8"));
 			size += chunk.length;
 			// Drop old chunks early so a runaway command cannot fill memory.
 			while (size > maxShellOutputChars * 4 && chunks.length > 1) size -= Buffer.byteLength(chunks.shift() as string);
 		};
+		const onAbort = () => {
+			aborted = true;
+			if (child.pid !== undefined) killProcessGroup(child.pid, KILL_GRACE_MS);
+		};
+		signal?.addEventListener("abort", onAbort, { once: true });
 		child.stdout.on("data", collect);
 		child.stderr.on("data", collect);
-		child.on("error", (error) => resolve({ output: error.message, exitCode: null }));
-		child.on("close", (code) => resolve({ output: capOutput(chunks.join("").replace(/\n$/, "")), exitCode: code }));
+		child.on("error", (error) => {
+			signal?.removeEventListener("abort", onAbort);
+			resolve({ output: error.message, exitCode: null, aborted });
+		});
+		child.on("close", (code) => {
+			signal?.removeEventListener("abort", onAbort);
+			resolve({ output: capOutput(chunks.join("").replace(/\n$/, "")), exitCode: code, aborted });
+		});
 	});
 }

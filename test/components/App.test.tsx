@@ -120,6 +120,17 @@ describe("App key routing", () => {
 		expect(session.calls.some((c) => c.method === "abort")).toBe(false);
 	});
 
+	it("a running !cmd shows a status line with its command, and Esc stops it", async () => {
+		const { session, frame, type } = await mount();
+		session.emit({ type: "user_shell_start", id: 1, command: "npm test", excluded: false });
+		await vi.waitFor(() => expect(frame()).toMatch(/\$ npm test · \d+s · Esc stops/));
+		await type(ESC);
+		await vi.waitFor(() => expect(session.calls.some((c) => c.method === "abort")).toBe(true));
+		session.emit({ type: "user_shell", id: 1, command: "npm test", output: "partial", exitCode: null, aborted: true, excluded: false });
+		await vi.waitFor(() => expect(frame()).toMatch(/\$ npm test\npartial\nstopped/));
+		expect(frame()).not.toContain("Esc stops");
+	});
+
 	it("Ctrl+J and Shift+Enter insert newlines instead of submitting", async () => {
 		const { session, frame, type } = await mount();
 		await type("one");

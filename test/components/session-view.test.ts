@@ -76,6 +76,35 @@ describe("SessionView", () => {
 	});
 });
 
+describe("SessionView and the session's own messages", () => {
+	it("shows a resumed session's !cmd output and compaction in place", () => {
+		const session = new FakeSession();
+		const messages = [
+			{ role: "compactionSummary" as const, summary: "s", tokensBefore: 9, timestamp: 0 },
+			{ role: "shellOutput" as const, command: "make", output: "built", exitCode: 0, timestamp: 0 },
+			{ role: "shellOutput" as const, command: "sleep 9", output: "", exitCode: null, aborted: true, timestamp: 0 },
+		];
+		(session as any).state = { ...session.getState(), messages };
+		const view = new SessionView(session);
+		expect(view.history).toMatchObject([
+			{ kind: "notice", text: "Earlier turns were compacted into a summary." },
+			{ kind: "shell", command: "make", output: "built", exitCode: 0 },
+			{ kind: "shell", command: "sleep 9", aborted: true },
+		]);
+	});
+
+	it("tracks a running !cmd from its start to its end", () => {
+		const session = new FakeSession();
+		const view = new SessionView(session, () => 1000);
+		session.subscribe((e) => view.handle(e));
+		session.emit({ type: "user_shell_start", id: 4, command: "ls", excluded: true });
+		expect([...view.shells]).toEqual([[4, { command: "ls", startedAt: 1000 }]]);
+		session.emit({ type: "user_shell", id: 4, command: "ls", output: "a", exitCode: 0, aborted: false, excluded: true });
+		expect(view.shells.size).toBe(0);
+		expect(view.history.at(-1)).toEqual({ kind: "shell", id: expect.any(Number), command: "ls", output: "a", exitCode: 0, excluded: true });
+	});
+});
+
 describe("SessionView on a long resumed session", () => {
 	it("prints only the last RESUME_SHOWN messages, from a user message on, and says where the rest is", () => {
 		const session = new FakeSession();

@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { fauxText, fauxToolCall } from "../../src/ai/index.js";
 import { loadSession } from "../../src/session/session-store.js";
 import { createFixture, type Fixture, userTexts } from "./session-fixture.js";
@@ -171,6 +171,49 @@ describe("!cmd", () => {
 			role: "shellOutput",
 			output: "mid-run",
 		});
+	});
+});
+
+/** Alive and not a zombie (a killed child whose parent is gone may wait unreaped). */
+function running(pid: number): boolean {
+	try {
+		return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+	} catch {
+		return false;
+	}
+}
+
+describe("!cmd stopped and !!cmd", () => {
+	it("Esc (abort) stops a running !cmd and everything it started; the output so far is kept, marked stopped", async () => {
+		fx = await createFixture();
+		const pidFile = join(fx.cwd, "child.pid");
+		const started = Date.now();
+		const submitted = fx.session.submit(`!echo begun; sleep 30 & echo $! > ${pidFile}; wait; echo never`);
+		const start = await fx.waitForEvent("user_shell_start");
+		expect(start).toMatchObject({ command: expect.stringContaining("echo begun"), excluded: false });
+		await vi.waitFor(() => expect(existsSync(pidFile) && readFileSync(pidFile, "utf8").trim()).toBeTruthy());
+		const childPid = Number(readFileSync(pidFile, "utf8"));
+		fx.session.abort();
+		const shell = await fx.waitForEvent("user_shell");
+		await submitted;
+		expect(Date.now() - started).toBeLessThan(5000);
+		expect(shell).toMatchObject({ id: start.id, aborted: true, output: "begun" });
+		// The background `sleep` was in the command's process group: gone too.
+		await vi.waitFor(() => expect(running(childPid)).toBe(false));
+		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		await fx.session.prompt("what happened?");
+		expect(userTexts(fx.faux, 0)[0]).toContain("begun\n(stopped by the user)");
+	});
+
+	it("!!cmd shows its output but keeps it out of the context and the file", async () => {
+		fx = await createFixture();
+		expect(await fx.session.submit("!!echo secret")).toEqual({ kind: "shell" });
+		const shell = await fx.waitForEvent("user_shell");
+		expect(shell).toMatchObject({ command: "echo secret", output: "secret", exitCode: 0, excluded: true, aborted: false });
+		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		await fx.session.prompt("hello");
+		expect(fx.session.getState().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+		expect(JSON.stringify(fx.faux.calls[0].context.messages)).not.toContain("secret");
 	});
 });
 

@@ -26,6 +26,7 @@ describe("slash commands through submit", () => {
 		fx = await createFixture();
 		expect(await fx.session.submit("/help")).toEqual({ kind: "command", name: "help" });
 		for (const c of slashCommands) expect(lastNotice()).toContain(`/${c.name}`);
+		expect(lastNotice()).toContain("!!cmd  Run a shell command, output not sent to the model");
 		expect(fx.session.commands().map((c) => c.name)).toEqual(slashCommands.map((c) => c.name));
 	});
 

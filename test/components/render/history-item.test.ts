@@ -19,6 +19,10 @@ describe("renderHistoryItem", () => {
 		expect(show({ kind: "thinking", id: 1, text: thinking })).toBe("\n…\nt4\nt5\nt6\nt7\nt8\nt9");
 		expect(show({ kind: "shell", id: 1, command: "ls", output: "a\nb\n", exitCode: 2 })).toBe("\n$ ls\na\nb\nexit 2");
 		expect(show({ kind: "shell", id: 1, command: "true", output: "", exitCode: 0 })).toBe("\n$ true");
+		expect(show({ kind: "shell", id: 1, command: "sleep 9", output: "", exitCode: null, aborted: true })).toBe("\n$ sleep 9\nstopped");
+		expect(show({ kind: "shell", id: 1, command: "env", output: "A=1", exitCode: 0, excluded: true })).toBe(
+			"\n$ env · not sent to the model\nA=1",
+		);
 		expect(show({ kind: "tool", id: 1, name: "read", args: { path: "a.ts" }, output: "x", isError: false })).toBe("\n✓ read a.ts\n  x");
 	});
 
