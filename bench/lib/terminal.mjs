@@ -81,10 +81,24 @@ export function startPane({ command, env = {}, cwd = process.cwd(), cols = 120, 
 		literal: (text) => tmux("send-keys", "-t", name, "-l", text),
 		appPid: () => findApp(Number(tmux("list-panes", "-t", name, "-F", "#{pane_pid}").trim())),
 		kill: () => {
+			// `script` can outlive its pane (and keep the app alive on its own pty): the whole tree goes.
+			let tree = [];
+			try {
+				tree = descendants(Number(tmux("list-panes", "-t", name, "-F", "#{pane_pid}").trim()));
+			} catch {
+				// pane already gone
+			}
 			try {
 				tmux("kill-session", "-t", name);
 			} catch {
 				// already gone
+			}
+			for (const pid of tree) {
+				try {
+					process.kill(pid, "SIGKILL");
+				} catch {
+					// exited
+				}
 			}
 		},
 	};
@@ -101,6 +115,13 @@ function findApp(panePid) {
 		pid = kids[0];
 	}
 	return pid;
+}
+
+/** `pid` and every process under it. */
+function descendants(pid) {
+	const all = [pid];
+	for (let i = 0; i < all.length; i++) all.push(...children(all[i]));
+	return all;
 }
 
 function children(pid) {
