@@ -253,24 +253,71 @@ export function listSessions(cwd: string, env?: Env): SessionInfo[] {
 	for (const name of readdirSync(dir)) {
 		if (!name.endsWith(".jsonl")) continue;
 		const path = join(dir, name);
-		try {
-			const loaded = loadSession(path);
-			const firstUser = loaded.allEntries.find((e) => e.type === "message" && e.message.role === "user");
-			infos.push({
-				path,
-				id: loaded.header.id,
-				cwd: loaded.header.cwd,
-				timestamp: loaded.header.timestamp,
-				modified: statSync(path).mtime,
-				messageCount: loaded.messageCount,
-				firstMessage: firstUser?.type === "message" ? messageText(firstUser.message).slice(0, 200) : "",
-			});
-		} catch {
-			// A file with no header is not ours to list.
-		}
+		const info = readSessionInfo(path);
+		// A file with no header is not ours to list.
+		if (info) infos.push(info);
 	}
 	// File names start with the ISO start time, so the name order is the start order; ties fall to mtime.
 	return infos.sort((a, b) => b.modified.getTime() - a.modified.getTime() || basename(b.path).localeCompare(basename(a.path)));
+}
+
+const MESSAGE_LINE = Buffer.from('{"type":"message"');
+
+/**
+ * What a listing needs of a session file: its header, first user message and number of messages.
+ * Only the header and the lines up to the first user message are decoded and parsed; the rest are
+ * counted by their bytes (entries are written `{"type":…` first), so `--continue` and the picker stay
+ * quick with many long sessions. Undefined when the file has no header.
+ */
+export function readSessionInfo(path: string): SessionInfo | undefined {
+	let bytes: Buffer;
+	try {
+		bytes = readFileSync(path);
+	} catch {
+		return undefined;
+	}
+	let header: SessionHeader | undefined;
+	let firstMessage: string | undefined;
+	let messageCount = 0;
+	for (let start = 0; start < bytes.length; ) {
+		const newline = bytes.indexOf(0x0a, start);
+		const end = newline === -1 ? bytes.length : newline;
+		if (!header || firstMessage === undefined) {
+			const entry = parseLine(bytes.toString("utf8", start, end));
+			if (entry?.type === "session" && !header) header = entry as SessionHeader;
+			else if (entry?.type === "message") {
+				messageCount++;
+				if (entry.message?.role === "user") firstMessage = messageText(entry.message).slice(0, 200);
+			}
+		} else if (
+			end - start > MESSAGE_LINE.length &&
+			bytes.compare(MESSAGE_LINE, 0, MESSAGE_LINE.length, start, start + MESSAGE_LINE.length) === 0 &&
+			// A line torn by a crash is cut before its closing brace: loading skips it, so do we.
+			bytes[end - 1] === 0x7d
+		) {
+			messageCount++;
+		}
+		start = end + 1;
+	}
+	if (!header) return undefined;
+	return {
+		path,
+		id: header.id,
+		cwd: header.cwd,
+		timestamp: header.timestamp,
+		modified: statSync(path).mtime,
+		messageCount,
+		firstMessage: firstMessage ?? "",
+	};
+}
+
+function parseLine(line: string): any {
+	if (!line.trim()) return undefined;
+	try {
+		return JSON.parse(line);
+	} catch {
+		return undefined;
+	}
 }
 
 export function latestSession(cwd: string, env?: Env): SessionInfo | undefined {

@@ -13,6 +13,7 @@ import {
 	latestSession,
 	listSessions,
 	loadSession,
+	readSessionInfo,
 	repairTranscript,
 	SessionWriter,
 	serializeRedacted,
@@ -188,6 +189,36 @@ describe("listSessions / latestSession / findSession", () => {
 		expect(() => findSession(cwd, "cccc", env)).toThrow(/No session of .* has an id starting with "cccc"/);
 		expect(listSessions(join(root, "other"), env)).toEqual([]);
 		expect(sessionsDir(cwd, env)).toContain(cwdSlug(cwd));
+	});
+});
+
+describe("readSessionInfo", () => {
+	it("counts what loadSession loads, without parsing past the first user message, torn lines and all", () => {
+		const w = SessionWriter.create({ cwd, env });
+		w.append({ type: "model_change", provider: "faux", modelId: "faux-1" });
+		w.append({ type: "message", message: assistant([{ type: "text", text: "greeting" }]) });
+		w.append({ type: "message", message: user('first "real" task\nwith a newline') });
+		for (let i = 0; i < 5; i++) {
+			w.append({ type: "message", message: assistant([{ type: "text", text: `{"type":"message"} ${i}` }]) });
+			w.append({ type: "message", message: toolResult(`t${i}`) });
+		}
+		w.append({ type: "compaction", summary: "s", firstKeptIndex: 4, tokensBefore: 10, timestamp: 5 });
+		// A crash mid-write left a torn line; the next writer ended it with a newline and went on.
+		appendFileSync(w.path, '{"type":"message","message":{"role":"user","content":[{"type":"te');
+		const reopened = SessionWriter.open(w.path, loadSession(w.path).header);
+		reopened.append({ type: "message", message: user("after the crash") });
+		appendFileSync(w.path, '{"type":"message","message":{"role":"assistant","con');
+
+		const loaded = loadSession(w.path);
+		const info = readSessionInfo(w.path);
+		expect(loaded.messageCount).toBe(13);
+		expect(info).toMatchObject({
+			id: loaded.header.id,
+			messageCount: loaded.messageCount,
+			firstMessage: 'first "real" task\nwith a newline',
+		});
+		writeFileSync(join(root, "no-header.jsonl"), `${JSON.stringify({ type: "message", message: user("x") })}\n`);
+		expect(readSessionInfo(join(root, "no-header.jsonl"))).toBeUndefined();
 	});
 });
 
