@@ -69,12 +69,16 @@ interface ChatChunk {
 		};
 		finish_reason?: string | null;
 	}[];
-	usage?: {
-		prompt_tokens?: number;
-		completion_tokens?: number;
-		prompt_tokens_details?: { cached_tokens?: number } | null;
-	} | null;
+	usage?: ChatUsage | null;
+	/** Groq puts usage here on the last chunk. */
+	x_groq?: { usage?: ChatUsage | null } | null;
 	error?: { message?: string; type?: string; code?: string | number };
+}
+
+interface ChatUsage {
+	prompt_tokens?: number;
+	completion_tokens?: number;
+	prompt_tokens_details?: { cached_tokens?: number } | null;
 }
 
 // ---- Request ----
@@ -229,10 +233,11 @@ class ChunkReader {
 		const output = this.builder.output;
 		if (chunk.id && !output.responseId) output.responseId = chunk.id;
 		if (chunk.model && chunk.model !== this.model.id && !output.responseModel) output.responseModel = chunk.model;
-		if (chunk.usage) {
-			const prompt = chunk.usage.prompt_tokens ?? 0;
-			const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-			this.builder.setUsage({ input: prompt - cached, output: chunk.usage.completion_tokens ?? 0, cacheRead: cached });
+		const usage = chunk.usage ?? chunk.x_groq?.usage;
+		if (usage) {
+			const prompt = usage.prompt_tokens ?? 0;
+			const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+			this.builder.setUsage({ input: prompt - cached, output: usage.completion_tokens ?? 0, cacheRead: cached });
 		}
 		const choice = chunk.choices?.[0];
 		if (!choice) return;

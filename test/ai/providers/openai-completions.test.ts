@@ -120,6 +120,24 @@ describe("streamOpenAICompletions: responses", () => {
 		]);
 	});
 
+	it("reads Groq's usage from `x_groq.usage` on the last chunk", async () => {
+		const chunk = (extra: object) =>
+			`data: ${JSON.stringify({ id: "chatcmpl-g", object: "chat.completion.chunk", created: 1, model: "llama-3.3-70b-versatile", ...extra })}\n\n`;
+		server.enqueue({
+			kind: "sse",
+			chunks: [
+				chunk({ choices: [{ index: 0, delta: { role: "assistant", content: "Hi" }, finish_reason: null }], x_groq: { id: "req_1" } }),
+				chunk({
+					choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+					x_groq: { id: "req_1", usage: { queue_time: 0.01, prompt_tokens: 40, prompt_time: 0.002, completion_tokens: 2, total_tokens: 42 } },
+				}),
+				"data: [DONE]\n\n",
+			],
+		});
+		const events = await collect(testModel(server, { id: "llama-3.3-70b-versatile", provider: "groq" }), hello);
+		expect(finalMessage(events).usage).toMatchObject({ input: 40, output: 2, totalTokens: 42 });
+	});
+
 	it("assembles two parallel tool calls whose arguments are split across chunks", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("parallel-tool-calls")] });
 		const events = await collect(testModel(server, { id: "gpt-4.1" }), hello);
