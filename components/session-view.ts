@@ -11,7 +11,7 @@ import { MarkdownBlockSplitter } from "./markdown/block-splitter.js";
 export type HistoryItem =
 	| { kind: "user"; id: number; text: string }
 	| { kind: "markdown"; id: number; source: string }
-	| { kind: "thinking"; id: number; text: string }
+	| { kind: "thinking"; id: number; text: string; expanded?: boolean }
 	| { kind: "tool"; id: number; name: string; args: unknown; output: string; isError: boolean; diff?: string; expanded?: boolean }
 	| { kind: "error"; id: number; text: string }
 	| { kind: "aborted"; id: number }
@@ -45,6 +45,8 @@ export interface LiveTail {
 }
 
 const TOOL_TAIL_LINES = 3;
+/** Lines of a finished thinking block printed until Ctrl+O prints it whole. */
+export const THINKING_SHOWN = 6;
 /** Messages of a resumed session printed at start; older ones are only in the session file. */
 export const RESUME_SHOWN = 100;
 
@@ -79,14 +81,18 @@ export class SessionView {
 		this.version++;
 	}
 
-	/** Ctrl+O: prints the last tool result again, in full (history itself cannot change). */
-	expandLastTool(): boolean {
+	/**
+	 * Ctrl+O: prints the last tool result or thinking again, in full (printed history cannot change).
+	 * Nothing when that item is already shown whole.
+	 */
+	expandLast(): boolean {
 		for (let i = this.history.length - 1; i >= 0; i--) {
 			const item = this.history[i];
-			if (item.kind === "tool") {
-				this.add({ ...item, expanded: true });
-				return true;
-			}
+			if (item.kind !== "tool" && item.kind !== "thinking") continue;
+			if (item.kind === "thinking" && item.text.split("\n").length <= THINKING_SHOWN) continue;
+			if (item.expanded) return false;
+			this.add({ ...item, expanded: true });
+			return true;
 		}
 		return false;
 	}

@@ -174,7 +174,7 @@ export function useInputController(deps: InputControllerDeps) {
 			case "redraw":
 				return deps.redraw();
 			case "toggleToolOutput":
-				if (view.expandLastTool()) deps.refresh();
+				if (view.expandLast()) deps.refresh();
 				return;
 			case "complete": {
 				const first = deps.completions()[0];

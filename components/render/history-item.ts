@@ -2,16 +2,19 @@
 // terminal width by us, every outside string sanitised before it is styled. Rendered once per item.
 import { renderMarkdown } from "../markdown/render-markdown.js";
 import { sanitizeTerminalText } from "../sanitize.js";
-import type { HistoryItem } from "../session-view.js";
+import { type HistoryItem, THINKING_SHOWN } from "../session-view.js";
 import { color, theme } from "../theme.js";
 import { type Line, linesToAnsi, type Segment, wrapSegments } from "./styled-text.js";
 import { renderToolCall } from "./tool-call.js";
 
-const THINKING_LINES = 6;
-
-function lastN(text: string, n: number): string {
+/** Collapsed thinking: its last lines, with how many are hidden above them. */
+function lastThinkingLines(text: string, n: number): Line[] | undefined {
 	const lines = text.split("\n");
-	return lines.length <= n ? text : `…\n${lines.slice(-n).join("\n")}`;
+	if (lines.length <= n) return undefined;
+	return [
+		[{ text: `… ${lines.length - n} earlier lines (Ctrl+O to expand)`, style: { dim: true } }],
+		...thinkingRows(lines.slice(-n).join("\n")),
+	];
 }
 
 /** The item's rows, and whether a blank row separates it from the one above. */
@@ -27,11 +30,10 @@ function renderRows(item: HistoryItem, width: number): { rows: Line[]; marginTop
 			};
 		case "markdown":
 			return { rows: renderMarkdown(item.source, width), marginTop: true };
-		case "thinking":
-			return {
-				rows: wrapSegments([{ text: sanitizeTerminalText(lastN(item.text, THINKING_LINES)), style: { dim: true, italic: true } }], width),
-				marginTop: true,
-			};
+		case "thinking": {
+			const collapsed = item.expanded ? undefined : lastThinkingLines(item.text, THINKING_SHOWN);
+			return { rows: (collapsed ?? thinkingRows(item.text)).flatMap((row) => wrapSegments(row, width)), marginTop: true };
+		}
 		case "tool":
 			return { rows: renderToolCall(item, width), marginTop: true };
 		case "error":
@@ -59,6 +61,10 @@ function renderRows(item: HistoryItem, width: number): { rows: Line[]; marginTop
 			return { rows, marginTop: true };
 		}
 	}
+}
+
+function thinkingRows(text: string): Line[] {
+	return [[{ text: sanitizeTerminalText(text), style: { dim: true, italic: true } }]];
 }
 
 /** The item as ANSI text whose every row fits in `columns` cells; a leading "\n" is its top margin. */

@@ -324,6 +324,23 @@ describe("App live region", () => {
 		await vi.waitFor(() => expect(frame()).toContain("row 9"));
 	});
 
+	it("prints long thinking collapsed, and Ctrl+O prints it whole once", async () => {
+		const { session, frame, type } = await mount({ rows: 60 });
+		await type("think");
+		await type(ENTER);
+		session.thinking(Array.from({ length: 10 }, (_, i) => `idea ${i}`).join("\n"));
+		session.text("Answer.");
+		session.finish();
+		await vi.waitFor(() => expect(frame()).toContain("… 4 earlier lines (Ctrl+O to expand)"));
+		expect(frame()).not.toContain("idea 3");
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toContain("idea 0"));
+		const printed = frame();
+		await type("\x0f");
+		await new Promise((r) => setTimeout(r, 30));
+		expect(frame()).toBe(printed);
+	});
+
 	it("colours edit diffs from details.diff", async () => {
 		const { session, frame, type } = await mount();
 		await type("edit");

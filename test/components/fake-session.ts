@@ -158,6 +158,24 @@ export class FakeSession implements AgentSessionApi {
 		});
 	}
 
+	/** Streams a whole thinking block (start, one delta, end). */
+	thinking(text: string): void {
+		const p = this.partial!;
+		p.content.push({ type: "thinking", thinking: text });
+		const contentIndex = p.content.length - 1;
+		this.emit({ type: "message_update", message: p, assistantMessageEvent: { type: "thinking_start", contentIndex, partial: p } });
+		this.emit({
+			type: "message_update",
+			message: p,
+			assistantMessageEvent: { type: "thinking_delta", contentIndex, delta: text, partial: p },
+		});
+		this.emit({
+			type: "message_update",
+			message: p,
+			assistantMessageEvent: { type: "thinking_end", contentIndex, content: text, partial: p },
+		});
+	}
+
 	startTool(id: string, name: string, args: unknown): void {
 		this.state = { ...this.state, pendingToolCalls: new Set([...this.state.pendingToolCalls, id]) };
 		this.emit({ type: "tool_execution_start", toolCallId: id, toolName: name, args });

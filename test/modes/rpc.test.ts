@@ -159,6 +159,42 @@ describe("--mode rpc", () => {
 		expect((await client.end()).code).toBe(0);
 	});
 
+	it("compact summarises the earlier turns with the model; the next request starts from the summary", { timeout: LONG }, async () => {
+		const { server, client } = await start();
+		for (const [id, question, answer] of [
+			["p1", "first task", "First answer."],
+			["p2", "second task", "Second answer."],
+		]) {
+			server.enqueue({ kind: "sse", chunks: [textBody(answer)] });
+			client.send({ id, type: "prompt", message: question });
+			await client.waitFor((l) => l.type === "agent_end");
+		}
+		server.enqueue({ kind: "sse", chunks: [textBody("Summary: the user set a first task.")] });
+		client.send({ id: "c1", type: "compact", customInstructions: "Name every task." });
+		const compacted = await client.waitFor(response("c1"));
+		expect(compacted, JSON.stringify(compacted)).toMatchObject({ command: "compact", success: true });
+		expect(await client.waitFor((l) => l.type === "compaction_end")).toMatchObject({
+			reason: "manual",
+			summary: "Summary: the user set a first task.",
+		});
+		const summarising = JSON.stringify(server.requests[2].body.messages);
+		expect(summarising).toContain("first task");
+		expect(summarising).toContain("Name every task.");
+
+		client.send({ id: "m1", type: "get_messages" });
+		const messages = (await client.waitFor(response("m1"))).data.messages;
+		expect(messages.map((m: any) => m.role)).toEqual(["compactionSummary", "user", "assistant"]);
+
+		server.enqueue({ kind: "sse", chunks: [textBody("Third answer.")] });
+		client.send({ id: "p3", type: "prompt", message: "third task" });
+		await client.waitFor((l) => l.type === "agent_end");
+		const next = JSON.stringify(server.requests[3].body.messages);
+		expect(next).toContain("Summary: the user set a first task.");
+		expect(next).not.toContain("First answer.");
+		expect(next).toContain("Second answer.");
+		expect((await client.end()).code).toBe(0);
+	});
+
 	it("closing stdin lets a running prompt finish before exiting", { timeout: LONG }, async () => {
 		const { server, client } = await start();
 		server.enqueue({ kind: "sse", chunks: textRecords(["slow ", "but ", "sure"]), delayMs: 100 });

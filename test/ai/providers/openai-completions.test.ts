@@ -129,7 +129,10 @@ describe("streamOpenAICompletions: responses", () => {
 				chunk({ choices: [{ index: 0, delta: { role: "assistant", content: "Hi" }, finish_reason: null }], x_groq: { id: "req_1" } }),
 				chunk({
 					choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
-					x_groq: { id: "req_1", usage: { queue_time: 0.01, prompt_tokens: 40, prompt_time: 0.002, completion_tokens: 2, total_tokens: 42 } },
+					x_groq: {
+						id: "req_1",
+						usage: { queue_time: 0.01, prompt_tokens: 40, prompt_time: 0.002, completion_tokens: 2, total_tokens: 42 },
+					},
 				}),
 				"data: [DONE]\n\n",
 			],

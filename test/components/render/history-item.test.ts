@@ -16,7 +16,9 @@ describe("renderHistoryItem", () => {
 		expect(show({ kind: "markdown", id: 1, source: "Some **bold** text" })).toBe("\nSome bold text");
 		expect(show({ kind: "error", id: 1, text: "429 Too Many Requests" })).toBe("\nError: 429 Too Many Requests");
 		const thinking = Array.from({ length: 9 }, (_, i) => `t${i + 1}`).join("\n");
-		expect(show({ kind: "thinking", id: 1, text: thinking })).toBe("\n…\nt4\nt5\nt6\nt7\nt8\nt9");
+		expect(show({ kind: "thinking", id: 1, text: thinking })).toBe("\n… 3 earlier lines (Ctrl+O to expand)\nt4\nt5\nt6\nt7\nt8\nt9");
+		expect(show({ kind: "thinking", id: 1, text: thinking, expanded: true })).toBe(`\n${thinking}`);
+		expect(show({ kind: "thinking", id: 1, text: "t1\nt2" })).toBe("\nt1\nt2");
 		expect(show({ kind: "shell", id: 1, command: "ls", output: "a\nb\n", exitCode: 2 })).toBe("\n$ ls\na\nb\nexit 2");
 		expect(show({ kind: "shell", id: 1, command: "true", output: "", exitCode: 0 })).toBe("\n$ true");
 		expect(show({ kind: "shell", id: 1, command: "sleep 9", output: "", exitCode: null, aborted: true })).toBe("\n$ sleep 9\nstopped");
