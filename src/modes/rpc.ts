@@ -37,13 +37,23 @@ type Respond = (success: boolean, payload?: unknown) => void;
 
 export async function runRpc(session: AgentSessionApi, io: RpcIo, options: RpcOptions): Promise<number> {
 	const write = (value: object) => io.stdout.write(`${JSON.stringify(value)}\n`);
-	const unsubscribe = session.subscribe((event) => write(toJsonEvent(event)));
 	// Our own flag: `isStreaming` may flip only after `prompt` has started its first await, and two
 	// prompt lines in one chunk must not both start a run.
 	let running: Promise<void> | undefined;
+	// Set once the current run's agent_end has gone out: the run is only settling (saving, a threshold
+	// compaction), and a command a client sends on seeing agent_end waits for that instead of failing.
+	let ended = false;
+	const unsubscribe = session.subscribe((event) => {
+		if (event.type === "agent_end") ended = true;
+		write(toJsonEvent(event));
+	});
+	const settled = async () => {
+		if (running && ended) await running;
+	};
 	const inFlight = new Set<Promise<void>>();
 
 	const startRun = (message: string) => {
+		ended = false;
 		const run = session
 			.prompt(message)
 			.catch((error: unknown) => write({ type: "notice", level: "error", text: oneLine(errorText(error)) }))
@@ -55,8 +65,9 @@ export async function runRpc(session: AgentSessionApi, io: RpcIo, options: RpcOp
 	const busy = () => running !== undefined || session.getState().isStreaming;
 
 	const handlers: Record<string, (command: Command, respond: Respond) => void | Promise<void>> = {
-		prompt: (command, respond) => {
+		prompt: async (command, respond) => {
 			const message = requireString(command, "message");
+			await settled();
 			if (!busy()) {
 				respond(true);
 				startRun(message);
@@ -100,10 +111,12 @@ export async function runRpc(session: AgentSessionApi, io: RpcIo, options: RpcOp
 		},
 		compact: async (command, respond) => {
 			const instructions = command.customInstructions;
+			await settled();
 			await session.compact(typeof instructions === "string" ? instructions : undefined);
 			respond(true);
 		},
 		new_session: async (_command, respond) => {
+			await settled();
 			if (busy()) throw new Error("the agent is busy: abort first");
 			await session.newSession();
 			respond(true, { sessionFile: session.getState().sessionFile });
