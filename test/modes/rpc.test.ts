@@ -1,5 +1,8 @@
 // `rudder --mode rpc` (built CLI): JSON-line commands on stdin, one response per command, events as
 // lines; steering reaches the next request; abort ends the run and closes the connection.
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { textBody, textRecords } from "../helpers/openai-chunks.js";
 import { type CliHome, type LineClient, makeHome, startCli } from "../helpers/rudder-cli.js";
@@ -166,13 +169,14 @@ describe("--mode rpc", () => {
 			["p2", "second task", "Second answer."],
 		]) {
 			server.enqueue({ kind: "sse", chunks: [textBody(answer)] });
+			const from = client.lines.length;
 			client.send({ id, type: "prompt", message: question });
-			await client.waitFor((l) => l.type === "agent_end");
+			// Sent the moment agent_end is seen: the run may still be settling.
+			await client.waitFor((l) => l.type === "agent_end", { from });
 		}
 		server.enqueue({ kind: "sse", chunks: [textBody("Summary: the user set a first task.")] });
 		client.send({ id: "c1", type: "compact", customInstructions: "Name every task." });
-		const compacted = await client.waitFor(response("c1"));
-		expect(compacted, JSON.stringify(compacted)).toMatchObject({ command: "compact", success: true });
+		expect(await client.waitFor(response("c1"))).toMatchObject({ command: "compact", success: true });
 		expect(await client.waitFor((l) => l.type === "compaction_end")).toMatchObject({
 			reason: "manual",
 			summary: "Summary: the user set a first task.",
@@ -186,13 +190,45 @@ describe("--mode rpc", () => {
 		expect(messages.map((m: any) => m.role)).toEqual(["compactionSummary", "user", "assistant"]);
 
 		server.enqueue({ kind: "sse", chunks: [textBody("Third answer.")] });
+		const from = client.lines.length;
 		client.send({ id: "p3", type: "prompt", message: "third task" });
-		await client.waitFor((l) => l.type === "agent_end");
+		await client.waitFor((l) => l.type === "agent_end", { from });
 		const next = JSON.stringify(server.requests[3].body.messages);
 		expect(next).toContain("Summary: the user set a first task.");
 		expect(next).not.toContain("First answer.");
 		expect(next).toContain("Second answer.");
 		expect((await client.end()).code).toBe(0);
+	});
+
+	it("a prompt sent on agent_end waits for the run to settle (a threshold compaction) instead of failing as busy", {
+		timeout: LONG,
+	}, async () => {
+		server = await startScriptedServer();
+		home = makeHome({ mockUrl: server.url });
+		// A tiny window: every run ends over the threshold, so the session compacts before it is idle.
+		const models = {
+			providers: { mock: { baseUrl: `${server.url}/v1`, api: "openai-completions", models: [{ id: "mock-1", contextWindow: 110 }] } },
+		};
+		writeFileSync(join(home.rudderHome, "models.json"), JSON.stringify(models));
+		writeFileSync(join(home.rudderHome, "settings.json"), JSON.stringify({ compaction: { reserveTokens: 100 } }));
+		client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session"], home);
+		server.enqueue({ kind: "sse", chunks: [textBody("First answer.")] });
+		server.enqueue({ kind: "sse", chunks: [textBody("Second answer.")] });
+		// The summary the threshold compaction asks for after the second run, slowly.
+		server.enqueue({ kind: "sse", chunks: textRecords(["Summary ", "of the ", "first task."]), delayMs: 300 });
+		server.enqueue({ kind: "sse", chunks: [textBody("Third answer.")] });
+		for (const [id, question] of [
+			["p1", "first task"],
+			["p2", "second task"],
+			["p3", "third task"],
+		]) {
+			const from = client.lines.length;
+			client.send({ id, type: "prompt", message: question });
+			expect(await client.waitFor(response(id), { from })).toMatchObject({ success: true });
+			await client.waitFor((l) => l.type === "agent_end", { from });
+		}
+		expect(client.lines.some((l) => l.type === "compaction_end" && l.summary === "Summary of the first task.")).toBe(true);
+		expect(JSON.stringify(server.requests[3].body.messages)).toContain("Summary of the first task.");
 	});
 
 	it("closing stdin lets a running prompt finish before exiting", { timeout: LONG }, async () => {
