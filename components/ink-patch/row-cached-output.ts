@@ -50,7 +50,7 @@ const BLANK: StyledCell = Object.freeze({ type: "char", value: " ", fullWidth: f
 /** Separates pieces in a row's cache key; neither can occur in terminal text Ink writes. */
 const PIECE = "\u0000";
 const AT = "\u0001";
-const MAX_CACHED_ROWS = 2000;
+const MAX_CACHED_ROWS = 1000;
 
 let rowCache = new Map<string, string>();
 
