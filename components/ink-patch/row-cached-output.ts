@@ -134,8 +134,13 @@ function collectWrite(
 	}
 }
 
-/** Printable ASCII only: one cell per character, no styles. */
-const PLAIN = /^[\x20-\x7e]*$/;
+/**
+ * Lines of characters that are one UTF-16 unit, one cell wide and never part of an escape sequence:
+ * printable ASCII, Latin-1 and Latin Extended, general punctuation (dashes, quotes, • …, ‹ ›), arrows,
+ * box drawing and geometric shapes but the two drawn as emoji (◽◾, two cells). The test checks
+ * every one of them against Ink's own Output.
+ */
+export const PLAIN = /^[\x20-\x7e\u00a0-\u024f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u257f\u25a0-\u25fc]*$/;
 
 /** One row exactly as Ink builds it: blank cells, each piece's characters laid over them in order. */
 function buildRow(out: InkOutput, deps: OutputDeps, pieces: Array<{ x: number; line: string }>): string {
@@ -153,7 +158,7 @@ function buildRow(out: InkOutput, deps: OutputDeps, pieces: Array<{ x: number; l
 	return deps.styledCharsToString(cells.filter((cell): cell is StyledCell => cell !== undefined)).trimEnd();
 }
 
-/** The same row for unstyled ASCII pieces, without tokenising: Ink's string is then the characters. */
+/** The same row for unstyled one-cell pieces, without tokenising: Ink's string is then the characters. */
 function buildPlainRow(width: number, pieces: Array<{ x: number; line: string }>): string {
 	const chars: Array<string | undefined> = new Array(width).fill(" ");
 	for (const { x, line } of pieces) {

@@ -4,7 +4,7 @@ import { styledCharsToString } from "@alcalzone/ansi-tokenize";
 import fc from "fast-check";
 import sliceAnsi from "slice-ansi";
 import { describe, expect, it } from "vitest";
-import { type InkOutput, renderOutput } from "../../../components/ink-patch/row-cached-output.js";
+import { type InkOutput, PLAIN, renderOutput } from "../../../components/ink-patch/row-cached-output.js";
 // Ink's package exports only its entry; the class is reached by path, as the bundle plugin does.
 import Output from "../../../node_modules/ink/build/output.js";
 
@@ -12,6 +12,8 @@ const deps = { styledCharsToString, sliceAnsi } as Parameters<typeof renderOutpu
 
 const piece = fc.constantFrom(
 	"a",
+	"• – …",
+	"╭─╮│",
 	"word",
 	" ",
 	"世界",
@@ -81,6 +83,26 @@ describe("renderOutput (Ink's Output.get, row-cached)", () => {
 			}),
 			{ numRuns: 2000 },
 		);
+	});
+
+	it("builds rows of one-cell characters (the fast path's whole set) exactly as Ink does", () => {
+		let checked = 0;
+		for (let code = 0x20; code <= 0xffff; code++) {
+			const ch = String.fromCharCode(code);
+			if (!PLAIN.test(ch)) continue;
+			checked++;
+			// A second piece over the first shows where Ink put each cell (a wide character takes two).
+			const f = {
+				width: 8,
+				height: 1,
+				operations: [
+					{ type: "write", x: 0, y: 0, text: `${ch}${ch}b`, transformers: [] },
+					{ type: "write", x: 1, y: 0, text: "Z", transformers: [] },
+				],
+			};
+			expect(renderOutput(inkOutput(f), deps), `U+${code.toString(16)}`).toEqual(inkOutput(f).get());
+		}
+		expect(checked).toBeGreaterThan(700);
 	});
 
 	it("rebuilds a row whose pieces changed and keeps width in the key", () => {
