@@ -47,9 +47,6 @@ export interface OutputDeps {
 }
 
 const BLANK: StyledCell = Object.freeze({ type: "char", value: " ", fullWidth: false, styles: [] }) as StyledCell;
-/** Separates pieces in a row's cache key; neither can occur in terminal text Ink writes. */
-const PIECE = "\u0000";
-const AT = "\u0001";
 const MAX_CACHED_ROWS = 1000;
 
 let rowCache = new Map<string, string>();
@@ -71,8 +68,9 @@ export function renderOutput(out: InkOutput, deps: OutputDeps): { output: string
 			lines[y] = "";
 			continue;
 		}
+		// Each piece as x, length and text: unambiguous whatever the text holds.
 		let key = String(out.width);
-		for (const piece of pieces) key += PIECE + piece.x + AT + piece.line;
+		for (const piece of pieces) key += `|${piece.x},${piece.line.length}:${piece.line}`;
 		let line = rowCache.get(key);
 		if (line === undefined) {
 			line = buildRow(out, deps, pieces);
