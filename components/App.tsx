@@ -9,7 +9,7 @@ import { useEffect, useMemo, useReducer, useRef } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
 import { Footer } from "./Footer.js";
-import { History, type HistoryBatch } from "./History.js";
+import { History } from "./History.js";
 import { InputBox, inputRows } from "./InputBox.js";
 import { type InputHistory, openInputHistory } from "./input-history.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./live-budget.js";
@@ -21,6 +21,7 @@ import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import { sanitizeTerminalText } from "./sanitize.js";
 import { color, theme } from "./theme.js";
 import { useEditor } from "./use-editor.js";
+import { useHistoryBatches } from "./use-history-batches.js";
 import { useInputController } from "./use-input-controller.js";
 import { useRawInput } from "./use-raw-input.js";
 import { useSession } from "./use-session.js";
@@ -40,7 +41,8 @@ export interface AppProps {
 }
 
 const TICK_MS = 200;
-const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
+/** Quiet time after the last width change before the history is printed again. */
+const RESIZE_SETTLE_MS = 150;
 /** Rows the first-start panel takes (border and six lines). */
 const WELCOME_ROWS = 8;
 
@@ -69,7 +71,20 @@ export function App(props: AppProps) {
 	const editor = useEditor();
 	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
 	const [, refresh] = useReducer((n: number) => n + 1, 0);
-	const { write: writeAbove } = useStdout();
+	const { stdout, write: aboveLiveRegion } = useStdout();
+	const writers = useMemo(() => ({ raw: (data: string) => stdout.write(data), aboveLiveRegion }), [stdout, aboveLiveRegion]);
+	const { batches, epoch, reprint } = useHistoryBatches(view.history, writers);
+
+	// A new width re-wraps the history: once the resizing has settled, it is printed again.
+	const printedColumns = useRef(size.columns);
+	useEffect(() => {
+		if (size.columns === printedColumns.current) return;
+		const timer = setTimeout(() => {
+			printedColumns.current = size.columns;
+			reprint("resize");
+		}, RESIZE_SETTLE_MS);
+		return () => clearTimeout(timer);
+	}, [size.columns, reprint]);
 
 	const completions = useMemo(
 		(): Completion[] => completionsFor(editor.state.text, editor.state.cursor, session.commands(), listDir(state.cwd)),
@@ -85,9 +100,7 @@ export function App(props: AppProps) {
 		history,
 		completions: () => completionsRef.current,
 		exit: props.onExit,
-		// Ink's `write` erases the live region, prints, and draws the live region again (a plain stdout
-		// write would leave a blank screen: Ink skips frames equal to the last one).
-		redraw: () => writeAbove(CLEAR_SCREEN),
+		redraw: () => reprint("redraw"),
 		refresh,
 	});
 	// What the first reply needs (syntax highlighting, the provider's code) loads when the user starts
@@ -133,20 +146,6 @@ export function App(props: AppProps) {
 		return () => clearInterval(timer);
 	}, [busy]);
 
-	// Items appended since the last render go to <Static> as one batch (one Ink node and one write for a
-	// frame's worth of closed blocks, and no copy of the whole history per frame). A new array only when
-	// a batch was added, so History skips re-rendering otherwise.
-	const historyLength = view.history.length;
-	const batches = useRef<{ list: HistoryBatch[]; printed: number }>({ list: [], printed: 0 });
-	const items = useMemo(() => {
-		const b = batches.current;
-		if (historyLength > b.printed) {
-			b.list = [...b.list, { id: b.printed, items: view.history.slice(b.printed) }];
-			b.printed = historyLength;
-		}
-		return b.list;
-	}, [view, historyLength]);
-
 	const now = Date.now();
 	const width = Math.max(10, size.columns - 2);
 	// Same editor state and width → same array, so the memoised InputBox skips streaming frames.
@@ -164,7 +163,7 @@ export function App(props: AppProps) {
 
 	return (
 		<>
-			<History items={items} columns={size.columns} />
+			<History key={epoch} items={batches} columns={size.columns} />
 			<Box flexDirection="column">
 				{showWelcome ? props.welcome : null}
 				<StreamingMessage tail={view.tail} columns={size.columns} maxRows={tail} />

@@ -169,6 +169,24 @@ describe("App key routing", () => {
 		expect(frame()).toContain("keep me!");
 	});
 
+	it("a new width prints the history again, wrapped to it, after clearing the screen", async () => {
+		const session = new FakeSession();
+		const props = { session, onExit: vi.fn(), history: openInputHistory(null) };
+		const app = render(<App {...props} size={{ rows: 30, columns: 100 }} />);
+		mounted.push(app);
+		await tick();
+		const words = Array.from({ length: 40 }, (_, i) => `w${String(i + 1).padStart(2, "0")}`).join(" ");
+		app.stdin.write(words);
+		await tick();
+		app.stdin.write(ENTER);
+		await vi.waitFor(() => expect(app.lastFrame()).toContain(`› ${words.slice(0, 95)}`));
+		const before = app.frames.length;
+		app.rerender(<App {...props} size={{ rows: 30, columns: 50 }} />);
+		await vi.waitFor(() => expect(app.frames.slice(before).some((f) => f.includes("\x1b[2J\x1b[3J\x1b[H"))).toBe(true));
+		// Wrapped at 50 columns: "› " and twelve words, then the rest indented.
+		await vi.waitFor(() => expect(app.lastFrame()).toContain(`› ${words.slice(0, 47)}\n  w13 w14`));
+	});
+
 	it("/quit exits without reaching the session", async () => {
 		const { session, onExit, type } = await mount();
 		await type("/quit");

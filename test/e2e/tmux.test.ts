@@ -154,21 +154,27 @@ describe("rudder in a real terminal (tmux)", () => {
 		expect(server.requests).toHaveLength(2);
 		expect(capture()).not.toContain("beta199");
 
-		// A narrower window re-lays out the live region without leaving copies of it behind.
+		// A narrower window re-lays out the live region without leaving copies of it behind, and the
+		// history is printed again wrapped to the new width (the first reply's row ends at "alpha…" words
+		// that fit 60 columns, where at 100 it held twelve).
 		tmux("resize-window", "-t", SESSION, "-x", "60", "-y", "30");
 		const narrow = await waitForScreen(
-			(s) => s.split("\n").every((l) => l.length <= 60) && s.includes("› then summarise"),
+			(s) =>
+				s.split("\n").every((l) => l.length <= 60) &&
+				s.includes("› then summarise") &&
+				/^Working on it: alpha0 alpha1 alpha2 alpha3 alpha4 alpha5\n/m.test(s),
 			"the narrow layout",
 		);
 		expect(narrow.match(/mock\/mock-1/g)).toHaveLength(1);
 		expect(narrow.match(/› then summarise/g)).toHaveLength(1);
+		expect(narrow.match(/› say hello/g)).toHaveLength(1);
 
-		// Ctrl+L clears the screen and draws the live region again.
+		// Ctrl+L clears the screen and prints the history and the live region again, once each.
 		sendKey("C-l");
-		await waitForScreen(
-			(s) => !s.includes("say hello") && s.includes("› then summarise") && s.includes("mock/mock-1"),
-			"the redrawn screen",
-		);
+		await new Promise((r) => setTimeout(r, 300));
+		const redrawn = await waitForScreen((s) => s.includes("› say hello") && s.includes("› then summarise"), "the redrawn screen");
+		expect(redrawn.match(/› say hello/g)).toHaveLength(1);
+		expect(redrawn.match(/mock\/mock-1/g)).toHaveLength(1);
 
 		// Ctrl+C clears the input, a second Ctrl+C quits with exit code 0.
 		sendKey("C-c");
