@@ -9,7 +9,7 @@
 // - a stream that ends without a final message becomes an error message instead of hanging.
 import { EventStream } from "../ai/event-stream.js";
 import { streamSimple } from "../ai/stream.js";
-import type { AssistantMessage, Context, Model, ToolCall, ToolResultMessage } from "../ai/types.js";
+import type { AssistantMessage, Context, Message, Model, ToolCall, ToolResultMessage } from "../ai/types.js";
 import { createOutputMessage } from "../ai/usage.js";
 import { validateToolArguments } from "../ai/validation.js";
 import type {
@@ -162,6 +162,39 @@ export function failureEvents(failure: AssistantMessage, turnOpen: boolean): Age
 }
 
 // ---------------------------------------------------------------------------------------------
+// Model messages
+
+/** The Agent's default `convertToLlm`: the messages a model understands, in order. */
+export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
+	return messages.filter(isLlmMessage);
+}
+
+function isLlmMessage(m: AgentMessage): m is Message {
+	return m.role === "user" || m.role === "assistant" || m.role === "toolResult";
+}
+
+/**
+ * `defaultConvertToLlm` kept up to date as the run goes, instead of filtering the whole transcript
+ * before every call (quadratic over a long run). Exact because, without a `transformContext`, only the
+ * loop touches its working array, and only by appending or by filling the slot of the reply being
+ * streamed, which lies past everything converted when the call was made.
+ */
+class DefaultLlmView {
+	private converted = 0;
+	private readonly kept: Message[] = [];
+
+	sync(messages: AgentMessage[]): Message[] {
+		for (let i = this.converted; i < messages.length; i++) {
+			const m = messages[i] as AgentMessage;
+			if (isLlmMessage(m)) this.kept.push(m);
+		}
+		this.converted = messages.length;
+		// A copy: the provider may keep the context it was given.
+		return this.kept.slice();
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
 // The double while loop (spec §4.2)
 
 async function runLoop(
@@ -172,6 +205,7 @@ async function runLoop(
 	signal: AbortSignal | undefined,
 	streamFn: StreamFn | undefined,
 ): Promise<void> {
+	const llmView = config.convertToLlm === defaultConvertToLlm && !config.transformContext ? new DefaultLlmView() : undefined;
 	let firstTurn = true;
 	// After an abort the queues are not polled, so whatever is queued stays there for the UI.
 	let pending = signal?.aborted ? [] : ((await config.getSteeringMessages?.()) ?? []);
@@ -188,7 +222,7 @@ async function runLoop(
 			}
 			pending = [];
 
-			const assistant = await streamAssistantResponse(context, config, emit, signal, streamFn);
+			const assistant = await streamAssistantResponse(context, config, emit, signal, streamFn, llmView);
 			newMessages.push(assistant);
 			const toolCalls = assistant.content.filter((c): c is ToolCall => c.type === "toolCall");
 
@@ -241,6 +275,7 @@ async function streamAssistantResponse(
 	emit: AgentEventSink,
 	signal: AbortSignal | undefined,
 	streamFn: StreamFn | undefined,
+	llmView?: DefaultLlmView,
 ): Promise<AssistantMessage> {
 	if (signal?.aborted) {
 		// What a provider honouring the signal would answer, without asking it.
@@ -250,7 +285,7 @@ async function streamAssistantResponse(
 		return emitWhole(context, aborted, emit);
 	}
 	const messages = config.transformContext ? await config.transformContext(context.messages, signal) : context.messages;
-	const llmMessages = await config.convertToLlm(messages);
+	const llmMessages = llmView ? llmView.sync(messages) : await config.convertToLlm(messages);
 	const llmContext: Context = { systemPrompt: context.systemPrompt, messages: llmMessages, tools: context.tools };
 	const apiKey = (config.getApiKey ? await config.getApiKey(config.model.provider) : undefined) || config.apiKey;
 	const response = await (streamFn ?? streamSimple)(config.model, llmContext, { ...config, apiKey, signal });

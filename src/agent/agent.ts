@@ -2,8 +2,8 @@
 // steering and follow-up queues and the active run; input goes down as method calls, state comes up
 // as events.
 import { streamSimple } from "../ai/stream.js";
-import type { ImageContent, Message, Model, SimpleStreamOptions, ThinkingBudgets, ThinkingLevel } from "../ai/types.js";
-import { createFailureMessage, failureEvents, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
+import type { ImageContent, Model, SimpleStreamOptions, ThinkingBudgets, ThinkingLevel } from "../ai/types.js";
+import { createFailureMessage, defaultConvertToLlm, failureEvents, runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
 import { PendingMessageQueue } from "./pending-message-queue.js";
 import type {
 	AgentContext,
@@ -102,10 +102,6 @@ export const ERRORS = {
 	noMessages: "No messages to continue from",
 	continueFromAssistant: "Cannot continue from message role: assistant",
 } as const;
-
-function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
-	return messages.filter((m): m is Message => m.role === "user" || m.role === "assistant" || m.role === "toolResult");
-}
 
 function reportListenerErrorToConsole(error: unknown, event: AgentEvent): void {
 	const text = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, type AgentOptions } from "../../src/agent/agent.js";
 import { NOT_RUN_TEXT } from "../../src/agent/agent-loop.js";
-import type { AgentEvent, AgentTool } from "../../src/agent/types.js";
+import type { AgentEvent, AgentMessage, AgentTool } from "../../src/agent/types.js";
 import { type FauxProvider, fauxReply, fauxText, registerFauxProvider } from "../../src/ai/index.js";
 import type { AssistantMessage } from "../../src/ai/types.js";
 import { assistant, call, deferred, label, ok, type Script, scriptedStream, testModel, textOf, tool, user } from "./scripted-stream.js";
@@ -16,6 +16,53 @@ function makeAgent(scripts: Script[], options: AgentOptions = {}, tools: AgentTo
 	const labels = () => events.map(label).filter((l) => !l.startsWith("upd"));
 	return { agent, streamFn, events, labels };
 }
+
+describe("model messages per call (default convertToLlm)", () => {
+	it("each call gets the transcript's model messages so far, in order, in an array of its own", async () => {
+		const inner = scriptedStream([{ toolCalls: [call("t1", "h")] }, { text: ["after tool"] }, { text: ["after steer"] }]);
+		const seen: { messages: unknown[]; length: number }[] = [];
+		const streamFn = ((model, context, options) => {
+			seen.push({ messages: context.messages, length: context.messages.length });
+			return inner(model, context, options);
+		}) as typeof inner;
+		const note = (text: string) => ({ role: "note", text, timestamp: 0 }) as unknown as AgentMessage;
+		const agent = new Agent({
+			streamFn,
+			steeringMode: "all",
+			initialState: {
+				model: testModel,
+				tools: [tool("h", async () => ok())],
+				messages: [user("old"), note("n0"), assistant("old answer")],
+			},
+		});
+		agent.subscribe((e) => {
+			// During the second reply: a custom message and a user message are queued as steering.
+			if (e.type === "message_start" && e.message.role === "assistant" && seen.length === 2) {
+				agent.steer(note("n1"));
+				agent.steer(user("steer"));
+			}
+		});
+		await agent.prompt("go");
+		const transcript = agent.state.messages;
+		expect(transcript.map((m) => m.role)).toEqual([
+			"user",
+			"note",
+			"assistant",
+			"user",
+			"assistant",
+			"toolResult",
+			"assistant",
+			"note",
+			"user",
+			"assistant",
+		]);
+		const model = transcript.filter((m) => m.role !== "note");
+		expect(seen.map((s) => s.messages)).toEqual([model.slice(0, 3), model.slice(0, 5), model.slice(0, 7)]);
+		// No call's array grew with the run.
+		for (const s of seen) expect(s.messages).toHaveLength(s.length);
+		expect(new Set(seen.map((s) => s.messages)).size).toBe(3);
+	});
+});
 
 describe("Agent scenarios (§2.4)", () => {
 	it("A: a plain prompt streams a reply with the exact event order and state", async () => {
