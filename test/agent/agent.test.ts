@@ -56,7 +56,7 @@ describe("model messages per call (default convertToLlm)", () => {
 			"user",
 			"assistant",
 		]);
-		const model = transcript.filter((m) => m.role !== "note");
+		const model = transcript.filter((m) => (m.role as string) !== "note");
 		expect(seen.map((s) => s.messages)).toEqual([model.slice(0, 3), model.slice(0, 5), model.slice(0, 7)]);
 		// No call's array grew with the run.
 		for (const s of seen) expect(s.messages).toHaveLength(s.length);
