@@ -24,3 +24,8 @@ export function finalMessage(events: AssistantMessageEvent[]): AssistantMessage 
 	if (last?.type === "error") return last.error;
 	throw new Error(`stream ended with ${last?.type}`);
 }
+
+/** The shape of one content block at `index`: its start, `deltas` deltas, its end. */
+export function block(kind: "text" | "thinking" | "toolcall", index: number, deltas: number): string[] {
+	return [`${kind}_start@${index}`, ...Array.from({ length: deltas }, () => `${kind}_delta@${index}`), `${kind}_end@${index}`];
+}

@@ -1,33 +1,22 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { buildAnthropicRequest, streamAnthropic } from "../../../src/ai/providers/anthropic.js";
 import { streamSimple } from "../../../src/ai/stream.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model, SimpleStreamOptions, Tool } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
-import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
+import { block, collectEvents, eventShape } from "../../helpers/assistant-events.js";
 import { withEnv } from "../../helpers/env.js";
+import { hello as helloWith, price, providerModel, sseFixture } from "../../helpers/provider-test.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
-const fixture = (name: string) => readFileSync(new URL(`../../fixtures/anthropic/${name}.sse`, import.meta.url), "utf8");
+const fixture = (name: string) => sseFixture("anthropic", name);
 
 function model(baseUrl: string, overrides: Partial<Model> = {}): Model {
-	return {
-		id: "claude-sonnet-4-5",
-		name: "Claude Sonnet 4.5",
-		api: "anthropic-messages",
-		provider: "anthropic",
-		baseUrl,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-		contextWindow: 200_000,
-		maxTokens: 64_000,
-		...overrides,
-	};
+	const sonnet = { id: "claude-sonnet-4-5", api: "anthropic-messages", provider: "anthropic", reasoning: true } as const;
+	return providerModel({ ...sonnet, baseUrl, cost: price(3, 15, 0.3, 3.75), contextWindow: 200_000, maxTokens: 64_000, ...overrides });
 }
 
-const hello: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const hello = helloWith("Be brief.");
 
 async function collect(
 	server: ScriptedServer,
@@ -68,17 +57,7 @@ describe("streamAnthropic events", () => {
 	it("streams thinking and keeps its signature", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("thinking")] });
 		const { events, message } = await collect(server);
-		expect(eventShape(events)).toEqual([
-			"start",
-			"thinking_start@0",
-			"thinking_delta@0",
-			"thinking_delta@0",
-			"thinking_end@0",
-			"text_start@1",
-			"text_delta@1",
-			"text_end@1",
-			"done",
-		]);
+		expect(eventShape(events)).toEqual(["start", ...block("thinking", 0, 2), ...block("text", 1, 1), "done"]);
 		expect(events[4]).toMatchObject({ type: "thinking_end", content: "The user wants a greeting." });
 		expect(message.content).toEqual([
 			{ type: "thinking", thinking: "The user wants a greeting.", thinkingSignature: "EqQBCkYIBRgCIkB3c2lnbmF0dXJl" },
@@ -89,15 +68,7 @@ describe("streamAnthropic events", () => {
 	it("keeps a redacted thinking block as an opaque payload", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("redacted-thinking")] });
 		const { events, message } = await collect(server);
-		expect(eventShape(events)).toEqual([
-			"start",
-			"thinking_start@0",
-			"thinking_end@0",
-			"text_start@1",
-			"text_delta@1",
-			"text_end@1",
-			"done",
-		]);
+		expect(eventShape(events)).toEqual(["start", ...block("thinking", 0, 0), ...block("text", 1, 1), "done"]);
 		expect(message.content[0]).toEqual({
 			type: "thinking",
 			thinking: "",
@@ -118,22 +89,7 @@ describe("streamAnthropic events", () => {
 				partialArgs.push(structuredClone(block.type === "toolCall" ? block.arguments : undefined));
 			}
 		}
-		expect(eventShape(events)).toEqual([
-			"start",
-			"text_start@0",
-			"text_delta@0",
-			"text_end@0",
-			"toolcall_start@1",
-			"toolcall_delta@1",
-			"toolcall_delta@1",
-			"toolcall_delta@1",
-			"toolcall_end@1",
-			"toolcall_start@2",
-			"toolcall_delta@2",
-			"toolcall_delta@2",
-			"toolcall_end@2",
-			"done",
-		]);
+		expect(eventShape(events)).toEqual(["start", ...block("text", 0, 1), ...block("toolcall", 1, 3), ...block("toolcall", 2, 2), "done"]);
 		// The empty first input_json_delta carries nothing, so it makes no event; a cut string value shows
 		// as far as it arrived, a cut key not at all.
 		expect(partialArgs).toEqual([{ path: "sr" }, { path: "src/a.ts" }, { path: "src/a.ts", limit: 20 }, {}, { path: "src/b.ts" }]);

@@ -9,7 +9,7 @@ import {
 } from "../../../src/ai/providers/faux.js";
 import { streamSimple } from "../../../src/ai/stream.js";
 import type { AssistantMessageEvent, Context, SimpleStreamOptions } from "../../../src/ai/types.js";
-import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
+import { block, collectEvents, eventShape } from "../../helpers/assistant-events.js";
 
 let faux: FauxProvider | undefined;
 afterEach(() => {
@@ -30,16 +30,8 @@ describe("faux provider", () => {
 		const { events, message } = await run();
 		expect(eventShape(events)).toEqual([
 			"start",
-			"thinking_start@0",
-			"thinking_delta@0",
-			"thinking_delta@0",
-			"thinking_end@0",
-			"text_start@1",
-			"text_delta@1",
-			"text_delta@1",
-			"text_delta@1",
-			"text_delta@1",
-			"text_end@1",
+			...block("thinking", 0, 2),
+			...block("text", 1, 4),
 			"toolcall_start@2",
 			// `{"path":"a.ts"}` in chunks of 4 × chunkSize characters.
 			"toolcall_delta@2",

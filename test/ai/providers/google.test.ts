@@ -1,33 +1,22 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { buildGoogleRequest, streamGoogle } from "../../../src/ai/providers/google.js";
 import { streamSimple } from "../../../src/ai/stream.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model, SimpleStreamOptions, Tool } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
-import { collectEvents, eventShape } from "../../helpers/assistant-events.js";
+import { block, collectEvents, eventShape } from "../../helpers/assistant-events.js";
 import { withEnv } from "../../helpers/env.js";
+import { hello as helloWith, price, providerModel, sseFixture } from "../../helpers/provider-test.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer, sse } from "../../helpers/sse-server.js";
 
-const fixture = (name: string) => readFileSync(new URL(`../../fixtures/google/${name}.sse`, import.meta.url), "utf8");
+const fixture = (name: string) => sseFixture("google", name);
 
 function model(baseUrl: string, overrides: Partial<Model> = {}): Model {
-	return {
-		id: "gemini-2.5-flash",
-		name: "Gemini 2.5 Flash",
-		api: "google-generative-ai",
-		provider: "google",
-		baseUrl,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0 },
-		contextWindow: 1_048_576,
-		maxTokens: 65_536,
-		...overrides,
-	};
+	const flash = { id: "gemini-2.5-flash", api: "google-generative-ai", provider: "google", reasoning: true } as const;
+	return providerModel({ ...flash, baseUrl, cost: price(0.3, 2.5, 0.075), contextWindow: 1_048_576, maxTokens: 65_536, ...overrides });
 }
 
-const hello: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const hello = helloWith("Be brief.");
 
 async function collect(
 	server: ScriptedServer,
@@ -67,17 +56,7 @@ describe("streamGoogle events", () => {
 	it("streams thought parts as thinking with their signature, and counts thought tokens as output", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("thinking")] });
 		const { events, message } = await collect(server);
-		expect(eventShape(events)).toEqual([
-			"start",
-			"thinking_start@0",
-			"thinking_delta@0",
-			"thinking_delta@0",
-			"thinking_end@0",
-			"text_start@1",
-			"text_delta@1",
-			"text_end@1",
-			"done",
-		]);
+		expect(eventShape(events)).toEqual(["start", ...block("thinking", 0, 2), ...block("text", 1, 1), "done"]);
 		expect(message.content).toEqual([
 			{ type: "thinking", thinking: "**Greeting**\nThe user wants hello.", thinkingSignature: "CiQB0e2Kb3NpZ25hdHVyZQ==" },
 			{ type: "text", text: "Hello!" },
@@ -88,19 +67,7 @@ describe("streamGoogle events", () => {
 	it("emits each whole function call as start, one delta and end, with generated ids", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("tool-calls")] });
 		const { events, message } = await collect(server);
-		expect(eventShape(events)).toEqual([
-			"start",
-			"text_start@0",
-			"text_delta@0",
-			"text_end@0",
-			"toolcall_start@1",
-			"toolcall_delta@1",
-			"toolcall_end@1",
-			"toolcall_start@2",
-			"toolcall_delta@2",
-			"toolcall_end@2",
-			"done",
-		]);
+		expect(eventShape(events)).toEqual(["start", ...block("text", 0, 1), ...block("toolcall", 1, 1), ...block("toolcall", 2, 1), "done"]);
 		expect(events[5]).toMatchObject({ type: "toolcall_delta", delta: '{"path":"src/a.ts","limit":20}' });
 		expect(message.stopReason).toBe("toolUse");
 		const [, first, second] = message.content;

@@ -1,31 +1,19 @@
-// Faults on the wire, driven through a real provider (chat completions) against a real local server:
-// every case must end with exactly one `done`/`error` event and leave no socket open on the server.
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { streamOpenAICompletions } from "../../../src/ai/providers/openai-completions.js";
-import type { AssistantMessage, AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
+import type { AssistantMessage, AssistantMessageEvent, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
+import { hello as helloWith, price, providerModel, sseFixture } from "../../helpers/provider-test.js";
 import { type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
 
-const textFixture = readFileSync(new URL("../../fixtures/openai-completions/text.sse", import.meta.url), "utf8");
-const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const textFixture = sseFixture("openai-completions", "text");
+const hello = helloWith();
 
 /** The text fixture up to (not including) its finish chunk: a reply still in progress. */
 const openReply = textFixture.slice(0, textFixture.indexOf('"finish_reason":"stop"'));
 const firstChunks = openReply.slice(0, openReply.lastIndexOf("data: "));
 
 function testModel(server: ScriptedServer): Model {
-	return {
-		id: "gpt-4o",
-		name: "GPT-4o",
-		api: "openai-completions",
-		provider: "openai",
-		baseUrl: `${server.url}/v1`,
-		reasoning: false,
-		input: ["text"],
-		cost: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 },
-		contextWindow: 128_000,
-		maxTokens: 1000,
-	};
+	const gpt4o = { id: "gpt-4o", api: "openai-completions", provider: "openai", input: ["text"] } as const;
+	return providerModel({ ...gpt4o, input: [...gpt4o.input], baseUrl: `${server.url}/v1`, cost: price(2.5, 10, 1.25), maxTokens: 1000 });
 }
 
 interface Outcome {

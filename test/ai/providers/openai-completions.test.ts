@@ -1,31 +1,27 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { streamOpenAICompletions } from "../../../src/ai/providers/openai-completions.js";
 import type { AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
-import { collectEvents, eventShape, finalMessage } from "../../helpers/assistant-events.js";
+import { block, collectEvents, eventShape, finalMessage } from "../../helpers/assistant-events.js";
+import { hello as helloWith, price, providerModel, sseFixture } from "../../helpers/provider-test.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
-const fixture = (name: string) => readFileSync(new URL(`../../fixtures/openai-completions/${name}.sse`, import.meta.url), "utf8");
+const fixture = (name: string) => sseFixture("openai-completions", name);
 
 function testModel(server: ScriptedServer, overrides: Partial<Model> = {}): Model {
-	return {
-		id: "gpt-4o",
-		name: "GPT-4o",
-		api: "openai-completions",
-		provider: "openai",
+	const model = { id: "gpt-4o", api: "openai-completions", provider: "openai" } as const;
+	return providerModel({
+		...model,
 		baseUrl: `${server.url}/v1`,
-		reasoning: false,
-		input: ["text", "image"],
-		cost: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 },
+		cost: price(2.5, 10, 1.25),
 		contextWindow: 128_000,
 		maxTokens: 16_384,
 		...overrides,
-	};
+	});
 }
 
-const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const hello = helloWith();
 
 async function collect(model: Model, context: Context, options: SimpleStreamOptions = {}) {
 	return (await collectEvents(streamOpenAICompletions(model, context, { apiKey: "sk-test", ...options }))).events;
@@ -37,17 +33,7 @@ describe("streamOpenAICompletions: responses", () => {
 	it("streams text with the exact event sequence, usage and cost", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
 		const events = await collect(testModel(server), hello);
-		expect(eventShape(events)).toEqual([
-			"start",
-			"text_start@0",
-			"text_delta@0",
-			"text_delta@0",
-			"text_delta@0",
-			"text_delta@0",
-			"text_delta@0",
-			"text_end@0",
-			"done",
-		]);
+		expect(eventShape(events)).toEqual(["start", ...block("text", 0, 5), "done"]);
 		const message = finalMessage(events);
 		expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
 		expect(message.stopReason).toBe("stop");
@@ -79,19 +65,7 @@ describe("streamOpenAICompletions: responses", () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("thinking")] });
 		const model = testModel(server, { id: "deepseek-reasoner", provider: "deepseek", reasoning: true });
 		const events = await collect(model, hello);
-		expect(eventShape(events)).toEqual([
-			"start",
-			"thinking_start@0",
-			"thinking_delta@0",
-			"thinking_delta@0",
-			"thinking_delta@0",
-			"thinking_end@0",
-			"text_start@1",
-			"text_delta@1",
-			"text_delta@1",
-			"text_end@1",
-			"done",
-		]);
+		expect(eventShape(events)).toEqual(["start", ...block("thinking", 0, 3), ...block("text", 1, 2), "done"]);
 		const message = finalMessage(events);
 		expect(message.content).toEqual([
 			{ type: "thinking", thinking: "The user greets me. Reply briefly." },

@@ -1,31 +1,27 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { streamOpenAIResponses } from "../../../src/ai/providers/openai-responses.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
-import { collectEvents, eventShape, finalMessage } from "../../helpers/assistant-events.js";
+import { block, collectEvents, eventShape, finalMessage } from "../../helpers/assistant-events.js";
+import { hello as helloWith, price, providerModel, sseFixture } from "../../helpers/provider-test.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
-const fixture = (name: string) => readFileSync(new URL(`../../fixtures/openai-responses/${name}.sse`, import.meta.url), "utf8");
+const fixture = (name: string) => sseFixture("openai-responses", name);
 
 function testModel(server: ScriptedServer, overrides: Partial<Model> = {}): Model {
-	return {
-		id: "gpt-5",
-		name: "GPT-5",
-		api: "openai-responses",
-		provider: "openai",
+	const model = { id: "gpt-5", api: "openai-responses", provider: "openai", reasoning: true } as const;
+	return providerModel({
+		...model,
 		baseUrl: `${server.url}/v1`,
-		reasoning: true,
-		input: ["text", "image"],
-		cost: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
+		cost: price(1.25, 10, 0.125),
 		contextWindow: 400_000,
 		maxTokens: 128_000,
 		...overrides,
-	};
+	});
 }
 
-const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+const hello = helloWith();
 
 async function collect(model: Model, context: Context, options: SimpleStreamOptions = {}) {
 	return (await collectEvents(streamOpenAIResponses(model, context, { apiKey: "sk-test", ...options }))).events;
@@ -40,23 +36,7 @@ describe("streamOpenAIResponses: responses", () => {
 	it("streams a reasoning summary then text, with signatures, usage and cost", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("reasoning-text")] });
 		const events = await collect(testModel(server), hello, { reasoning: "medium" });
-		expect(eventShape(events)).toEqual([
-			"start",
-			"thinking_start@0",
-			"thinking_delta@0",
-			"thinking_delta@0",
-			"thinking_delta@0",
-			"thinking_delta@0",
-			"thinking_end@0",
-			"text_start@1",
-			"text_delta@1",
-			"text_delta@1",
-			"text_delta@1",
-			"text_delta@1",
-			"text_delta@1",
-			"text_end@1",
-			"done",
-		]);
+		expect(eventShape(events)).toEqual(["start", ...block("thinking", 0, 4), ...block("text", 1, 5), "done"]);
 		const message = finalMessage(events);
 		expect(message.stopReason).toBe("stop");
 		expect(message.responseId).toBe("resp_68a1f0c2e4b8819c9d3a7f5e2b1c4d6e");
@@ -89,20 +69,7 @@ describe("streamOpenAIResponses: responses", () => {
 	it("assembles two function calls with ids that keep call_id and item id", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("function-calls")] });
 		const events = await collect(testModel(server), hello);
-		expect(eventShape(events)).toEqual([
-			"start",
-			"toolcall_start@0",
-			"toolcall_delta@0",
-			"toolcall_delta@0",
-			"toolcall_delta@0",
-			"toolcall_end@0",
-			"toolcall_start@1",
-			"toolcall_delta@1",
-			"toolcall_delta@1",
-			"toolcall_delta@1",
-			"toolcall_end@1",
-			"done",
-		]);
+		expect(eventShape(events)).toEqual(["start", ...block("toolcall", 0, 3), ...block("toolcall", 1, 3), "done"]);
 		const message = finalMessage(events);
 		expect(message.stopReason).toBe("toolUse");
 		expect(message.content).toEqual([
