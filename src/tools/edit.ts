@@ -5,9 +5,8 @@ import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
 import { applyEdits } from "./edit-apply.js";
 import { diffTexts } from "./edit-diff.js";
-import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { mutateToolFile } from "./file-mutation-queue.js";
 import { describeFsError } from "./fs-errors.js";
-import { resolveToolPath } from "./resolve-path.js";
 import { decodeText, encodeText, normalizeLineEndings } from "./text-encoding.js";
 
 const replacementSchema = Type.Object({
@@ -60,10 +59,7 @@ export function createEditTool(cwd: string): AgentTool<typeof editSchema, EditTo
 		parameters: editSchema,
 		prepareArguments: prepareEditArguments,
 		async execute(_toolCallId, params: EditToolInput, signal) {
-			throwIfAborted(signal);
-			const absolutePath = resolveToolPath(params.path, cwd);
-			return withFileMutationQueue(absolutePath, async () => {
-				throwIfAborted(signal);
+			return mutateToolFile(params.path, cwd, signal, async (absolutePath) => {
 				let raw: string;
 				try {
 					raw = await readFile(absolutePath, "utf8");

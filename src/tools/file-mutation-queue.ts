@@ -1,6 +1,8 @@
 // Writes and edits to one file run one at a time. In a parallel tool batch two edits to the same file
 // would otherwise both read the original and the second write would silently drop the first edit.
 import { resolve } from "node:path";
+import { throwIfAborted } from "./abort.js";
+import { resolveToolPath } from "./resolve-path.js";
 
 const tails = new Map<string, Promise<unknown>>();
 
@@ -19,4 +21,22 @@ export function withFileMutationQueue<T>(absolutePath: string, fn: () => Promise
 		if (tails.get(key) === tail) tails.delete(key);
 	});
 	return run;
+}
+
+/**
+ * What `write` and `edit` share: resolve the tool's path, then run `fn` in that file's queue, checking
+ * the signal before queueing and again when its turn comes (an abort while waiting must not write).
+ */
+export function mutateToolFile<T>(
+	path: string,
+	cwd: string,
+	signal: AbortSignal | undefined,
+	fn: (absolutePath: string) => Promise<T>,
+): Promise<T> {
+	throwIfAborted(signal);
+	const absolutePath = resolveToolPath(path, cwd);
+	return withFileMutationQueue(absolutePath, () => {
+		throwIfAborted(signal);
+		return fn(absolutePath);
+	});
 }

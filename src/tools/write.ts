@@ -3,10 +3,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
-import { throwIfAborted } from "./abort.js";
-import { withFileMutationQueue } from "./file-mutation-queue.js";
+import { mutateToolFile } from "./file-mutation-queue.js";
 import { describeFsError } from "./fs-errors.js";
-import { resolveToolPath } from "./resolve-path.js";
 
 const writeSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to write (relative to the working directory, or absolute)" }),
@@ -27,10 +25,7 @@ export function createWriteTool(cwd: string): AgentTool<typeof writeSchema, Writ
 		description: "Write a file, replacing it if it exists. Parent folders are created. Use edit for changes to an existing file.",
 		parameters: writeSchema,
 		async execute(_toolCallId, params: WriteToolInput, signal) {
-			throwIfAborted(signal);
-			const absolutePath = resolveToolPath(params.path, cwd);
-			return withFileMutationQueue(absolutePath, async () => {
-				throwIfAborted(signal);
+			return mutateToolFile(params.path, cwd, signal, async (absolutePath) => {
 				try {
 					await mkdir(dirname(absolutePath), { recursive: true });
 					await writeFile(absolutePath, params.content, "utf8");
