@@ -4,6 +4,7 @@
 // "model" through its methods (text, tool, finish) instead of a provider.
 import type { AgentMessage } from "../../src/agent/types.js";
 import type { AssistantMessage, Model } from "../../src/ai/types.js";
+import { emptyUsage } from "../../src/ai/usage.js";
 import type { AgentSessionApi, SessionEvent, SessionState, SubmitOutcome } from "../../src/session/types.js";
 
 export const fakeModel: Model = {
@@ -18,15 +19,6 @@ export const fakeModel: Model = {
 	contextWindow: 100_000,
 	maxTokens: 4096,
 };
-
-const usage = () => ({
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-});
 
 export class FakeSession implements AgentSessionApi {
 	readonly calls: { method: string; args: unknown[] }[] = [];
@@ -221,7 +213,7 @@ export class FakeSession implements AgentSessionApi {
 			api: "faux",
 			provider: "fake",
 			model: "fake-1",
-			usage: usage(),
+			usage: emptyUsage(),
 			stopReason: "stop",
 			timestamp: Date.now(),
 		};

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lastLines, RESUME_SHOWN, SessionView } from "../../components/session-view.js";
+import { emptyUsage } from "../../src/ai/usage.js";
 import { FakeSession } from "./fake-session.js";
 
 describe("SessionView", () => {
@@ -132,14 +133,7 @@ function assistantText(text: string) {
 		api: "faux",
 		provider: "fake",
 		model: "fake-1",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
+		usage: emptyUsage(),
 		stopReason: "stop" as const,
 		timestamp: 0,
 	};
