@@ -182,6 +182,24 @@ if (want("agent")) {
 	row("agent overhead", "wall ms", med(ours, "wallMs"), haveRef ? med(ref, "wallMs") : undefined, "", undefined);
 }
 
+// 7. Checkpoints (shadow git) on a 10,000-file tree
+if (want("checkpoint")) {
+	console.error("checkpoints …");
+	const size = quick ? ["--files=1000", "--rounds=2"] : ["--files=10000", "--rounds=5"];
+	const results = [];
+	for (let i = 0; i < (quick ? 1 : 3); i++) {
+		const r = spawnSync(process.execPath, [join(root, "bench", "checkpoint.mjs"), ...size], { encoding: "utf8" });
+		if (r.status !== 0) throw new Error(`checkpoint bench failed: ${r.stderr}`);
+		results.push(JSON.parse(r.stdout.trim().split("\n").at(-1)));
+	}
+	const files = results[0].files.toLocaleString("en");
+	row("checkpoint", `first snapshot, ${files} files (ms)`, med(results, "firstMs"), undefined, "", undefined);
+	const incremental = med(results, "incrementalMedianMs");
+	row("checkpoint", `incremental snapshot, ${files} files (ms)`, incremental, undefined, "≤ 300 ms", incremental <= 300);
+	const stall = med(results, "maxStallMs");
+	row("checkpoint", "longest event-loop stall during a snapshot (ms)", stall, undefined, "≤ 50 ms", stall <= 50);
+}
+
 const table = [
 	"| benchmark | metric | Rudder (median) | pi 0.73.1 (median) | ratio | bar | holds |",
 	"|---|---|---|---|---|---|---|",

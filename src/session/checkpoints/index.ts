@@ -1,0 +1,57 @@
+// Opens the checkpoint store of a workspace: the shadow git engine when git runs and the first
+// snapshot fits the time budget, else file copies (with one notice saying what that misses).
+import { createHash } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import { join } from "node:path";
+import { FileCopies } from "./file-copies.js";
+import { ShadowGit } from "./shadow-git.js";
+import {
+	type CheckpointEngine,
+	type CheckpointOptions,
+	DEFAULT_FIRST_SNAPSHOT_BUDGET_MS,
+	DEFAULT_MAX_FILE_BYTES,
+	type MutationObserver,
+} from "./types.js";
+
+export type { CheckpointEngine, CheckpointOptions, FileChange, MutationObserver } from "./types.js";
+
+export interface OpenedCheckpoints {
+	engine: CheckpointEngine;
+	/** Set for the file-copy engine; `beforeMutate` must be called by edit/write before they change a file. */
+	observer?: MutationObserver;
+	/** The first snapshot (taken while opening). */
+	first: string;
+	/** Why the fallback is used, once. */
+	notice?: string;
+}
+
+/** The store folder of a workspace: keyed by its real path, so two spellings share one store. */
+export async function storeDirFor(storeRoot: string, workspace: string): Promise<string> {
+	const real = await realpath(workspace);
+	return join(storeRoot, createHash("sha256").update(real).digest("hex").slice(0, 20));
+}
+
+export async function openCheckpoints(options: CheckpointOptions): Promise<OpenedCheckpoints> {
+	const workspace = await realpath(options.workspace);
+	const dir = await storeDirFor(options.storeRoot, workspace);
+	const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+	const budget = options.firstSnapshotBudgetMs ?? DEFAULT_FIRST_SNAPSHOT_BUDGET_MS;
+	const git = new ShadowGit({ workspace, gitDir: join(dir, "git"), maxFileBytes, gitBinary: options.gitBinary ?? "git" });
+	let reason: string;
+	try {
+		await git.init();
+		const first = await git.snapshotWithin(budget);
+		return { engine: git, first };
+	} catch (error) {
+		reason = error instanceof Error ? error.message : String(error);
+	}
+	const files = new FileCopies(workspace, join(dir, "files"), maxFileBytes);
+	await files.load();
+	const first = await files.snapshot();
+	return {
+		engine: files,
+		observer: files,
+		first,
+		notice: `Checkpoints keep copies of files changed by edit and write only (changes made by bash are not tracked): ${reason}`,
+	};
+}

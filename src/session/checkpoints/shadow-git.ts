@@ -1,0 +1,229 @@
+// The git engine: a repository of our own under the data folder (`--git-dir`) with the workspace as
+// its work tree. Snapshots are commits on `refs/rudder/head`, built from a private index, so they see
+// what bash changed as well as edit/write, and the project's own `.git` (index, stash, hooks, config)
+// is never read or written. Incremental snapshots cost about one `stat` per tracked file: git's index
+// keeps the stat data, and the untracked cache skips unchanged folders.
+import { execFile } from "node:child_process";
+import { lstat, mkdir, rm, rmdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { CheckpointEngine, FileChange } from "./types.js";
+
+const HEAD_REF = "refs/rudder/head";
+/** git's id of the empty tree (same in every repository). */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+export interface ShadowGitOptions {
+	workspace: string;
+	gitDir: string;
+	maxFileBytes: number;
+	gitBinary: string;
+}
+
+export class GitError extends Error {}
+
+/** Environment for our git calls: none of the caller's GIT_* variables, no global or system config. */
+function gitEnv(options: ShadowGitOptions): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_")) env[key] = value;
+	return {
+		...env,
+		GIT_DIR: options.gitDir,
+		GIT_WORK_TREE: options.workspace,
+		GIT_INDEX_FILE: join(options.gitDir, "rudder-index"),
+		GIT_CONFIG_NOSYSTEM: "1",
+		GIT_CONFIG_GLOBAL: "/dev/null",
+		GIT_OPTIONAL_LOCKS: "0",
+		GIT_TERMINAL_PROMPT: "0",
+		GIT_AUTHOR_NAME: "rudder",
+		GIT_AUTHOR_EMAIL: "rudder@localhost",
+		GIT_COMMITTER_NAME: "rudder",
+		GIT_COMMITTER_EMAIL: "rudder@localhost",
+		LC_ALL: "C",
+	};
+}
+
+// Settings that make the shadow repository behave the same on every machine: never run hooks or an
+// fsmonitor, never convert line endings, track the executable bit.
+const CONFIG = [
+	"core.hooksPath=/dev/null",
+	"core.autocrlf=false",
+	"core.safecrlf=false",
+	"core.fileMode=true",
+	"core.symlinks=true",
+	"core.fsmonitor=false",
+	"core.untrackedCache=true",
+	"core.quotePath=false",
+	"gc.auto=0",
+	"safe.directory=*",
+].flatMap((entry) => ["-c", entry]);
+
+export class ShadowGit implements CheckpointEngine {
+	readonly kind = "git" as const;
+	private readonly env: NodeJS.ProcessEnv;
+	/** Snapshots run one at a time: they share the private index. */
+	private queue: Promise<unknown> = Promise.resolve();
+	/** While set, git calls still running at this time are killed. */
+	private deadline?: number;
+
+	constructor(private readonly options: ShadowGitOptions) {
+		this.env = gitEnv(options);
+	}
+
+	/** Creates the repository if needed; throws `GitError` when git cannot run. */
+	async init(): Promise<void> {
+		await mkdir(this.options.gitDir, { recursive: true, mode: 0o700 });
+		await this.git(["init", "--quiet"]);
+		await mkdir(join(this.options.gitDir, "info"), { recursive: true });
+		// Nested repositories are the user's business, not ours.
+		await writeFile(join(this.options.gitDir, "info", "exclude"), ".git\n");
+	}
+
+	snapshot(): Promise<string> {
+		return this.serial(async () => (await this.takeSnapshot()).commit);
+	}
+
+	/** A snapshot whose git calls are killed once `budgetMs` has passed (the first one of a huge tree). */
+	snapshotWithin(budgetMs: number): Promise<string> {
+		return this.serial(async () => {
+			this.deadline = Date.now() + budgetMs;
+			try {
+				return (await this.takeSnapshot()).commit;
+			} finally {
+				this.deadline = undefined;
+			}
+		});
+	}
+
+	async changes(from: string, to: string): Promise<FileChange[]> {
+		return this.diff(from, to);
+	}
+
+	preview(id: string): Promise<FileChange[]> {
+		return this.serial(async () => {
+			const now = await this.takeSnapshot();
+			return (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path));
+		});
+	}
+
+	restore(id: string): Promise<FileChange[]> {
+		return this.serial(async () => {
+			const now = await this.takeSnapshot();
+			const plan = (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path));
+			// The plan reads from now to the snapshot: "deleted" files did not exist then.
+			const toCheckout = plan.filter((c) => c.status !== "deleted").map((c) => c.path);
+			const toDelete = plan.filter((c) => c.status === "deleted").map((c) => c.path);
+			for (const path of toDelete) await removeFileAndEmptyParents(this.options.workspace, path);
+			if (toCheckout.length > 0) {
+				// `checkout <commit> -- paths` writes content, mode and type from the snapshot.
+				await this.git(["checkout", id, "--pathspec-from-file=-", "--pathspec-file-nul", "--"], nulList(toCheckout));
+			}
+			await this.takeSnapshot();
+			return plan;
+		});
+	}
+
+	private serial<T>(work: () => Promise<T>): Promise<T> {
+		const next = this.queue.then(work, work);
+		this.queue = next.catch(() => undefined);
+		return next;
+	}
+
+	private async takeSnapshot(): Promise<{ commit: string; skipped: Set<string> }> {
+		const listed = await this.git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"]);
+		const candidates = [...new Set(splitNul(listed))].filter((p) => !p.endsWith("/"));
+		const keep: string[] = [];
+		const skipped = new Set<string>();
+		for (const path of candidates) {
+			const stat = await lstat(join(this.options.workspace, path)).catch(() => undefined);
+			if (stat?.isFile() && stat.size > this.options.maxFileBytes) skipped.add(path);
+			else keep.push(path);
+		}
+		if (keep.length > 0) await this.git(["update-index", "--add", "--remove", "-z", "--stdin"], nulList(keep));
+		// Out of the index too, so no snapshot claims an older version of a file now too large to keep.
+		if (skipped.size > 0) await this.git(["update-index", "--force-remove", "-z", "--stdin"], nulList([...skipped]));
+		const tree = (await this.git(["write-tree"])).trim();
+		const parent = await this.head();
+		if (parent && (await this.treeOf(parent)) === tree) return { commit: parent, skipped };
+		const commit = (await this.git(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", "checkpoint"])).trim();
+		await this.git(["update-ref", HEAD_REF, commit]);
+		return { commit, skipped };
+	}
+
+	private async head(): Promise<string | undefined> {
+		try {
+			return (await this.git(["rev-parse", "--verify", "--quiet", HEAD_REF])).trim() || undefined;
+		} catch {
+			return undefined;
+		}
+	}
+
+	private async treeOf(commit: string): Promise<string> {
+		return (await this.git(["rev-parse", `${commit}^{tree}`])).trim();
+	}
+
+	private async diff(from: string, to: string): Promise<FileChange[]> {
+		const a = from || EMPTY_TREE;
+		const statusOut = splitNul(await this.git(["diff", "--name-status", "-z", "--no-renames", a, to]));
+		const numstatOut = splitNul(await this.git(["diff", "--numstat", "-z", "--no-renames", a, to]));
+		const counts = new Map<string, { added: number; removed: number; binary: boolean }>();
+		// numstat -z: "added\tremoved\tpath" per record.
+		for (const record of numstatOut) {
+			const [added, removed, ...rest] = record.split("\t");
+			const path = rest.join("\t");
+			const binary = added === "-";
+			counts.set(path, { added: binary ? 0 : Number(added), removed: binary ? 0 : Number(removed), binary });
+		}
+		const changes: FileChange[] = [];
+		for (let i = 0; i + 1 < statusOut.length; i += 2) {
+			const code = statusOut[i];
+			const path = statusOut[i + 1];
+			const status = code === "A" ? "added" : code === "D" ? "deleted" : "modified";
+			const count = counts.get(path) ?? { added: 0, removed: 0, binary: false };
+			const change: FileChange = { path, status, added: count.added, removed: count.removed };
+			if (count.binary) change.binary = true;
+			changes.push(change);
+		}
+		return changes;
+	}
+
+	private git(args: string[], input?: string): Promise<string> {
+		const timeout = this.deadline === undefined ? 0 : Math.max(1, this.deadline - Date.now());
+		return new Promise((resolve, reject) => {
+			const child = execFile(
+				this.options.gitBinary,
+				[...CONFIG, ...args],
+				{ cwd: this.options.workspace, env: this.env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8", timeout },
+				(error, stdout, stderr) => {
+					if (!error) return resolve(stdout);
+					if (error.killed) return reject(new GitError(`the workspace is too large to snapshot within the time budget (git ${args[0]})`));
+					const code = (error as NodeJS.ErrnoException).code;
+					if (code === "ENOENT") return reject(new GitError(`git was not found (${this.options.gitBinary})`));
+					reject(new GitError(`git ${args[0]} failed: ${(stderr || error.message).trim().split("\n")[0]}`));
+				},
+			);
+			if (input !== undefined) child.stdin?.end(input);
+		});
+	}
+}
+
+function splitNul(text: string): string[] {
+	const parts = text.split("\0");
+	if (parts.at(-1) === "") parts.pop();
+	return parts;
+}
+
+const nulList = (paths: string[]) => `${paths.join("\0")}\0`;
+
+/** Deletes a file a snapshot did not have, and the folders that held only it. */
+async function removeFileAndEmptyParents(workspace: string, path: string): Promise<void> {
+	await rm(join(workspace, path), { force: true });
+	let folder = dirname(path);
+	while (folder !== "." && folder !== "/" && folder !== "") {
+		try {
+			await rmdir(join(workspace, folder));
+		} catch {
+			return;
+		}
+		folder = dirname(folder);
+	}
+}

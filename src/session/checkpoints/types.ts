@@ -1,0 +1,51 @@
+// Checkpoints: snapshots of the workspace taken before each prompt, so a run's changes to the files
+// (by edit, write and bash alike) can be listed and undone. Two engines share this contract: a shadow
+// git repository (everything under the workspace that .gitignore does not exclude) and, when git is
+// missing or the tree is too large, copies of the files the edit/write tools touched.
+
+/** One file that differs between two snapshots. Paths are relative to the workspace, with `/`. */
+export interface FileChange {
+	path: string;
+	/** Relative to the older snapshot: the file was added, modified (content, mode or type) or deleted. */
+	status: "added" | "modified" | "deleted";
+	/** Lines added and removed; 0 and 0 for a binary file or a change of mode only. */
+	added: number;
+	removed: number;
+	binary?: boolean;
+}
+
+export interface CheckpointEngine {
+	readonly kind: "git" | "files";
+	/** Takes a snapshot of the workspace now and returns its id. Cheap when little changed. */
+	snapshot(): Promise<string>;
+	/** What changed from snapshot `from` to snapshot `to`. */
+	changes(from: string, to: string): Promise<FileChange[]>;
+	/**
+	 * Makes the workspace match snapshot `id` and returns what it changed (relative to the workspace
+	 * as it was just before). Files the engine never captured (ignored, too large) are left alone.
+	 */
+	restore(id: string): Promise<FileChange[]>;
+	/** What `restore(id)` would change, without changing anything. */
+	preview(id: string): Promise<FileChange[]>;
+}
+
+/** The fallback engine needs to see a file before a tool changes it; the git engine ignores this. */
+export interface MutationObserver {
+	beforeMutate(absolutePath: string): Promise<void>;
+}
+
+export interface CheckpointOptions {
+	/** The workspace (its real path is the key of its store). */
+	workspace: string;
+	/** Folder under which stores live, e.g. `<data folder>/checkpoints`. */
+	storeRoot: string;
+	/** Files larger than this are not captured. Default 10 MiB. */
+	maxFileBytes?: number;
+	/** The first git snapshot must finish within this; else the engine falls back to file copies. Default 10 s. */
+	firstSnapshotBudgetMs?: number;
+	/** The git binary. Default `git` on PATH. */
+	gitBinary?: string;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_FIRST_SNAPSHOT_BUDGET_MS = 10_000;

@@ -1,0 +1,205 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openCheckpoints, storeDirFor } from "../../../src/session/checkpoints/index.js";
+
+let root: string;
+let ws: string;
+let store: string;
+
+beforeEach(() => {
+	root = mkdtempSync(join(tmpdir(), "rudder-cp-"));
+	ws = join(root, "project");
+	store = join(root, "store");
+	mkdirSync(ws);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const put = (path: string, text: string | Buffer) => {
+	mkdirSync(join(ws, path, ".."), { recursive: true });
+	writeFileSync(join(ws, path), text);
+};
+const mode = (path: string) => statSync(join(ws, path)).mode & 0o777;
+
+/** Every file under a folder with its bytes' hash and mode: a fingerprint to compare before and after. */
+function fingerprint(dir: string): Record<string, string> {
+	const out: Record<string, string> = {};
+	const walk = (folder: string) => {
+		for (const entry of readdirSync(folder, { withFileTypes: true })) {
+			const full = join(folder, entry.name);
+			if (entry.isDirectory()) walk(full);
+			else out[relative(dir, full)] = `${createHash("sha256").update(readFileSync(full)).digest("hex")}:${statSync(full).mode}`;
+		}
+	};
+	walk(dir);
+	return out;
+}
+
+const git = (...args: string[]) => execFileSync("git", args, { cwd: ws, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+function projectWithGit() {
+	put("a.ts", "one\ntwo\nthree\n");
+	put("g.txt", "to be removed\n");
+	put("h.sh", "echo h\n");
+	put("src/keep.ts", "export const keep = 1;\n");
+	put(".gitignore", "ignored/\n*.log\n");
+	put("ignored/cache.bin", "cache v1");
+	put("debug.log", "log v1");
+	git("init", "--quiet");
+	git("add", ".");
+	git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "init");
+	git("stash", "list");
+}
+
+describe("checkpoints: shadow git engine", () => {
+	it("restores what edit, write and bash changed, byte-exact with modes, and never touches the project's .git", async () => {
+		projectWithGit();
+		put("work-in-progress.ts", "not committed\n");
+		const dotGitBefore = fingerprint(join(ws, ".git"));
+		const { engine, first, notice } = await openCheckpoints({ workspace: ws, storeRoot: store });
+		expect(engine.kind).toBe("git");
+		expect(notice).toBeUndefined();
+
+		// The "run": an edit, a write of a new file, and a bash command that writes, removes and chmods.
+		put("a.ts", "one\nTWO\nthree\nfour\n");
+		put("src/new/b.ts", "brand new\n");
+		execFileSync("bash", ["-c", "echo x > f && rm g.txt && chmod +x h.sh"], { cwd: ws });
+		put("ignored/cache.bin", "cache v2");
+		expect(mode("h.sh") & 0o111).not.toBe(0);
+
+		const after = await engine.snapshot();
+		const changes = await engine.changes(first, after);
+		expect(changes).toEqual([
+			{ path: "a.ts", status: "modified", added: 2, removed: 1 },
+			{ path: "f", status: "added", added: 1, removed: 0 },
+			{ path: "g.txt", status: "deleted", added: 0, removed: 1 },
+			{ path: "h.sh", status: "modified", added: 0, removed: 0 },
+			{ path: "src/new/b.ts", status: "added", added: 1, removed: 0 },
+		]);
+
+		const preview = await engine.preview(first);
+		expect(preview.map((c) => `${c.status} ${c.path}`)).toEqual([
+			"modified a.ts",
+			"deleted f",
+			"added g.txt",
+			"modified h.sh",
+			"deleted src/new/b.ts",
+		]);
+		await engine.restore(first);
+		expect(readFileSync(join(ws, "a.ts"), "utf8")).toBe("one\ntwo\nthree\n");
+		expect(readFileSync(join(ws, "g.txt"), "utf8")).toBe("to be removed\n");
+		expect(existsSync(join(ws, "f"))).toBe(false);
+		expect(existsSync(join(ws, "src", "new"))).toBe(false);
+		expect(mode("h.sh") & 0o111).toBe(0);
+		expect(readFileSync(join(ws, "work-in-progress.ts"), "utf8")).toBe("not committed\n");
+		// Ignored files are the user's: neither captured nor restored.
+		expect(readFileSync(join(ws, "ignored", "cache.bin"), "utf8")).toBe("cache v2");
+		expect(fingerprint(join(ws, ".git"))).toEqual(dotGitBefore);
+		expect(git("status", "--porcelain")).toBe("?? work-in-progress.ts\n");
+	});
+
+	it("can restore forward again, and a snapshot with nothing changed reuses the last one", async () => {
+		put("a.txt", "v1\n");
+		const { engine, first } = await openCheckpoints({ workspace: ws, storeRoot: store });
+		expect(await engine.snapshot()).toBe(first);
+		put("a.txt", "v2\n");
+		const second = await engine.snapshot();
+		expect(second).not.toBe(first);
+		await engine.restore(first);
+		expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("v1\n");
+		await engine.restore(second);
+		expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("v2\n");
+	});
+
+	it("skips files over the size limit and never overwrites them", async () => {
+		put("small.txt", "s\n");
+		put("big.bin", Buffer.alloc(2048, 1));
+		const { engine, first } = await openCheckpoints({ workspace: ws, storeRoot: store, maxFileBytes: 1024 });
+		put("big.bin", Buffer.alloc(4096, 2));
+		put("small.txt", "t\n");
+		expect((await engine.preview(first)).map((c) => c.path)).toEqual(["small.txt"]);
+		await engine.restore(first);
+		expect(readFileSync(join(ws, "big.bin"))).toEqual(Buffer.alloc(4096, 2));
+		expect(readFileSync(join(ws, "small.txt"), "utf8")).toBe("s\n");
+	});
+
+	it("keeps its store under the store root, keyed by the workspace's real path", async () => {
+		put("a.txt", "1");
+		await openCheckpoints({ workspace: ws, storeRoot: store });
+		const viaDots = join(ws, "..", "project");
+		expect(await storeDirFor(store, viaDots)).toBe(await storeDirFor(store, ws));
+		expect(existsSync(join(await storeDirFor(store, ws), "git"))).toBe(true);
+		expect(existsSync(join(ws, ".git"))).toBe(false);
+	});
+
+	it("ignores the caller's GIT_DIR and GIT_INDEX_FILE", async () => {
+		projectWithGit();
+		const dotGitBefore = fingerprint(join(ws, ".git"));
+		const saved = { dir: process.env.GIT_DIR, index: process.env.GIT_INDEX_FILE };
+		process.env.GIT_DIR = join(ws, ".git");
+		process.env.GIT_INDEX_FILE = join(ws, ".git", "index");
+		try {
+			const { engine, first } = await openCheckpoints({ workspace: ws, storeRoot: store });
+			put("a.ts", "changed\n");
+			await engine.restore(first);
+		} finally {
+			if (saved.dir === undefined) delete process.env.GIT_DIR;
+			else process.env.GIT_DIR = saved.dir;
+			if (saved.index === undefined) delete process.env.GIT_INDEX_FILE;
+			else process.env.GIT_INDEX_FILE = saved.index;
+		}
+		expect(readFileSync(join(ws, "a.ts"), "utf8")).toBe("one\ntwo\nthree\n");
+		expect(fingerprint(join(ws, ".git"))).toEqual(dotGitBefore);
+	});
+});
+
+describe("checkpoints: file-copy fallback", () => {
+	it("is used when git is missing, says so once, and restores files the tools changed", async () => {
+		put("a.txt", "original\n");
+		put("b.sh", "#!/bin/sh\n");
+		chmodSync(join(ws, "b.sh"), 0o755);
+		const { engine, observer, first, notice } = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
+		expect(engine.kind).toBe("files");
+		expect(notice).toMatch(/bash are not tracked.*git was not found/);
+		if (!observer) throw new Error("fallback has an observer");
+
+		// What edit/write do: tell the observer, then change the file.
+		await observer.beforeMutate(join(ws, "a.txt"));
+		put("a.txt", "edited\nmore\n");
+		await observer.beforeMutate(join(ws, "a.txt"));
+		put("a.txt", "edited twice\n");
+		await observer.beforeMutate(join(ws, "new.txt"));
+		put("new.txt", "created\n");
+		await observer.beforeMutate(join(ws, "b.sh"));
+		put("b.sh", "#!/bin/sh\necho changed\n");
+		chmodSync(join(ws, "b.sh"), 0o644);
+
+		const second = await engine.snapshot();
+		await observer.beforeMutate(join(ws, "a.txt"));
+		put("a.txt", "third\n");
+
+		expect(await engine.changes(first, second)).toEqual([
+			{ path: "a.txt", status: "modified", added: 1, removed: 1 },
+			{ path: "b.sh", status: "modified", added: 1, removed: 0 },
+			{ path: "new.txt", status: "added", added: 1, removed: 0 },
+		]);
+		await engine.restore(first);
+		expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("original\n");
+		expect(readFileSync(join(ws, "b.sh"), "utf8")).toBe("#!/bin/sh\n");
+		expect(mode("b.sh")).toBe(0o755);
+		expect(existsSync(join(ws, "new.txt"))).toBe(false);
+	});
+
+	it("a later session reads the copies an earlier one kept", async () => {
+		put("a.txt", "original\n");
+		const opened = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
+		await opened.observer?.beforeMutate(join(ws, "a.txt"));
+		put("a.txt", "edited\n");
+		const again = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
+		await again.engine.restore(opened.first);
+		expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("original\n");
+	});
+});
