@@ -1,5 +1,5 @@
 // The live region must stay shorter than the terminal: once Ink's previous frame is as tall as the
-// screen it clears the terminal and replays all of history on every frame (STACK.md §2.4). So each
+// screen it clears the terminal and replays all of history on every frame (docs/ink.md §3). So each
 // part gets a row budget, and the streaming tail gets what is left.
 
 export interface LiveParts {

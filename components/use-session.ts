@@ -1,6 +1,6 @@
 // The one hook that subscribes to the session. Events update the SessionView at once (cheap); React
 // hears about per-token events at most every FRAME_MS (frame-scheduler.ts): a model streaming 200
-// tokens a second gives 20 renders, not 200 (STACK.md §2: Ink lays out on every commit, unthrottled).
+// tokens a second gives 20 renders, not 200 (docs/ink.md §1: Ink lays out on every commit, unthrottled).
 import { useEffect, useMemo, useReducer } from "react";
 import type { AgentSessionApi, SessionState } from "../src/session/types.js";
 import { createFrameScheduler } from "./frame-scheduler.js";

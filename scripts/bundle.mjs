@@ -1,6 +1,6 @@
 // Bundles the CLI into dist/bundle/ with esbuild: one file for the start-up path, with the providers,
 // the Ink app and syntax highlighting split into chunks loaded on first use. React's production
-// build is selected at bundle time (its development build costs 2× CPU per update; STACK.md §2).
+// build is selected at bundle time (its development build costs 2× CPU per update; docs/ink.md §5).
 import { readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

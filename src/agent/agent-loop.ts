@@ -1,7 +1,7 @@
-// The pure agent loop (spec §4): streams a reply, runs its tool calls, injects steering and
+// The pure agent loop (docs/agent-contract.md §8): streams a reply, runs its tool calls, injects steering and
 // follow-up messages, and repeats. It keeps no state between runs; the Agent wraps it.
 //
-// Where it differs from pi-agent-core 0.73.1 (spec §6), on purpose:
+// Where it differs from pi-agent-core 0.73.1 (docs/agent-contract.md §9), on purpose:
 // - every tool call in the transcript gets exactly one result, also after an error/aborted reply;
 // - an abort ends the run: no model call and no queue poll after it, and a tool that ignores the
 //   signal is detached after `abortGraceMs`;
@@ -39,7 +39,7 @@ export const STREAM_ENDED_WITHOUT_RESULT = "Stream ended without a final message
 const REQUEST_ABORTED = "Request was aborted";
 
 // ---------------------------------------------------------------------------------------------
-// Entry points (spec §4.1)
+// Entry points (docs/agent-contract.md §8)
 
 /** Runs `prompts` against `context`; resolves with the run's new messages. The caller's array is not mutated. */
 export async function runAgentLoop(
@@ -136,7 +136,7 @@ function streamRun(
 // ---------------------------------------------------------------------------------------------
 // Run failure (shared with the Agent)
 
-/** The assistant message recorded when a run fails outside the model (spec §3.6). */
+/** The assistant message recorded when a run fails outside the model (docs/agent-contract.md §7). */
 export function createFailureMessage(model: Pick<Model, "api" | "provider" | "id">, error: unknown, aborted: boolean): AssistantMessage {
 	const message = createOutputMessage(model);
 	message.content = [{ type: "text", text: "" }];
@@ -195,7 +195,7 @@ class DefaultLlmView {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The double while loop (spec §4.2)
+// The double while loop (docs/agent-contract.md §8)
 
 async function runLoop(
 	context: AgentContext,
@@ -267,7 +267,7 @@ async function runLoop(
 }
 
 // ---------------------------------------------------------------------------------------------
-// One model call (spec §4.4, §2.2)
+// One model call (docs/agent-contract.md §8, §5)
 
 async function streamAssistantResponse(
 	context: AgentContext,
@@ -365,7 +365,7 @@ function endedWithoutResult(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Tool calls (spec §4.5, §4.6)
+// Tool calls (docs/agent-contract.md §8)
 
 interface ToolOutcome {
 	result: AgentToolResult<any>;

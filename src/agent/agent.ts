@@ -1,4 +1,4 @@
-// The Agent: the one state box over the pure loop (spec §3). It keeps the transcript, the tools, the
+// The Agent: the one state box over the pure loop (docs/agent-contract.md §6). It keeps the transcript, the tools, the
 // steering and follow-up queues and the active run; input goes down as method calls, state comes up
 // as events.
 import { streamSimple } from "../ai/stream.js";
@@ -142,7 +142,7 @@ export class Agent {
 	private readonly followUpQueue: PendingMessageQueue;
 	private activeRun: ActiveRun | undefined;
 
-	// Read when each run starts (spec §3.1); changing them mid-run affects the next run.
+	// Read when each run starts (docs/agent-contract.md §6); changing them mid-run affects the next run.
 	convertToLlm: AgentLoopConfig["convertToLlm"];
 	transformContext?: AgentLoopConfig["transformContext"];
 	streamFn: StreamFn;

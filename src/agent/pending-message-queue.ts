@@ -1,4 +1,4 @@
-// The steering and follow-up queues of the Agent (spec §3.3): a FIFO with a drain mode.
+// The steering and follow-up queues of the Agent (docs/agent-contract.md §6): a FIFO with a drain mode.
 import type { AgentMessage, QueueMode } from "./types.js";
 
 export class PendingMessageQueue {

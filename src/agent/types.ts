@@ -1,4 +1,4 @@
-// Types of the agent layer; names and shapes follow pi-agent-core 0.73.1 (spec §1.6, §2.1).
+// Types of the agent layer; names and shapes follow pi-agent-core 0.73.1 (docs/agent-contract.md §4, §5).
 import type {
 	AssistantMessage,
 	AssistantMessageEvent,

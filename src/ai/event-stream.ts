@@ -1,7 +1,7 @@
 import type { AssistantMessage, AssistantMessageEvent } from "./types.js";
 
 /**
- * A push-based async-iterable stream with a final result (spec §1.3). Producers `push` events; the
+ * A push-based async-iterable stream with a final result (docs/agent-contract.md §1). Producers `push` events; the
  * stream completes on the first event `isComplete` accepts (that event is still delivered) or on `end`.
  * Events pushed after completion are dropped.
  */

@@ -19,7 +19,7 @@ export function isApiSupported(api: Api): boolean {
 
 /**
  * Streams one assistant reply for `context` from `model`. Dispatches on `model.api`; throws
- * synchronously only when no provider speaks that api (spec §1.4). Every other failure arrives as an
+ * synchronously only when no provider speaks that api (docs/agent-contract.md §2). Every other failure arrives as an
  * `error` event.
  */
 export function streamSimple(model: Model, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream {

@@ -1,5 +1,5 @@
 // Types of the model layer. Names and shapes follow pi-ai 0.73.1 so that code written for it ports by
-// changing an import (see ../shared/docs/agent-core-spec.md §1).
+// changing an import (see docs/agent-contract.md).
 
 /** Wire protocols we speak. Open union: a custom provider may register another. */
 export type KnownApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "faux";
@@ -199,7 +199,7 @@ export interface SimpleStreamOptions extends StreamOptions {
 	thinkingBudgets?: ThinkingBudgets;
 }
 
-/** The assistant event protocol (spec §1.3). Every non-terminal event carries the partial message. */
+/** The assistant event protocol (docs/agent-contract.md §1). Every non-terminal event carries the partial message. */
 export type AssistantMessageEvent =
 	| { type: "start"; partial: AssistantMessage }
 	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }

@@ -1,4 +1,4 @@
-// Tool-argument validation (spec §1.5). TypeBox 1.x because it is what pi-ai 0.73.1 uses: its
+// Tool-argument validation (docs/agent-contract.md §3). TypeBox 1.x because it is what pi-ai 0.73.1 uses: its
 // `Value.Convert` gives the same coercions, its compiler gives the same error messages, and schemas
 // written with `Type.*` for pi port unchanged. Plain JSON-schema objects get our own coercion pass,
 // since TypeBox converts only schemas it built itself.
@@ -25,7 +25,7 @@ function isTypeBoxSchema(schema: object): boolean {
 
 /**
  * Returns the converted, validated copy of the call's arguments, or throws an Error whose text is
- * what the model reads to retry (exact format of spec §1.5).
+ * what the model reads to retry (exact format: docs/agent-contract.md §3).
  */
 export function validateToolArguments(tool: Tool, toolCall: ToolCall): Record<string, any> {
 	const schema = tool.parameters as object;
@@ -72,7 +72,7 @@ function typesOf(schema: JsonSchema): string[] {
 	return Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
 }
 
-/** The coercions of spec §1.5 for plain JSON schemas; mutates and returns `value`. */
+/** The coercions of docs/agent-contract.md §3 for plain JSON schemas; mutates and returns `value`. */
 function coerce(schema: JsonSchema, value: any): any {
 	if (!schema || typeof schema !== "object") return value;
 	const types = typesOf(schema);

@@ -30,7 +30,7 @@ function setup(scripts: Reply[], tools: AgentTool[] = [], extra: Partial<AgentLo
 
 const toolResults = (messages: AgentMessage[]) => messages.filter((m): m is ToolResultMessage => m.role === "toolResult");
 
-describe("runAgentLoop: events (§2.4)", () => {
+describe("runAgentLoop: events (docs/agent-contract.md §5, §10)", () => {
 	it("B: parallel batch starts all tools after preflight, ends in completion order, results in source order", async () => {
 		const t2done = deferred();
 		const slow = tool("slow", async (_id, _args, _signal, onUpdate) => {
@@ -477,8 +477,8 @@ describe("runAgentLoop: improvements over 0.73.1", () => {
 	});
 });
 
-describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
-	it("§5.1: custom messages are filtered by convertToLlm; transformContext runs before it, once per call", async () => {
+describe("runAgentLoop: hooks and conformance (docs/agent-contract.md §10)", () => {
+	it("custom messages are filtered by convertToLlm; transformContext runs before it, once per call", async () => {
 		const order: string[] = [];
 		const s = setup([{ text: ["hi"] }], [], {
 			transformContext: async (messages) => {
@@ -502,7 +502,7 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 		expect(s.context.messages).toHaveLength(3);
 	});
 
-	it("§5.5: prepareArguments folds legacy arguments before validation; tes shows the raw arguments", async () => {
+	it("prepareArguments folds legacy arguments before validation; tes shows the raw arguments", async () => {
 		let got: unknown;
 		const edit: AgentTool = {
 			name: "edit",
@@ -521,7 +521,7 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 		expect(s.events.find((e) => e.type === "tool_execution_start")).toMatchObject({ args: { oldText: "a", newText: "b" } });
 	});
 
-	it("§5.5: beforeToolCall may mutate args; they are executed without revalidation", async () => {
+	it("beforeToolCall may mutate args; they are executed without revalidation", async () => {
 		let got: unknown;
 		const s = setup(
 			[{ toolCalls: [call("t1", "a", { value: "x" })] }],
@@ -542,7 +542,7 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 		expect(got).toBe(123);
 	});
 
-	it("§5.5: one sequential tool forces the batch sequential; all-parallel tools overlap", async () => {
+	it("one sequential tool forces the batch sequential; all-parallel tools overlap", async () => {
 		for (const mode of ["sequential", "parallel"] as const) {
 			let active = 0;
 			let maxActive = 0;
@@ -562,7 +562,7 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 		}
 	});
 
-	it("§5.6: afterToolCall merges field by field with ??", async () => {
+	it("afterToolCall merges field by field with ??", async () => {
 		const s = setup(
 			[{ toolCalls: [call("t1", "a")] }],
 			[tool("a", async () => ({ content: [{ type: "text", text: "orig" }], details: { keep: 1 } }))],
@@ -574,7 +574,7 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 		expect(toolResults(messages)[0]).toMatchObject({ isError: true, details: { keep: 1 }, content: [{ type: "text", text: "over" }] });
 	});
 
-	it("§5.6: runAgentLoop leaves the caller's array alone; runAgentLoopContinue appends into it", async () => {
+	it("runAgentLoop leaves the caller's array alone; runAgentLoopContinue appends into it", async () => {
 		const s = setup([{ text: ["a"] }, { text: ["b"] }]);
 		await s.run();
 		expect(s.context.messages).toHaveLength(0);
@@ -584,7 +584,7 @@ describe("runAgentLoop: hooks and conformance (§5.1, §5.5, §5.6)", () => {
 		expect(s.context.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 	});
 
-	it("§5.1: continue emits no prompt events, rejects bad contexts; agentLoopContinue throws synchronously", async () => {
+	it("continue emits no prompt events, rejects bad contexts; agentLoopContinue throws synchronously", async () => {
 		const s = setup([{ text: ["a"] }]);
 		s.context.messages.push({ role: "custom", timestamp: 1 } as any);
 		await runAgentLoopContinue(s.context, s.config, s.emit, undefined, s.streamFn);

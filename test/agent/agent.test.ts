@@ -64,7 +64,7 @@ describe("model messages per call (default convertToLlm)", () => {
 	});
 });
 
-describe("Agent scenarios (§2.4)", () => {
+describe("Agent scenarios (docs/agent-contract.md §10)", () => {
 	it("A: a plain prompt streams a reply with the exact event order and state", async () => {
 		const { agent, events } = makeAgent([{ text: ["Hel", "lo"] }]);
 		const streaming: boolean[] = [];
@@ -384,7 +384,7 @@ describe("Agent scenarios (§2.4)", () => {
 	});
 });
 
-describe("Agent API (§3, §5.2)", () => {
+describe("Agent API (docs/agent-contract.md §6, §10)", () => {
 	let faux: FauxProvider | undefined;
 	afterEach(() => {
 		faux?.unregister();

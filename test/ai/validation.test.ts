@@ -77,7 +77,7 @@ describe("validateToolArguments with plain JSON schemas", () => {
 		},
 	};
 
-	it("applies the coercions of spec §1.5 recursively", () => {
+	it("applies the coercions of docs/agent-contract.md §3 recursively", () => {
 		const args = validateToolArguments(
 			tool(schema),
 			call({

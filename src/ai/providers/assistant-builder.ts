@@ -1,5 +1,5 @@
 // One place that turns "a provider saw text / thinking / tool-call bytes" into the exact event
-// protocol of spec §1.3, so every provider emits the same sequences and closes its blocks the same way.
+// protocol of docs/agent-contract.md §1, so every provider emits the same sequences and closes its blocks the same way.
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../event-stream.js";
 import { StreamingJson } from "../partial-json.js";
 import type { AssistantMessage, Model, SimpleStreamOptions, StopReason, TextContent, ThinkingContent, ToolCall } from "../types.js";
