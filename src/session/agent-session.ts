@@ -8,6 +8,8 @@ import { Agent } from "../agent/index.js";
 import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../agent/types.js";
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
 import { preloadApi, streamSimple } from "../ai/stream.js";
+import { type CustomCommand, expandCommand, loadCustomCommands } from "../extensions/custom-commands.js";
+import { formatSkillsForPrompt, loadSkills, type Skill } from "../extensions/skills.js";
 import { createAllTools, createCodingTools, toolNames } from "../tools/index.js";
 import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowError, shouldCompact, summarize } from "./compaction.js";
 import { loadContextFiles } from "./context-files.js";
@@ -25,7 +27,7 @@ import {
 	SessionWriter,
 } from "./session-store.js";
 import { loadSettings, type Settings } from "./settings.js";
-import { runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
+import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 import type { AgentSessionApi, SessionEvent, SessionState, SessionTotals, SlashCommandInfo, SubmitOutcome } from "./types.js";
 import { runUserShell } from "./user-shell.js";
@@ -114,6 +116,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		options.registry?.getAvailable()[0] ??
 		(await import("../ai/providers/demo.js")).registerDemoProvider();
 
+	const commands = loadCustomCommands({ cwd, env, reserved: slashCommands.map((c) => c.name) });
+	const skills = loadSkills({ cwd, env });
+	notices.push(...commands.warnings, ...skills.warnings);
+
 	return new AgentSession({
 		cwd,
 		env,
@@ -129,6 +135,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		streamFn: options.streamFn,
 		loaded,
 		notices,
+		customCommands: commands.commands,
+		skills: skills.skills,
 	});
 }
 
@@ -147,6 +155,10 @@ interface AgentSessionConfig {
 	streamFn?: StreamFn;
 	loaded?: { path: string; session: LoadedSession };
 	notices: string[];
+	/** Markdown commands from the commands folders (see src/extensions/custom-commands.ts). */
+	customCommands?: CustomCommand[];
+	/** Skills listed in the system prompt (see src/extensions/skills.ts). */
+	skills?: Skill[];
 }
 
 export class AgentSession implements AgentSessionApi, SlashCommandHost {
@@ -164,6 +176,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private readonly listeners = new Set<(event: SessionEvent) => void>();
 	/** Notices from before anyone subscribed (resume warnings), delivered to the first subscriber. */
 	private readonly earlyNotices: SessionEvent[] = [];
+	private readonly customCommands: ReadonlyMap<string, CustomCommand>;
+	private readonly loadedSkills: readonly Skill[];
 
 	private writer?: SessionWriter;
 	private sessionId = "";
@@ -196,9 +210,13 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		if (config.apiKey) this.apiKeyOverride = { provider: config.model.provider, key: config.apiKey };
 		this.baseStreamFn = config.streamFn ?? streamSimple;
 		const tools = config.tools;
+		this.customCommands = new Map((config.customCommands ?? []).map((c) => [c.name, c]));
+		// The model reads a skill's body with `read`; without that tool a listed skill would be a dead end.
+		this.loadedSkills = tools.some((t) => t.name === "read") ? (config.skills ?? []) : [];
 		const systemPrompt = buildSystemPrompt({
 			cwd: this.cwd,
 			tools,
+			skills: formatSkillsForPrompt(this.loadedSkills),
 			contextFiles: loadContextFiles({ cwd: this.cwd, env: this.env }),
 			customPrompt: config.systemPrompt,
 			appendSystemPrompt: config.appendSystemPrompt,
@@ -285,7 +303,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	async submit(text: string, options: { as?: "steer" | "followUp"; images?: ImageContent[] } = {}): Promise<SubmitOutcome> {
 		const line = text.trim();
 		if (!line && !options.images?.length) return { kind: "ignored" };
-		if (line.startsWith("/")) {
+		const custom = line.startsWith("/") ? this.expandCustomCommand(line) : undefined;
+		if (line.startsWith("/") && custom === undefined) {
 			const name = await runSlashCommand(this, line);
 			return { kind: "command", name };
 		}
@@ -297,7 +316,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			await this.runShell(command, excluded);
 			return { kind: "shell" };
 		}
-		const expanded = expandAttachments(text, this.cwd);
+		// A custom command's prompt is sent in place of the line; the line is what Esc puts back.
+		const expanded = expandAttachments(custom ?? text, this.cwd);
 		for (const warning of expanded.warnings) this.notify("warning", warning);
 		const images = [...(options.images ?? []), ...expanded.images];
 		if (this.busy) {
@@ -325,6 +345,13 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	followUp(text: string): void {
 		this.enqueue("followUp", userMessage(text), text);
+	}
+
+	/** The prompt of a custom `/command` line, or undefined when the line names no custom command. */
+	private expandCustomCommand(line: string): string | undefined {
+		const parsed = parseSlashCommand(line);
+		const command = parsed && this.customCommands.get(parsed.name);
+		return command && parsed ? expandCommand(command.template, parsed.args) : undefined;
 	}
 
 	private enqueue(kind: "steer" | "followUp", message: UserMessage, text: string): void {
@@ -562,7 +589,18 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	// ---- Sessions ------------------------------------------------------------------------------
 
 	commands(): SlashCommandInfo[] {
-		return slashCommands.map(({ name, description, args }) => ({ name, description, args }));
+		const builtIn = slashCommands.map(({ name, description, args }) => ({ name, description, args }));
+		const custom = [...this.customCommands.values()].map((c) => ({
+			name: c.name,
+			description: c.description,
+			args: c.argumentHint,
+			source: c.shadows ? `project command ${c.path}, shadows the global ${c.shadows}` : `${c.scope} command ${c.path}`,
+		}));
+		return [...builtIn, ...custom];
+	}
+
+	skills(): readonly Skill[] {
+		return this.loadedSkills;
 	}
 
 	listSessions(): SessionInfo[] {

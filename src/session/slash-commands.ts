@@ -2,6 +2,7 @@
 // the interactive app, print and rpc modes show the same text; a UI may intercept a name first (the
 // app opens a picker for a bare `/model`) but never keeps its own list.
 import type { Model, ThinkingLevel } from "../ai/index.js";
+import type { Skill } from "../extensions/skills.js";
 import type { SessionInfo } from "./session-store.js";
 import type { SessionState, SlashCommandInfo } from "./types.js";
 
@@ -21,6 +22,8 @@ export interface SlashCommandHost {
 	login(provider: string, key: string): void;
 	requestQuit(): void;
 	commands(): SlashCommandInfo[];
+	/** Skills offered to the model (their names, descriptions and SKILL.md paths). */
+	skills(): readonly Skill[];
 }
 
 export interface SlashCommand extends SlashCommandInfo {
@@ -45,7 +48,7 @@ export const slashCommands: readonly SlashCommand[] = [
 				"info",
 				s
 					.commands()
-					.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}`)
+					.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}${c.source ? ` (${c.source})` : ""}`)
 					.concat("!cmd  Run a shell command; its output goes to the context", "!!cmd  Run a shell command, output not sent to the model")
 					.join("\n"),
 			),
@@ -155,6 +158,18 @@ export const slashCommands: readonly SlashCommand[] = [
 			if (!next) return s.notify("info", `Stored the API key for ${provider}`);
 			await s.setModel(next);
 			s.notify("info", `Stored the API key for ${provider}; now using ${provider}/${next.id} (/model to change)`);
+		},
+	},
+	{
+		name: "skills",
+		description: "List the skills the model can load",
+		run: (s) => {
+			const skills = s.skills();
+			if (skills.length === 0) {
+				return s.notify("info", "No skills (add a folder with SKILL.md to .rudder/skills/, .claude/skills/ or the global skills folder)");
+			}
+			const lines = skills.map((k) => `${k.name}  ${k.description}\n    ${k.path}${k.shadows ? ` (shadows ${k.shadows})` : ""}`);
+			s.notify("info", `Skills (the model reads one when a task matches):\n${lines.join("\n")}`);
 		},
 	},
 	{

@@ -6,6 +6,8 @@ export interface SystemPromptInput {
 	cwd: string;
 	tools: readonly { name: string; description: string }[];
 	contextFiles: readonly ContextFile[];
+	/** The skills section (names, descriptions, paths), already formatted; empty for none. */
+	skills?: string;
 	/** Replaces the built-in role and guidelines; tools, environment and context files still follow. */
 	customPrompt?: string;
 	/** Added at the very end. */
@@ -35,6 +37,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
 	if (input.tools.length > 0) {
 		parts.push(`Available tools:\n${input.tools.map((t) => `- ${t.name}: ${oneLine(t.description)}`).join("\n")}`);
 	}
+	if (input.skills) parts.push(input.skills);
 	const date = (input.date ?? new Date()).toISOString().slice(0, 10);
 	parts.push(`Current working directory: ${input.cwd}\nCurrent date: ${date}\nOperating system: ${input.os ?? process.platform}`);
 	if (input.contextFiles.length > 0) {

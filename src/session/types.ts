@@ -69,6 +69,8 @@ export interface SlashCommandInfo {
 	description: string;
 	/** Argument hint shown in completion, e.g. "[pattern]". */
 	args?: string;
+	/** Where a custom command comes from (its file; what it shadows), shown by `/help`. */
+	source?: string;
 }
 
 export interface AgentSessionApi {

@@ -27,6 +27,7 @@ export interface Fixture {
 		timeoutMs?: number,
 	): Promise<Extract<SessionEvent, { type: T }>>;
 	notices(): string[];
+	/** Another session on the same folders; `cleanup` disposes it too. */
 	open(options?: Partial<CreateAgentSessionOptions>): Promise<AgentSession>;
 	cleanup(): Promise<void>;
 }
@@ -57,6 +58,7 @@ export async function createFixture(
 		events.push(event);
 		for (const w of [...waiters]) w();
 	};
+	const opened: AgentSession[] = [];
 	const open = async (extra: Partial<CreateAgentSessionOptions> = {}) => {
 		const session = await createAgentSession({
 			cwd,
@@ -69,6 +71,7 @@ export async function createFixture(
 			...extra,
 		});
 		session.subscribe(record);
+		opened.push(session);
 		return session;
 	};
 	const fixture: Fixture = {
@@ -102,7 +105,7 @@ export async function createFixture(
 				check();
 			}),
 		cleanup: async () => {
-			await fixture.session.dispose();
+			for (const session of opened) await session.dispose();
 			faux.unregister();
 			rmSync(root, { recursive: true, force: true });
 		},
