@@ -1,13 +1,16 @@
 // The `edit` tool: exact-text replacements in an existing file, all applied or none.
-import { readFile, writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
 import { applyEdits } from "./edit-apply.js";
 import { diffTexts } from "./edit-diff.js";
 import { mutateToolFile } from "./file-mutation-queue.js";
+import { FileReadState } from "./file-read-state.js";
 import { describeFsError } from "./fs-errors.js";
+import { openRegularFile, readHead } from "./regular-file.js";
 import { decodeText, encodeText, normalizeLineEndings } from "./text-encoding.js";
+import { formatSize } from "./truncate.js";
 
 const replacementSchema = Type.Object({
 	oldText: Type.String({ description: "Exact text to replace; must occur exactly once in the original file" }),
@@ -50,28 +53,51 @@ export function prepareEditArguments(raw: unknown): unknown {
 	return args;
 }
 
-export function createEditTool(cwd: string): AgentTool<typeof editSchema, EditToolDetails> {
+export interface EditToolOptions {
+	/** Shared with read and write; default: a fresh one (so every file must be read first). */
+	readState?: FileReadState;
+}
+
+/** Larger files are edited with bash (sed); the whole file is held in memory twice while editing. */
+export const EDIT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** The file's text, read from one open descriptor whose stats are checked against what the model saw. */
+async function readForEdit(absolutePath: string, displayPath: string, readState: FileReadState): Promise<string> {
+	const { handle, stats } = await openRegularFile(absolutePath, displayPath, "edit");
+	try {
+		readState.assertCanChange(absolutePath, displayPath, stats, "edit");
+		if (stats.size > EDIT_MAX_FILE_BYTES) {
+			throw new Error(
+				`Cannot edit ${displayPath}: it is ${formatSize(stats.size)}, over the ${formatSize(EDIT_MAX_FILE_BYTES)} limit; use bash`,
+			);
+		}
+		return (await readHead(handle, stats.size)).toString("utf8");
+	} catch (error) {
+		throw (error as NodeJS.ErrnoException).code ? describeFsError(error, displayPath) : error;
+	} finally {
+		await handle.close();
+	}
+}
+
+export function createEditTool(cwd: string, options: EditToolOptions = {}): AgentTool<typeof editSchema, EditToolDetails> {
+	const readState = options.readState ?? new FileReadState();
 	return {
 		name: "edit",
 		label: "edit",
 		description:
-			"Edit a file by exact text replacement. Each oldText must match exactly one place in the original file, whitespace included. Several edits in one call are applied together or not at all; they must not overlap.",
+			"Edit a file by exact text replacement (the file must have been read first). Each oldText must match exactly one place in the original file, whitespace included. Several edits in one call are applied together or not at all; they must not overlap.",
 		parameters: editSchema,
 		prepareArguments: prepareEditArguments,
 		async execute(_toolCallId, params: EditToolInput, signal) {
 			return mutateToolFile(params.path, cwd, signal, async (absolutePath) => {
-				let raw: string;
-				try {
-					raw = await readFile(absolutePath, "utf8");
-				} catch (error) {
-					throw describeFsError(error, params.path);
-				}
+				const raw = await readForEdit(absolutePath, params.path, readState);
 				const { text: before, lineEnding, hasBom } = decodeText(raw);
 				const edits = params.edits.map((e) => ({ oldText: normalizeLineEndings(e.oldText), newText: normalizeLineEndings(e.newText) }));
 				const after = applyEdits(before, edits, params.path);
 				throwIfAborted(signal);
 				try {
 					await writeFile(absolutePath, encodeText(after, lineEnding, hasBom), "utf8");
+					readState.recordSeen(absolutePath, await stat(absolutePath));
 				} catch (error) {
 					throw describeFsError(error, params.path);
 				}

@@ -9,6 +9,7 @@ import { looksBinary } from "./file-kind.js";
 import { describeFsError } from "./fs-errors.js";
 import { compileGlob } from "./glob.js";
 import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
+import { notRegularFileError } from "./regular-file.js";
 import { resolveToolPath } from "./resolve-path.js";
 import { truncateLine } from "./truncate.js";
 import { walkFiles } from "./walk-files.js";
@@ -54,11 +55,12 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 			throwIfAborted(signal);
 			const regex = compilePattern(params);
 			const searchPath = resolveToolPath(params.path ?? ".", cwd);
-			const isDirectory = (
-				await stat(searchPath).catch((error) => {
-					throw describeFsError(error, params.path ?? ".");
-				})
-			).isDirectory();
+			const searched = await stat(searchPath).catch((error) => {
+				throw describeFsError(error, params.path ?? ".");
+			});
+			const isDirectory = searched.isDirectory();
+			// /dev/zero would be read forever and a FIFO would block the read.
+			if (!isDirectory && !searched.isFile()) throw notRegularFileError(params.path ?? ".", searched, "search");
 			const limit = params.limit ?? defaultLimit;
 			const matchesGlob = params.glob ? compileGlob(params.glob) : () => true;
 			const context = params.context ?? 0;

@@ -2,6 +2,7 @@
 import type { AgentTool } from "../agent/types.js";
 import { type BashToolOptions, createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
+import { FileReadState } from "./file-read-state.js";
 import { createFindTool, type FindToolOptions } from "./find.js";
 import { createGrepTool, type GrepToolOptions } from "./grep.js";
 import { createLsTool, type LsToolOptions } from "./ls.js";
@@ -9,13 +10,14 @@ import { createReadTool, type ReadToolOptions } from "./read.js";
 import { createWriteTool } from "./write.js";
 
 export { type BashToolDetails, type BashToolInput, type BashToolOptions, createBashTool } from "./bash.js";
-export { createEditTool, type EditToolDetails, type EditToolInput, prepareEditArguments } from "./edit.js";
+export { createEditTool, type EditToolDetails, type EditToolInput, type EditToolOptions, prepareEditArguments } from "./edit.js";
+export { FileReadState } from "./file-read-state.js";
 export { createFindTool, type FindToolDetails, type FindToolInput, type FindToolOptions } from "./find.js";
 export { createGrepTool, type GrepToolDetails, type GrepToolInput, type GrepToolOptions } from "./grep.js";
 export { createLsTool, type LsToolDetails, type LsToolInput, type LsToolOptions } from "./ls.js";
 export { createReadTool, type ReadToolDetails, type ReadToolInput, type ReadToolOptions } from "./read.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult } from "./truncate.js";
-export { createWriteTool, type WriteToolDetails, type WriteToolInput } from "./write.js";
+export { createWriteTool, type WriteToolDetails, type WriteToolInput, type WriteToolOptions } from "./write.js";
 
 /** Every built-in tool, in the order they are offered to the model. */
 export const toolNames = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;
@@ -30,13 +32,17 @@ export interface ToolsOptions {
 	ls?: LsToolOptions;
 }
 
-/** All seven tools by name, bound to `cwd`. */
+/**
+ * All seven tools by name, bound to `cwd`. read, write and edit share one `FileReadState`, so a set
+ * made here is one session's view of which files the model has seen.
+ */
 export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<ToolName, AgentTool> {
+	const readState = new FileReadState();
 	return {
-		read: createReadTool(cwd, options.read),
+		read: createReadTool(cwd, { readState, ...options.read }),
 		bash: createBashTool(cwd, options.bash),
-		edit: createEditTool(cwd),
-		write: createWriteTool(cwd),
+		edit: createEditTool(cwd, { readState }),
+		write: createWriteTool(cwd, { readState }),
 		grep: createGrepTool(cwd, options.grep),
 		find: createFindTool(cwd, options.find),
 		ls: createLsTool(cwd, options.ls),

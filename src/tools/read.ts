@@ -1,22 +1,16 @@
 // The `read` tool: a text file's lines (a window of them for large files), or an image as image content.
-import { readFile } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import type { ImageContent, TextContent } from "../ai/types.js";
 import { throwIfAborted } from "./abort.js";
-import { detectImageMimeType, looksBinary } from "./file-kind.js";
+import { BINARY_SNIFF_BYTES, detectImageMimeType, looksBinary } from "./file-kind.js";
+import type { FileReadState } from "./file-read-state.js";
 import { describeFsError } from "./fs-errors.js";
+import { type LineWindow, readLineWindow } from "./line-window.js";
+import { openRegularFile, readHead } from "./regular-file.js";
 import { resolveToolPath } from "./resolve-path.js";
-import { decodeText } from "./text-encoding.js";
-import {
-	DEFAULT_MAX_BYTES,
-	DEFAULT_MAX_LINES,
-	formatSize,
-	MAX_LINE_CHARS,
-	type TruncationResult,
-	truncateHead,
-	truncateLine,
-} from "./truncate.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, MAX_LINE_CHARS, type TruncationResult, truncateHead } from "./truncate.js";
 
 const readSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to read (relative to the working directory, or absolute)" }),
@@ -38,55 +32,95 @@ export interface ReadToolOptions {
 	maxLines?: number;
 	/** Byte cap per call; default 50 KB. */
 	maxBytes?: number;
+	/** Larger files are read only with offset/limit (and their lines are not all counted); default 10 MB. */
+	maxFileBytes?: number;
+	/** Shared with write and edit, so they can tell whether the model saw the current file. */
+	readState?: FileReadState;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+interface ReadLimits {
+	maxLines: number;
+	maxBytes: number;
+	maxFileBytes: number;
 }
 
 export function createReadTool(cwd: string, options: ReadToolOptions = {}): AgentTool<typeof readSchema, ReadToolDetails> {
-	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	const limits: ReadLimits = {
+		maxLines: options.maxLines ?? DEFAULT_MAX_LINES,
+		maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+		maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+	};
+	const readState = options.readState;
 	return {
 		name: "read",
 		label: "read",
-		description: `Read a file. Text files come back as text; images (png, jpg, gif, webp) as images. Output stops after ${maxLines} lines or ${maxBytes / 1024} KB, whichever comes first; use offset/limit to read further.`,
+		description: `Read a file. Text files come back as text; images (png, jpg, gif, webp) as images. Output stops after ${limits.maxLines} lines or ${limits.maxBytes / 1024} KB, whichever comes first; use offset/limit to read further. Files over ${formatSize(limits.maxFileBytes)} need offset/limit.`,
 		parameters: readSchema,
 		async execute(_toolCallId, params: ReadToolInput, signal) {
 			throwIfAborted(signal);
 			const absolutePath = resolveToolPath(params.path, cwd);
-			let bytes: Buffer;
+			const { handle, stats } = await openRegularFile(absolutePath, params.path);
 			try {
-				bytes = await readFile(absolutePath);
+				const result = await readOpenFile(handle, stats.size, params, limits, signal);
+				// The stats were taken before reading: a change made while reading still counts as unseen.
+				readState?.recordSeen(absolutePath, stats);
+				return result;
 			} catch (error) {
-				throw describeFsError(error, params.path);
+				// Our own errors are already worded for the model; Node's (EIO, ...) get the one-line form.
+				throw (error as NodeJS.ErrnoException).code ? describeFsError(error, params.path) : error;
+			} finally {
+				await handle.close();
 			}
-			throwIfAborted(signal);
-
-			const mimeType = detectImageMimeType(bytes);
-			if (mimeType) {
-				const image: ImageContent = { type: "image", data: bytes.toString("base64"), mimeType };
-				const note: TextContent = { type: "text", text: `Read image file ${params.path} [${mimeType}, ${formatSize(bytes.length)}]` };
-				return { content: [note, image], details: { mimeType } };
-			}
-			if (looksBinary(bytes)) {
-				const text = `Cannot show ${params.path}: it is a binary file (${formatSize(bytes.length)}). Use bash with a suitable tool (xxd, file, strings) to inspect it.`;
-				return { content: [{ type: "text", text }], details: {} };
-			}
-			return readTextWindow(bytes.toString("utf8"), params, maxLines, maxBytes);
 		},
 	};
 }
 
-function readTextWindow(raw: string, params: ReadToolInput, maxLines: number, maxBytes: number) {
-	const allLines = decodeText(raw).text.split("\n");
-	// A final newline ends the last line; it does not start another.
-	if (allLines.length > 1 && allLines[allLines.length - 1] === "") allLines.pop();
-	const totalLines = allLines.length;
-	const start = (params.offset ?? 1) - 1;
-	if (start >= totalLines) {
-		throw new Error(`Offset ${params.offset} is past the end of ${params.path} (${totalLines} lines)`);
+async function readOpenFile(handle: FileHandle, size: number, params: ReadToolInput, limits: ReadLimits, signal?: AbortSignal) {
+	const head = await readHead(handle, BINARY_SNIFF_BYTES);
+	throwIfAborted(signal);
+	const mimeType = detectImageMimeType(head);
+	if (mimeType) {
+		if (size > limits.maxFileBytes) {
+			throw new Error(`Cannot show ${params.path}: the image is ${formatSize(size)}, over the ${formatSize(limits.maxFileBytes)} limit`);
+		}
+		const bytes = size <= head.length ? head : await readHead(handle, size);
+		const image: ImageContent = { type: "image", data: bytes.toString("base64"), mimeType };
+		const note: TextContent = { type: "text", text: `Read image file ${params.path} [${mimeType}, ${formatSize(bytes.length)}]` };
+		return { content: [note, image], details: { mimeType } };
 	}
-	const end = params.limit === undefined ? totalLines : Math.min(totalLines, start + params.limit);
-	const window = allLines.slice(start, end).map((line) => truncateLine(line, MAX_LINE_CHARS).text);
-	const truncation = truncateHead(window.join("\n"), { maxLines, maxBytes });
+	if (looksBinary(head)) {
+		const text = `Cannot show ${params.path}: it is a binary file (${formatSize(size)}). Use bash with a suitable tool (xxd, file, strings) to inspect it.`;
+		return { content: [{ type: "text" as const, text }], details: {} };
+	}
+	if (size > limits.maxFileBytes && params.offset === undefined && params.limit === undefined) {
+		throw new Error(
+			`${params.path} is ${formatSize(size)}, over the ${formatSize(limits.maxFileBytes)} limit for reading a whole file: pass offset and limit to read a part (e.g. offset=1, limit=${limits.maxLines}), or search it with grep`,
+		);
+	}
+	const start = (params.offset ?? 1) - 1;
+	const window = await readLineWindow(handle, {
+		start,
+		// One line more than the cap, so the cut below knows there was more.
+		maxLines: Math.min(params.limit ?? Number.POSITIVE_INFINITY, limits.maxLines + 1),
+		maxBytes: limits.maxBytes,
+		maxLineChars: MAX_LINE_CHARS,
+		countBytes: limits.maxFileBytes,
+		signal,
+	});
+	return formatTextWindow(window, start, size, params, limits);
+}
+
+function formatTextWindow(window: LineWindow, start: number, size: number, params: ReadToolInput, limits: ReadLimits) {
+	const { maxBytes } = limits;
+	if (window.complete && start >= window.totalLines) {
+		throw new Error(`Offset ${params.offset} is past the end of ${params.path} (${window.totalLines} lines)`);
+	}
+	const truncation = truncateHead(window.lines.join("\n"), { maxLines: limits.maxLines, maxBytes });
 	const firstShown = start + 1;
+	const ofTotal = window.complete ? `${window.totalLines}` : `a ${formatSize(size)} file`;
+	const end = start + window.lines.length;
 
 	let text: string;
 	let details: ReadToolDetails = {};
@@ -96,10 +130,10 @@ function readTextWindow(raw: string, params: ReadToolInput, maxLines: number, ma
 	} else if (truncation.truncated) {
 		const lastShown = start + truncation.outputLines;
 		const cap = truncation.truncatedBy === "bytes" ? ` (${formatSize(maxBytes)} limit)` : "";
-		text = `${truncation.content}\n\n[Showing lines ${firstShown}-${lastShown} of ${totalLines}${cap}. Use offset=${lastShown + 1} to continue.]`;
+		text = `${truncation.content}\n\n[Showing lines ${firstShown}-${lastShown} of ${ofTotal}${cap}. Use offset=${lastShown + 1} to continue.]`;
 		details = { truncation };
-	} else if (end < totalLines) {
-		text = `${truncation.content}\n\n[Showing lines ${firstShown}-${end} of ${totalLines}. Use offset=${end + 1} to continue.]`;
+	} else if (!window.complete || end < window.totalLines) {
+		text = `${truncation.content}\n\n[Showing lines ${firstShown}-${end} of ${ofTotal}. Use offset=${end + 1} to continue.]`;
 	} else {
 		text = truncation.content;
 	}

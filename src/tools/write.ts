@@ -1,10 +1,14 @@
-// The `write` tool: creates or overwrites a file, creating its parent folders.
-import { mkdir, writeFile } from "node:fs/promises";
+// The `write` tool: creates or overwrites a file, creating its parent folders. An existing file is
+// overwritten only when the model has seen its current content (see file-read-state.ts).
+import type { Stats } from "node:fs";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import { mutateToolFile } from "./file-mutation-queue.js";
+import { FileReadState } from "./file-read-state.js";
 import { describeFsError } from "./fs-errors.js";
+import { notRegularFileError } from "./regular-file.js";
 
 const writeSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to write (relative to the working directory, or absolute)" }),
@@ -18,17 +22,39 @@ export interface WriteToolDetails {
 	bytes: number;
 }
 
-export function createWriteTool(cwd: string): AgentTool<typeof writeSchema, WriteToolDetails> {
+export interface WriteToolOptions {
+	/** Shared with read and edit; default: a fresh one (so every existing file must be read first). */
+	readState?: FileReadState;
+}
+
+/** The path's stats, or undefined when nothing is there yet. */
+async function statIfExists(absolutePath: string, displayPath: string): Promise<Stats | undefined> {
+	try {
+		return await stat(absolutePath);
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+		throw describeFsError(error, displayPath);
+	}
+}
+
+export function createWriteTool(cwd: string, options: WriteToolOptions = {}): AgentTool<typeof writeSchema, WriteToolDetails> {
+	const readState = options.readState ?? new FileReadState();
 	return {
 		name: "write",
 		label: "write",
-		description: "Write a file, replacing it if it exists. Parent folders are created. Use edit for changes to an existing file.",
+		description:
+			"Write a file, replacing it if it exists (an existing file must have been read first). Parent folders are created. Use edit for changes to an existing file.",
 		parameters: writeSchema,
 		async execute(_toolCallId, params: WriteToolInput, signal) {
 			return mutateToolFile(params.path, cwd, signal, async (absolutePath) => {
+				const before = await statIfExists(absolutePath, params.path);
+				// Writing into a FIFO would block until a reader comes; a device is not ours to fill.
+				if (before && !before.isFile()) throw notRegularFileError(params.path, before, "write");
+				readState.assertCanChange(absolutePath, params.path, before, "write");
 				try {
 					await mkdir(dirname(absolutePath), { recursive: true });
 					await writeFile(absolutePath, params.content, "utf8");
+					readState.recordSeen(absolutePath, await stat(absolutePath));
 				} catch (error) {
 					throw describeFsError(error, params.path);
 				}

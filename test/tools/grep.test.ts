@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGrepTool } from "../../src/tools/grep.js";
 import { textOf, useTempFolder } from "./temp-folder.js";
@@ -31,6 +33,14 @@ describe("grep", () => {
 	it("applies .gitignore from the repository root when searching a subfolder", async () => {
 		await tmp.write({ ".git/HEAD": "", ".gitignore": "secret.txt\n", "sub/secret.txt": "needle", "sub/open.txt": "needle" });
 		expect(textOf(await grep({ pattern: "needle", path: "sub" }))).toBe("open.txt:1: needle");
+	});
+
+	it("refuses to search a device or a FIFO named as the path", { timeout: 5_000 }, async () => {
+		execFileSync("mkfifo", [join(tmp.path, "pipe")]);
+		await expect(grep({ pattern: "x", path: "/dev/zero" })).rejects.toThrow(
+			"Cannot search /dev/zero: it is a character device, not a regular file",
+		);
+		await expect(grep({ pattern: "x", path: "pipe" })).rejects.toThrow("Cannot search pipe: it is a FIFO (named pipe), not a regular file");
 	});
 
 	it("skips binary files", async () => {

@@ -1,3 +1,6 @@
+import { execFileSync } from "node:child_process";
+import { open, symlink } from "node:fs/promises";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createReadTool } from "../../src/tools/read.js";
@@ -96,5 +99,91 @@ describe("read", () => {
 		await tmp.write({ "a.txt": "abs" });
 		expect(textOf(await read({ path: join(tmp.path, "a.txt") }))).toBe("abs");
 		await expect(read({ path: "a.txt" }, AbortSignal.abort())).rejects.toThrow("Operation aborted");
+	});
+});
+
+// Files that are not regular files, and files too large to load: each must answer quickly and without
+// growing memory. Before these guards /dev/zero grew the process to gigabytes and a FIFO hung forever
+// (and four hung reads used up libuv's pool, so every later file call hung too).
+describe("read guards", () => {
+	const tmp = useTempFolder();
+	const read = (args: Record<string, unknown>) => createReadTool(tmp.path).execute("t1", args);
+	const rssGrowth = async (work: () => Promise<unknown>) => {
+		const before = process.memoryUsage().rss;
+		await work();
+		return process.memoryUsage().rss - before;
+	};
+
+	it("refuses /dev/zero with one line, without reading from it", { timeout: 5_000 }, async () => {
+		let error: unknown;
+		const growth = await rssGrowth(() => read({ path: "/dev/zero" }).catch((e) => (error = e)));
+		expect(String(error)).toBe("Error: Cannot read /dev/zero: it is a character device, not a regular file");
+		expect(growth).toBeLessThan(20 * 1024 * 1024);
+	});
+
+	it("refuses a FIFO at once, eight times over, and a normal read still works after", { timeout: 5_000 }, async () => {
+		execFileSync("mkfifo", [join(tmp.path, "pipe")]);
+		await tmp.write({ "ok.txt": "still fine\n" });
+		for (let i = 0; i < 8; i++) {
+			await expect(read({ path: "pipe" })).rejects.toThrow("Cannot read pipe: it is a FIFO (named pipe), not a regular file");
+		}
+		expect(textOf(await read({ path: "ok.txt" }))).toBe("still fine");
+	});
+
+	it("refuses a symlink to a FIFO and a unix socket", { timeout: 5_000 }, async () => {
+		execFileSync("mkfifo", [join(tmp.path, "pipe")]);
+		await symlink(join(tmp.path, "pipe"), join(tmp.path, "link"));
+		await expect(read({ path: "link" })).rejects.toThrow("Cannot read link: it is a FIFO (named pipe)");
+		const server = createServer();
+		await new Promise<void>((resolve) => server.listen(join(tmp.path, "sock"), resolve));
+		try {
+			await expect(read({ path: "sock" })).rejects.toThrow("Cannot read sock: it is a socket");
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
+		}
+	});
+
+	it("asks for offset/limit on a file over the size limit", async () => {
+		await tmp.write({ "big.txt": "x\n".repeat(600) });
+		const small = () => createReadTool(tmp.path, { maxFileBytes: 1000 });
+		await expect(small().execute("t", { path: "big.txt" })).rejects.toThrow(
+			"big.txt is 1.2KB, over the 1000B limit for reading a whole file: pass offset and limit to read a part (e.g. offset=1, limit=2000), or search it with grep",
+		);
+		const part = textOf(await small().execute("t", { path: "big.txt", offset: 10, limit: 2 }));
+		expect(part).toBe("x\nx\n\n[Showing lines 10-11 of a 1.2KB file. Use offset=12 to continue.]");
+	});
+
+	it("reads a window deep in a 64 MB file without loading it", { timeout: 20_000 }, async () => {
+		const line = (n: number) => `line ${String(n).padStart(9, "0")} ${"p".repeat(48)}`;
+		const lines = (64 * 1024 * 1024) / 64;
+		const handle = await open(join(tmp.path, "huge.log"), "w");
+		for (let first = 0; first < lines; first += 65_536) {
+			const block = Array.from({ length: 65_536 }, (_, i) => line(first + i + 1)).join("\n");
+			await handle.write(`${block}\n`);
+		}
+		await handle.close();
+		let text = "";
+		const growth = await rssGrowth(async () => {
+			text = textOf(await read({ path: "huge.log", offset: lines - 2, limit: 2 }));
+		});
+		expect(text).toBe(
+			`${line(lines - 2)}\n${line(lines - 1)}\n\n[Showing lines ${lines - 2}-${lines - 1} of a 64.0MB file. Use offset=${lines} to continue.]`,
+		);
+		// Loading it whole would cost 64 MB of buffer plus the decoded string.
+		expect(growth).toBeLessThan(24 * 1024 * 1024);
+	});
+
+	it("cuts one enormous line while counting its characters", async () => {
+		await tmp.write({ "min.js": `${"é".repeat(300_000)}\nnext\n` });
+		const shown = textOf(await read({ path: "min.js" })).split("\n");
+		expect(shown[0]).toBe(`${"é".repeat(2000)}... [line truncated, 300000 chars]`);
+		expect(shown[1]).toBe("next");
+	});
+
+	it("counts an empty file as one empty line and a final newline as the end of the last line", async () => {
+		await tmp.write({ "empty.txt": "", "nl.txt": "a\n\n" });
+		expect(textOf(await read({ path: "empty.txt" }))).toBe("");
+		expect(textOf(await read({ path: "nl.txt", offset: 2 }))).toBe("");
+		await expect(read({ path: "nl.txt", offset: 3 })).rejects.toThrow("Offset 3 is past the end of nl.txt (2 lines)");
 	});
 });

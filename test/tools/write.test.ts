@@ -1,12 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { createWriteTool } from "../../src/tools/write.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createAllTools } from "../../src/tools/index.js";
 import { textOf, useTempFolder } from "./temp-folder.js";
 
 describe("write", () => {
 	const tmp = useTempFolder();
-	const write = (args: Record<string, unknown>, signal?: AbortSignal) => createWriteTool(tmp.path).execute("t1", args, signal);
+	let tools: ReturnType<typeof createAllTools>;
+	beforeEach(() => {
+		tools = createAllTools(tmp.path);
+	});
+	const write = (args: Record<string, unknown>, signal?: AbortSignal) => tools.write.execute("t1", args, signal);
 
 	it("creates parent folders and reports the bytes written", async () => {
 		const result = await write({ path: "deep/er/file.txt", content: "héllo" });
@@ -17,6 +21,7 @@ describe("write", () => {
 
 	it("overwrites an existing file", async () => {
 		await tmp.write({ "a.txt": "old content" });
+		await tools.read.execute("r", { path: "a.txt" });
 		await write({ path: "a.txt", content: "new" });
 		expect(await readFile(join(tmp.path, "a.txt"), "utf8")).toBe("new");
 	});
