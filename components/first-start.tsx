@@ -1,18 +1,12 @@
 // The first-start panel: shown while the app runs on the offline demo model because no key and no
 // local server was found. It says, in a few lines, every way to get a real model.
 import { Box, Text } from "ink";
+import { KEY_ENV_VARS } from "../src/ai/constants.js";
 import type { Model } from "../src/ai/types.js";
 import { sanitizeTerminalText } from "./sanitize.js";
 import { color, theme } from "./theme.js";
 
-/** The env vars the model registry reads keys from (src/ai/model-registry.ts, KEY_ENV). */
-export const KEY_ENV_VARS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY"];
 const LOCAL_PROVIDERS = new Set(["ollama", "llamacpp", "lmstudio", "vllm"]);
-
-/** The demo model's provider name (src/ai/providers/demo.ts). */
-export const DEMO_PROVIDER = "demo";
-
-export const isDemoModel = (model: Model): boolean => model.provider === DEMO_PROVIDER;
 
 export function FirstStart({ models }: { models: readonly Model[] }) {
 	const local = models.filter((m) => LOCAL_PROVIDERS.has(m.provider)).slice(0, 4);

@@ -1,7 +1,7 @@
 // Up/Down recall of earlier inputs, persisted as JSON lines under the data folder so it survives restarts.
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { dataDir } from "../src/ai/paths.js";
+import { dirname } from "node:path";
+import { inputHistoryFile } from "../src/config/paths.js";
 
 const MAX_ENTRIES = 500;
 
@@ -11,7 +11,7 @@ export interface InputHistory {
 	add(text: string): void;
 }
 
-export const defaultHistoryFile = (): string => join(dataDir(), "input-history.jsonl");
+export const defaultHistoryFile = (): string => inputHistoryFile();
 
 /**
  * Loads the history file (a missing or damaged file gives an empty history) and appends to it on `add`.

@@ -1,4 +1,5 @@
 export * from "./api-registry.js";
+export * from "./constants.js";
 export * from "./event-stream.js";
 export { parseStreamingJson, StreamingJson } from "./partial-json.js";
 export {

@@ -3,14 +3,15 @@
 // environment or `<configDir>/auth.json`.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CONFIG_FILES, configDir as defaultConfigDir } from "../config/paths.js";
+import { PROVIDER_KEY_ENV } from "./constants.js";
 import { BUILTIN_MODELS } from "./models.js";
-import { configDir as defaultConfigDir } from "./paths.js";
 import type { Api, Model, ModelCost, OpenAICompletionsCompat, Provider } from "./types.js";
 
 type Env = Record<string, string | undefined>;
 
 export interface ModelRegistryOptions {
-	/** Folder holding `models.json` and `auth.json`. Default: `configDir()` of paths.ts. */
+	/** Folder holding `models.json` and `auth.json`. Default: `configDir()` of src/config/paths.ts. */
 	configDir?: string;
 	/** Where keys, base-URL overrides and `apiKey` env names are read. Default: `process.env`. */
 	env?: Env;
@@ -44,15 +45,6 @@ export interface CustomProviderConfig {
 	compat?: OpenAICompletionsCompat;
 	models: Model[];
 }
-
-/** Env vars holding each built-in provider's key, first set wins. */
-const KEY_ENV: Record<string, string[]> = {
-	anthropic: ["ANTHROPIC_API_KEY"],
-	openai: ["OPENAI_API_KEY"],
-	google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
-	openrouter: ["OPENROUTER_API_KEY"],
-	groq: ["GROQ_API_KEY"],
-};
 
 /** Env vars that move a built-in provider to another endpoint (a proxy, a gateway, a compatible server). */
 const BASE_URL_ENV: Record<string, string> = {
@@ -104,11 +96,11 @@ export class ModelRegistry {
 	}
 
 	get modelsFile(): string {
-		return join(this.configDir, "models.json");
+		return join(this.configDir, CONFIG_FILES.models);
 	}
 
 	get authFile(): string {
-		return join(this.configDir, "auth.json");
+		return join(this.configDir, CONFIG_FILES.auth);
 	}
 
 	/** Re-reads models.json and auth.json. Each file that parses is applied; the first error is thrown. */
@@ -149,7 +141,7 @@ export class ModelRegistry {
 
 	/** The provider's key: its env var first, then a custom provider's `apiKey`, then auth.json. */
 	getApiKey(provider: Provider): string | undefined {
-		for (const name of KEY_ENV[provider] ?? []) {
+		for (const name of PROVIDER_KEY_ENV[provider] ?? []) {
 			const value = this.env[name]?.trim();
 			if (value) return value;
 		}
@@ -266,7 +258,7 @@ export class ModelRegistry {
 	private isKeyless(provider: Provider): boolean {
 		if (this.keylessLocal.has(provider)) return true;
 		const custom = this.customProviders.get(provider);
-		return custom !== undefined && custom.apiKey === undefined && !(provider in KEY_ENV);
+		return custom !== undefined && custom.apiKey === undefined && !(provider in PROVIDER_KEY_ENV);
 	}
 
 	private best(models: Model[]): Model | undefined {

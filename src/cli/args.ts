@@ -1,9 +1,8 @@
 // The command line: one commander program, parsed into a plain `CliArgs`. Parsing never exits the
 // process and never prints; `main` decides what to write where, so this stays testable.
 import { Command, CommanderError, Option } from "commander";
+import { THINKING_LEVELS } from "../ai/constants.js";
 import type { ThinkingLevel } from "../ai/types.js";
-
-export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
 export type CliMode = "interactive" | "print" | "json" | "rpc";
 

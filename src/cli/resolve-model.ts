@@ -1,6 +1,8 @@
 // Which model a run uses. Order: `--model` (with `--provider` as its prefix), `--provider` alone, the
 // settings default, the first model with a key, a discovered local server, and — interactive only —
 // the offline demo. Non-interactive runs with nothing usable fail with one line saying how to set up.
+
+import { keyEnvVarsText } from "../ai/constants.js";
 import type { DiscoverLocalOptions, LocalProvider } from "../ai/model-registry.js";
 import type { Model } from "../ai/types.js";
 
@@ -31,7 +33,7 @@ export type ModelChoice =
 	| { ok: false; exitCode: number; message: string };
 
 export const NO_MODEL_MESSAGE =
-	"no model available: set an API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY or GROQ_API_KEY), " +
+	`no model available: set an API key (${keyEnvVarsText()}), ` +
 	"or start an OpenAI-compatible server on 127.0.0.1 (Ollama, llama.cpp, LM Studio, vLLM), or pass --provider with --api-key";
 
 export async function resolveModel(catalog: ModelCatalog, request: ModelRequest): Promise<ModelChoice> {

@@ -4,8 +4,9 @@
 import { render } from "ink";
 import { createElement } from "react";
 import { App } from "../../components/App.js";
-import { FirstStart, isDemoModel } from "../../components/first-start.js";
+import { FirstStart } from "../../components/first-start.js";
 import { installReflowGuard } from "../../components/reflow-guard.js";
+import { isDemoModel } from "../ai/constants.js";
 import type { AgentSessionApi } from "../session/types.js";
 
 export interface InteractiveOptions {

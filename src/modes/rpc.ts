@@ -16,8 +16,8 @@
 // session is idle.
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
+import { THINKING_LEVELS } from "../ai/constants.js";
 import type { Model, ThinkingLevel } from "../ai/types.js";
-import { THINKING_LEVELS } from "../cli/args.js";
 import type { AgentSessionApi } from "../session/types.js";
 import { toJsonEvent, toJsonState } from "./json.js";
 import { type ModeOutput, oneLine } from "./print.js";

@@ -3,7 +3,7 @@
 // cwd. General rules come first so the closest folder's rules, read last, can refine them.
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { configDir } from "../ai/paths.js";
+import { configDir } from "../config/paths.js";
 
 export interface ContextFile {
 	path: string;

@@ -8,7 +8,7 @@ import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync
 import { basename, dirname, join, resolve } from "node:path";
 import type { AgentMessage } from "../agent/types.js";
 import type { ThinkingLevel, ToolResultMessage } from "../ai/index.js";
-import { dataDir } from "../ai/paths.js";
+import { sessionsRoot } from "../config/paths.js";
 import { type CompactionSummaryMessage, messageText } from "./session-messages.js";
 
 type Env = Record<string, string | undefined>;
@@ -72,7 +72,7 @@ export function cwdSlug(cwd: string): string {
 }
 
 export function sessionsDir(cwd: string, env?: Env): string {
-	return join(dataDir(env), "sessions", cwdSlug(cwd));
+	return join(sessionsRoot(env), cwdSlug(cwd));
 }
 
 // Keys whose values are credentials wherever they appear (compared without case, "-" or "_").

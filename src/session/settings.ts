@@ -2,10 +2,9 @@
 // `<cwd>/.rudder/settings.json` (project). A typo must not be silently ignored, so an unknown key or a
 // bad value is an error naming the file and the field.
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { QueueMode } from "../agent/types.js";
-import type { ThinkingLevel } from "../ai/index.js";
-import { configDir } from "../ai/paths.js";
+import { THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
+import { configFile, projectSettingsFile } from "../config/paths.js";
 
 export interface CompactionSettings {
 	/** Compact automatically when the context nears the model's window. Default true. */
@@ -45,7 +44,6 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
 	retry: { enabled: true, maxRetries: 3 },
 });
 
-const thinkingLevels: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const queueModes: readonly QueueMode[] = ["one-at-a-time", "all"];
 
 type Check = (value: unknown) => string | undefined;
@@ -59,7 +57,7 @@ const modelSpec: Check = (v) => (typeof v === "string" && /^[^/\s]+\/\S+$/.test(
 
 const topLevel: Record<string, Check | Record<string, Check>> = {
 	defaultModel: modelSpec,
-	defaultThinkingLevel: oneOf(thinkingLevels),
+	defaultThinkingLevel: oneOf(THINKING_LEVELS),
 	steeringMode: oneOf(queueModes),
 	followUpMode: oneOf(queueModes),
 	compaction: { enabled: bool, reserveTokens: count, keepRecentTokens: count },
@@ -117,11 +115,11 @@ export function mergeSettings(...layers: SettingsFile[]): Settings {
 }
 
 export function globalSettingsPath(env?: Record<string, string | undefined>): string {
-	return join(configDir(env), "settings.json");
+	return configFile("settings", env);
 }
 
 export function projectSettingsPath(cwd: string): string {
-	return join(cwd, ".rudder", "settings.json");
+	return projectSettingsFile(cwd);
 }
 
 /** Global settings, then the project's on top. */

@@ -1,7 +1,7 @@
 // The one registry of `/commands`, used by every mode. A command reports through session notices, so
 // the interactive app, print and rpc modes show the same text; a UI may intercept a name first (the
 // app opens a picker for a bare `/model`) but never keeps its own list.
-import type { Model, ThinkingLevel } from "../ai/index.js";
+import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import type { Skill } from "../extensions/skills.js";
 import type { SessionInfo } from "./session-store.js";
 import type { SessionState, SlashCommandInfo } from "./types.js";
@@ -29,8 +29,6 @@ export interface SlashCommandHost {
 export interface SlashCommand extends SlashCommandInfo {
 	run(session: SlashCommandHost, args: string): Promise<void> | void;
 }
-
-export const thinkingLevels: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
 const money = (n: number) => `$${n.toFixed(4)}`;
 
@@ -77,9 +75,9 @@ export const slashCommands: readonly SlashCommand[] = [
 		description: "Set the thinking level",
 		args: "<off|minimal|low|medium|high|xhigh>",
 		run: (s, args) => {
-			if (!args) return s.notify("info", `Thinking: ${s.getState().thinkingLevel} (one of ${thinkingLevels.join(", ")})`);
-			if (!thinkingLevels.includes(args as ThinkingLevel)) {
-				return s.notify("error", `Unknown thinking level "${args}" (one of ${thinkingLevels.join(", ")})`);
+			if (!args) return s.notify("info", `Thinking: ${s.getState().thinkingLevel} (one of ${THINKING_LEVELS.join(", ")})`);
+			if (!THINKING_LEVELS.includes(args as ThinkingLevel)) {
+				return s.notify("error", `Unknown thinking level "${args}" (one of ${THINKING_LEVELS.join(", ")})`);
 			}
 			s.setThinkingLevel(args as ThinkingLevel);
 			s.notify("info", `Thinking: ${s.getState().thinkingLevel}`);
@@ -154,7 +152,7 @@ export const slashCommands: readonly SlashCommand[] = [
 			if (!provider || !key || rest.length > 0) return s.notify("error", "Usage: /login <provider> <key>");
 			s.login(provider, key);
 			// On the offline demo, a first key means "use this provider now": switch to its first model.
-			const next = s.getState().model.provider === "demo" ? s.availableModels().find((m) => m.provider === provider) : undefined;
+			const next = s.getState().model.provider === DEMO_PROVIDER ? s.availableModels().find((m) => m.provider === provider) : undefined;
 			if (!next) return s.notify("info", `Stored the API key for ${provider}`);
 			await s.setModel(next);
 			s.notify("info", `Stored the API key for ${provider}; now using ${provider}/${next.id} (/model to change)`);

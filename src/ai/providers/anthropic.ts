@@ -2,6 +2,7 @@
 // caching marks, extended thinking, tool results as user turns) and maps the SSE events onto the
 // assistant event protocol through `AssistantBuilder`.
 import type { StreamFunction } from "../api-registry.js";
+import { PROVIDER_KEY_ENV } from "../constants.js";
 import type {
 	AssistantMessage,
 	Context,
@@ -19,7 +20,7 @@ import { streamProviderRequest } from "./provider-request.js";
 import { thinkingBudgetFor } from "./thinking-budget.js";
 
 const PROVIDER_NAME = "Anthropic";
-const API_KEY_ENV = "ANTHROPIC_API_KEY";
+const API_KEY_ENV = PROVIDER_KEY_ENV.anthropic[0];
 const API_VERSION = "2023-06-01";
 /** Streams tool arguments in small pieces instead of one buffered blob at the end of each call. */
 const FINE_GRAINED_TOOL_STREAMING = "fine-grained-tool-streaming-2025-05-14";

@@ -2,11 +2,12 @@
 // faux provider with one reply function that reads the conversation, so the whole app (streaming,
 // markdown, tool calls, tool results) can be tried without a network. It says it is a demo every time.
 import { getApiProvider, registerApiProvider } from "../api-registry.js";
+import { DEMO_PROVIDER, keyEnvVarsText } from "../constants.js";
 import type { Context, Message, Model, ToolCall, ToolResultMessage } from "../types.js";
 import { type FauxReply, fauxText, fauxToolCall, registerFauxProvider } from "./faux.js";
 
 export const DEMO_API = "rudder-demo";
-export const DEMO_PROVIDER = "demo";
+export { DEMO_PROVIDER };
 
 export interface DemoProviderOptions {
 	/** Stream speed; default 60 tokens (≈ 4 characters each) a second, so streaming is visible. 0: unpaced. */
@@ -15,7 +16,7 @@ export interface DemoProviderOptions {
 
 const DEMO_BANNER = "_Rudder demo: a scripted offline reply, no model was called._";
 const SETUP_HINT =
-	"Set `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY`, `OPENROUTER_API_KEY` or `GROQ_API_KEY`, " +
+	`Set ${keyEnvVarsText()}, ` +
 	"or start a local OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM), then restart to use a real model.";
 /** Entries or lines shown from a tool result; the rest is counted, not printed. */
 const PREVIEW_LINES = 12;

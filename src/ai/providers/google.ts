@@ -2,6 +2,7 @@
 // from our context (thought signatures replayed so multi-turn thinking and tool use keep working) and
 // maps the streamed candidate parts onto the assistant event protocol through `AssistantBuilder`.
 import type { StreamFunction } from "../api-registry.js";
+import { PROVIDER_KEY_ENV } from "../constants.js";
 import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, TextContent, ToolResultMessage } from "../types.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 import { joinUrl, oneLine, ProviderError, parseSseJson } from "./http.js";
@@ -9,7 +10,7 @@ import { streamProviderRequest } from "./provider-request.js";
 import { thinkingBudgetFor } from "./thinking-budget.js";
 
 const PROVIDER_NAME = "Google";
-const API_KEY_ENV = "GEMINI_API_KEY";
+const API_KEY_ENV = PROVIDER_KEY_ENV.google[0];
 
 export type GooglePart =
 	| { text: string; thought?: boolean; thoughtSignature?: string }

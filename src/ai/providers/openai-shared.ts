@@ -1,14 +1,15 @@
 // What the two OpenAI wire protocols (chat completions and responses) share: who the provider is, which
 // key it needs, the request headers, and how our content parts become OpenAI's.
+import { PROVIDER_KEY_ENV } from "../constants.js";
 import type { ImageContent, Message, Model, SimpleStreamOptions, TextContent } from "../types.js";
 import { joinUrl } from "./http.js";
 import type { ProviderRequest } from "./provider-request.js";
 
 /** The display name used in error text, and the env var that holds the key, per provider id. */
 const KNOWN_PROVIDERS: Record<string, { name: string; apiKeyEnv: string }> = {
-	openai: { name: "OpenAI", apiKeyEnv: "OPENAI_API_KEY" },
-	openrouter: { name: "OpenRouter", apiKeyEnv: "OPENROUTER_API_KEY" },
-	groq: { name: "Groq", apiKeyEnv: "GROQ_API_KEY" },
+	openai: { name: "OpenAI", apiKeyEnv: PROVIDER_KEY_ENV.openai[0] },
+	openrouter: { name: "OpenRouter", apiKeyEnv: PROVIDER_KEY_ENV.openrouter[0] },
+	groq: { name: "Groq", apiKeyEnv: PROVIDER_KEY_ENV.groq[0] },
 };
 
 export function providerDisplayName(provider: string): string {

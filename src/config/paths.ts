@@ -1,0 +1,52 @@
+// Where Rudder keeps its files, and the name of every file it keeps there. The lowest layer of the
+// program: it imports nothing of ours, so the model registry, settings, sessions and the UI all ask
+// here without importing each other.
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+export type Env = Record<string, string | undefined>;
+
+/** Config folder: `$RUDDER_HOME`, else `$XDG_CONFIG_HOME/rudder`, else `~/.config/rudder`. */
+export function configDir(env: Env = process.env): string {
+	if (env.RUDDER_HOME) return env.RUDDER_HOME;
+	return join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "rudder");
+}
+
+/** Data folder (sessions, input history): `$RUDDER_HOME/data`, else `$XDG_DATA_HOME/rudder`, else `~/.local/share/rudder`. */
+export function dataDir(env: Env = process.env): string {
+	if (env.RUDDER_HOME) return join(env.RUDDER_HOME, "data");
+	return join(env.XDG_DATA_HOME || join(homedir(), ".local", "share"), "rudder");
+}
+
+/** Names of the files in the config folder. */
+export const CONFIG_FILES = Object.freeze({
+	models: "models.json",
+	auth: "auth.json",
+	settings: "settings.json",
+	keybindings: "keybindings.json",
+});
+
+/** A file of the config folder, e.g. `configFile("auth")` → `~/.config/rudder/auth.json`. */
+export function configFile(name: keyof typeof CONFIG_FILES, env?: Env): string {
+	return join(configDir(env), CONFIG_FILES[name]);
+}
+
+/** A project's own config folder (settings that override the global ones). */
+export function projectConfigDir(cwd: string): string {
+	return join(cwd, ".rudder");
+}
+
+/** The project's settings file: `<cwd>/.rudder/settings.json`. */
+export function projectSettingsFile(cwd: string): string {
+	return join(projectConfigDir(cwd), CONFIG_FILES.settings);
+}
+
+/** Where every session file lives, one sub-folder per project. */
+export function sessionsRoot(env?: Env): string {
+	return join(dataDir(env), "sessions");
+}
+
+/** Up/Down recall of earlier inputs. */
+export function inputHistoryFile(env?: Env): string {
+	return join(dataDir(env), "input-history.jsonl");
+}

@@ -1,0 +1,25 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { configDir, configFile, dataDir, inputHistoryFile, projectSettingsFile, sessionsRoot } from "../../src/config/paths.js";
+
+describe("app paths", () => {
+	it("RUDDER_HOME holds the config files, its data folder the sessions and input history", () => {
+		const env = { RUDDER_HOME: "/r" };
+		expect(configDir(env)).toBe("/r");
+		expect(configFile("auth", env)).toBe(join("/r", "auth.json"));
+		expect(configFile("models", env)).toBe(join("/r", "models.json"));
+		expect(configFile("keybindings", env)).toBe(join("/r", "keybindings.json"));
+		expect(sessionsRoot(env)).toBe(join("/r", "data", "sessions"));
+		expect(inputHistoryFile(env)).toBe(join("/r", "data", "input-history.jsonl"));
+	});
+
+	it("XDG folders are used when RUDDER_HOME is not set", () => {
+		const env = { XDG_CONFIG_HOME: "/c", XDG_DATA_HOME: "/d" };
+		expect(configFile("settings", env)).toBe(join("/c", "rudder", "settings.json"));
+		expect(dataDir(env)).toBe(join("/d", "rudder"));
+	});
+
+	it("a project's settings sit in its .rudder folder", () => {
+		expect(projectSettingsFile("/p")).toBe(join("/p", ".rudder", "settings.json"));
+	});
+});

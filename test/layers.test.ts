@@ -1,0 +1,71 @@
+// The layering rule, checked on the real import statements: each layer imports only from layers
+// below it. Folders not in the table (a new layer under construction) are not checked here.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..");
+/** Lower number = lower layer. Equal numbers may not import each other either, except within a folder. */
+const rank: Record<string, number> = {
+	"src/config": 0,
+	"src/ai": 1,
+	"src/agent": 2,
+	"src/tools": 3,
+	"src/session": 4,
+	components: 5,
+	"src/modes": 6,
+	"src/cli": 7,
+	bin: 8,
+};
+
+function layerOf(file: string): string | undefined {
+	const rel = relative(root, file).split("\\").join("/");
+	return Object.keys(rank).find((layer) => rel === layer || rel.startsWith(`${layer}/`));
+}
+
+function sourceFiles(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) return sourceFiles(path);
+		return /\.(ts|tsx|js|mjs)$/.test(name) ? [path] : [];
+	});
+}
+
+function relativeImports(file: string): string[] {
+	const text = readFileSync(file, "utf8");
+	const specs = [...text.matchAll(/(?:from|import)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]);
+	return specs.map((spec) => resolve(dirname(file), spec));
+}
+
+describe("layers", () => {
+	const files = ["src", "components", "bin"].flatMap((dir) => sourceFiles(join(root, dir)));
+
+	it("finds the source files", () => {
+		expect(files.length).toBeGreaterThan(50);
+	});
+
+	it("no layer imports from a layer above it or beside it", () => {
+		const upward: string[] = [];
+		for (const file of files) {
+			const from = layerOf(file);
+			if (!from) continue;
+			for (const target of relativeImports(file)) {
+				const to = layerOf(target);
+				if (!to || to === from) continue;
+				if (rank[to] >= rank[from]) upward.push(`${relative(root, file)} imports ${relative(root, target)}`);
+			}
+		}
+		expect(upward).toEqual([]);
+	});
+
+	it("src/config imports nothing of ours", () => {
+		const ours = files
+			.filter((f) => layerOf(f) === "src/config")
+			.flatMap((f) =>
+				relativeImports(f)
+					.filter((t) => layerOf(t) !== "src/config")
+					.map((t) => `${relative(root, f)} → ${relative(root, t)}`),
+			);
+		expect(ours).toEqual([]);
+	});
+});
