@@ -2,7 +2,7 @@
 // project's `.claude/` (for users coming from Claude Code), then the project's `.rudder/`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { configDir } from "../ai/paths.js";
+import { configDir } from "../config/paths.js";
 
 type Env = Record<string, string | undefined>;
 
