@@ -36,6 +36,8 @@ export interface AppProps {
 	history?: InputHistory;
 	/** Terminal size override (tests); defaults to stdout's, following resizes. */
 	size?: { rows: number; columns: number };
+	/** Opens the session picker at start (`rudder -r`). */
+	openResumePicker?: boolean;
 	/** Shown above the input while the transcript is empty (the first-start panel). */
 	welcome?: React.ReactNode;
 }
@@ -93,7 +95,7 @@ export function App(props: AppProps) {
 	const completionsRef = useRef(completions);
 	completionsRef.current = completions;
 
-	const { onRaw, picker } = useInputController({
+	const { onRaw, picker, setPickerQuery, openResumePicker } = useInputController({
 		session,
 		view,
 		editor,
@@ -121,6 +123,7 @@ export function App(props: AppProps) {
 	useEffect(() => {
 		for (const text of props.notices ?? []) view.add({ kind: "notice", level: "info", text });
 		refresh();
+		if (props.openResumePicker) openResumePicker();
 		if (props.initialPrompt) prepareForReply();
 		if (props.initialPrompt)
 			session.submit(props.initialPrompt).catch((error: unknown) => {
@@ -182,7 +185,7 @@ export function App(props: AppProps) {
 				))}
 				<QueueLines lines={queue} />
 				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
-				{picker ? <Picker picker={picker} /> : null}
+				{picker ? <Picker picker={picker} onQuery={setPickerQuery} /> : null}
 				{!picker
 					? completions.map((c) => (
 							<Text key={c.label} wrap="truncate">

@@ -1,15 +1,16 @@
 // Turns raw key sequences into actions: bracketed paste is collected whole (a newline inside a paste
 // never submits), every other key goes through the key map, and the intent acts on the editor or the
 // session. The only component-side logic between the user and `AgentSessionApi`.
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
 import type { Completion } from "./completion.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
 import { type Intent, intentFor, parseKeyPress } from "./key-map.js";
-import type { PickerState } from "./Picker.js";
+import { resumePicker } from "./session-picker.js";
 import type { SessionView } from "./session-view.js";
 import type { EditorHandle } from "./use-editor.js";
+import { usePicker } from "./use-picker.js";
 
 const PASTE_END = "\x1b[201~";
 const CONTROL_KEY = /[\x00-\x1f\x7f]/;
@@ -33,13 +34,7 @@ export function useInputController(deps: InputControllerDeps) {
 	const lastCtrlC = useRef(Number.NEGATIVE_INFINITY);
 	/** Position in input history while browsing with Up/Down; `draft` is what was typed before. */
 	const browsing = useRef<{ index: number; draft: string } | undefined>(undefined);
-	const [picker, setPickerState] = useState<PickerState<any> | undefined>(undefined);
-	// Read by the next key even before React re-renders (keys can come in one chunk).
-	const pickerRef = useRef(picker);
-	const setPicker = (next: PickerState<any> | undefined) => {
-		pickerRef.current = next;
-		setPickerState(next);
-	};
+	const pickers = usePicker();
 
 	const { session, view, editor, history } = deps;
 	const now = deps.now ?? Date.now;
@@ -59,7 +54,7 @@ export function useInputController(deps: InputControllerDeps) {
 		history.add(state.text.includes("[paste #") ? text : state.text);
 		if (command === "/quit" || command === "/exit") return deps.exit(0);
 		if (command === "/model") return openModelPicker();
-		if (command === "/resume" && session.listSessions) return openResumePicker(session.listSessions);
+		if (command === "/resume" && session.listSessions) return openResumePicker();
 		session.submit(text, as ? { as } : undefined).catch((error: unknown) => {
 			notify("error", error instanceof Error ? error.message : String(error));
 		});
@@ -71,7 +66,7 @@ export function useInputController(deps: InputControllerDeps) {
 		const models = session.availableModels();
 		const { model } = session.getState();
 		const isCurrent = (m: (typeof models)[number]) => m.provider === model.provider && m.id === model.id;
-		setPicker({
+		pickers.open({
 			title: "Pick a model",
 			items: models.map((m) => ({ label: `${m.provider}/${m.id}`, detail: m.name, active: isCurrent(m) })),
 			values: models,
@@ -80,20 +75,12 @@ export function useInputController(deps: InputControllerDeps) {
 		});
 	};
 
-	const openResumePicker = (list: NonNullable<AgentSessionApi["listSessions"]>) => {
-		const sessions = list();
+	// Called on the session (not passed as a bare function): AgentSession's method reads `this`.
+	const openResumePicker = () => {
+		const sessions = session.listSessions?.() ?? [];
 		if (!sessions.length) return notify("info", "No saved sessions in this folder yet");
-		setPicker({
-			title: "Resume a session",
-			items: sessions.map((s) => ({
-				label: `${s.modified.toISOString().slice(0, 16).replace("T", " ")}  ${s.firstMessage.replace(/\s+/g, " ").slice(0, 60) || "(empty)"}`,
-				detail: `${s.messageCount} messages`,
-			})),
-			values: sessions.map((s) => s.id),
-			index: 0,
-			// The session's own command does the resuming (and reports the outcome).
-			onPick: (id: string) => session.submit(`/resume ${id}`).catch(fail),
-		});
+		// The session's own command does the resuming (and reports the outcome).
+		pickers.open(resumePicker(sessions, (id) => void session.submit(`/resume ${id}`).catch(fail)));
 	};
 
 	const abort = () => {
@@ -114,17 +101,6 @@ export function useInputController(deps: InputControllerDeps) {
 		if (index === at.index) return;
 		browsing.current = { index, draft: at.draft };
 		editor.set(edit.emptyEditor(index === entries.length ? at.draft : entries[index]));
-	};
-
-	const pickerKey = (intent: Intent) => {
-		const p = pickerRef.current!;
-		if (intent.type === "historyUp" || intent.type === "historyDown") {
-			const step = intent.type === "historyUp" ? -1 : 1;
-			setPicker({ ...p, index: (p.index + step + p.items.length) % Math.max(1, p.items.length) });
-		} else if (intent.type === "submit" || intent.type === "steer") {
-			setPicker(undefined);
-			if (p.index < p.values.length) p.onPick(p.values[p.index]);
-		} else if (intent.type === "dismiss" || intent.type === "abort" || intent.type === "clearInput") setPicker(undefined);
 	};
 
 	const act = (intent: Intent) => {
@@ -211,9 +187,9 @@ export function useInputController(deps: InputControllerDeps) {
 			paste.current = "";
 			return;
 		}
-		if (pickerRef.current) return pickerKey(intent);
+		if (pickers.isOpen()) return pickers.key(intent);
 		act(intent);
 	};
 
-	return { onRaw, picker };
+	return { onRaw, picker: pickers.picker, setPickerQuery: pickers.setQuery, openResumePicker };
 }

@@ -59,7 +59,7 @@ async function run(argv: string[]): Promise<number> {
 		if (prompt.trim() === "") return fail('no prompt: pass a message (rudder -p "...") or pipe text on stdin', 2);
 	}
 
-	const sessionMode = chooseSessionMode(args, { cwd, env });
+	const sessionMode = chooseSessionMode(args, { cwd, env, interactive: mode === "interactive" });
 	if (!sessionMode.ok) return fail(sessionMode.message, 2);
 	if (sessionMode.notice && mode !== "interactive") stderr.write(`rudder: ${sessionMode.notice}\n`);
 
@@ -91,7 +91,7 @@ async function run(argv: string[]): Promise<number> {
 			case "interactive": {
 				const { runInteractive } = await import("../modes/interactive.js");
 				const notices = [choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
-				return await runInteractive(session, { initialPrompt: prompt || undefined, notices });
+				return await runInteractive(session, { initialPrompt: prompt || undefined, notices, openResumePicker: sessionMode.pick });
 			}
 		}
 	} finally {

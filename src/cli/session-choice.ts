@@ -1,6 +1,6 @@
-// Which session a run writes to, from -c / -r / --session / --no-session. Without a picker (print,
-// json, rpc), `-r` takes the latest session of this folder and names the others, so the user can pass
-// `--session <id>` next time.
+// Which session a run writes to, from -c / -r / --session / --no-session. In the interactive app `-r`
+// starts on a new session with the session picker open; without a picker (print, json, rpc) it takes
+// the latest session of this folder and names the others, so the user can pass `--session <id>`.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { SessionMode } from "../session/agent-session.js";
@@ -8,12 +8,21 @@ import { findSession, listSessions, type SessionInfo } from "../session/session-
 import type { CliArgs } from "./args.js";
 
 export type SessionChoice =
-	| { ok: true; mode: SessionMode /** For the user: which session was picked. */; notice?: string }
+	| {
+			ok: true;
+			mode: SessionMode;
+			/** For the user: which session was picked. */
+			notice?: string;
+			/** The interactive app opens the session picker at start. */
+			pick?: boolean;
+	  }
 	| { ok: false; message: string };
 
 export interface SessionContext {
 	cwd: string;
 	env: Record<string, string | undefined>;
+	/** A picker can be shown (the interactive app). */
+	interactive?: boolean;
 }
 
 type SessionFlags = Pick<CliArgs, "continue" | "resume" | "session" | "noSession">;
@@ -29,7 +38,11 @@ export function chooseSessionMode(args: SessionFlags, context: SessionContext): 
 	if (args.noSession) return { ok: true, mode: { kind: "none" } };
 	if (args.continue) return { ok: true, mode: { kind: "continue" } };
 	if (args.session !== undefined) return sessionByFileOrId(args.session, context);
-	if (args.resume) return latestOf(listSessions(context.cwd, context.env), context.cwd);
+	if (args.resume) {
+		const sessions = listSessions(context.cwd, context.env);
+		if (context.interactive && sessions.length > 0) return { ok: true, mode: { kind: "new" }, pick: true };
+		return latestOf(sessions, context.cwd);
+	}
 	return { ok: true, mode: { kind: "new" } };
 }
 
@@ -53,7 +66,7 @@ function latestOf(sessions: SessionInfo[], cwd: string): SessionChoice {
 	const others = older.slice(0, 5).map(describe);
 	const notice =
 		`Resumed the latest session ${describe(latest)}` +
-		(others.length > 0 ? `; others: ${others.join("; ")} (pick one with --session <id>)` : "");
+		(others.length > 0 ? `; others: ${others.join("; ")} (pick one with --session <id>, or run rudder -r in a terminal to choose)` : "");
 	return { ok: true, mode: { kind: "file", path: latest.path }, notice };
 }
 

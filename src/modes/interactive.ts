@@ -12,6 +12,8 @@ import type { AgentSessionApi } from "../session/types.js";
 export interface InteractiveOptions {
 	initialPrompt?: string;
 	notices?: string[];
+	/** Open the session picker at start (`rudder -r`). */
+	openResumePicker?: boolean;
 }
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -34,7 +36,14 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	process.once("exit", restore);
 	const welcome = isDemoModel(session.getState().model) ? createElement(FirstStart, { models: session.availableModels() }) : undefined;
 	const instance = render(
-		createElement(App, { session, onExit, notices: options.notices, initialPrompt: options.initialPrompt, welcome }),
+		createElement(App, {
+			session,
+			onExit,
+			notices: options.notices,
+			initialPrompt: options.initialPrompt,
+			openResumePicker: options.openResumePicker,
+			welcome,
+		}),
 		// Ink's console patch would redraw around every console call; Ctrl+C is ours (clear, twice quits).
 		// Streaming frames are coalesced by use-session.ts; Ink's own throttle (30 fps by default) would
 		// only hold back keystrokes behind them (measured: echo 59 ms → 6.5 ms at 200 tok/s).

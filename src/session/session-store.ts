@@ -62,6 +62,8 @@ export interface SessionInfo {
 	messageCount: number;
 	/** Text of the first user message, for pickers. */
 	firstMessage: string;
+	/** Size of the file. */
+	bytes: number;
 }
 
 /** A folder name that says which project the sessions belong to: `/home/a/proj` → `--home-a-proj--`. */
@@ -308,6 +310,7 @@ export function readSessionInfo(path: string): SessionInfo | undefined {
 		modified: statSync(path).mtime,
 		messageCount,
 		firstMessage: firstMessage ?? "",
+		bytes: bytes.length,
 	};
 }
 

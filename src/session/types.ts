@@ -73,6 +73,18 @@ export interface SlashCommandInfo {
 	source?: string;
 }
 
+/** One saved session as a picker lists it. */
+export interface SessionSummary {
+	id: string;
+	/** Last write to the session file. */
+	modified: Date;
+	messageCount: number;
+	/** Text of the first user message ("" before there is one). */
+	firstMessage: string;
+	/** Size of the session file. */
+	bytes?: number;
+}
+
 export interface AgentSessionApi {
 	getState(): SessionState;
 	/** Listener errors are reported, never thrown into the session. Returns unsubscribe. */
@@ -99,7 +111,7 @@ export interface AgentSessionApi {
 	/** Models the user can pick (have a key, or are local / demo). */
 	availableModels(): Model[];
 	/** This folder's saved sessions, newest first, for the `/resume` picker. Optional: without it `/resume` lists them as text. */
-	listSessions?(): { id: string; modified: Date; messageCount: number; firstMessage: string }[];
+	listSessions?(): SessionSummary[];
 	commands(): SlashCommandInfo[];
 	newSession(): Promise<void>;
 	compact(instructions?: string): Promise<void>;

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { chooseSessionMode } from "../../src/cli/session-choice.js";
+import { sessionsDir } from "../../src/session/session-store.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -46,6 +47,27 @@ describe("chooseSessionMode", () => {
 			ok: false,
 			message: `no session to resume in ${ctx.cwd} (start one without --resume)`,
 		});
+	});
+
+	it("-r in the interactive app starts a new session with the picker open; elsewhere it takes the latest", () => {
+		const ctx = context();
+		const dir = sessionsDir(ctx.cwd, ctx.env);
+		mkdirSync(dir, { recursive: true });
+		const header = { type: "session", id: "1234abcd-0000", cwd: ctx.cwd, timestamp: new Date().toISOString(), version: 1 };
+		writeFileSync(join(dir, "a_1234abcd.jsonl"), `${JSON.stringify(header)}\n`);
+		expect(chooseSessionMode({ ...none, resume: true }, { ...ctx, interactive: true })).toEqual({
+			ok: true,
+			mode: { kind: "new" },
+			pick: true,
+		});
+		expect(chooseSessionMode({ ...none, resume: true }, ctx)).toMatchObject({
+			ok: true,
+			mode: { kind: "file", path: join(dir, "a_1234abcd.jsonl") },
+			notice: expect.stringContaining("1234abcd"),
+		});
+		// No session at all: the same clear error in both.
+		const empty = context();
+		expect(chooseSessionMode({ ...none, resume: true }, { ...empty, interactive: true })).toMatchObject({ ok: false });
 	});
 
 	it("refuses flags that contradict each other", () => {

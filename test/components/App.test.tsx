@@ -2,6 +2,7 @@ import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../components/App.js";
 import { openInputHistory } from "../../components/input-history.js";
+import { formatDate } from "../../components/session-picker.js";
 import { FakeSession } from "./fake-session.js";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -237,16 +238,48 @@ describe("App key routing", () => {
 });
 
 describe("App /resume", () => {
-	it("opens a picker of saved sessions; Enter resumes through the session's command", async () => {
+	const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");
+
+	it("opens a picker of saved sessions, newest first, with date, first message, count and size; Enter resumes", async () => {
 		const { session, frame, type } = await mount();
 		await type("/resume");
 		await type(ENTER);
-		expect(frame()).toContain("Resume a session");
-		expect(frame()).toContain("2026-11-30 10:00  fix the parser 4 messages");
+		expect(frame()).toContain("Resume a session (2)");
+		const rows = plain(frame()).split("\n");
+		const first = rows.findIndex((r) => r.includes("fix the parser"));
+		expect(rows[first]).toContain(formatDate(new Date("2026-11-30T10:00:00Z")));
+		expect(rows[first]).toMatch(/fix the parser\s+4 msgs · 2\.0 KB/);
+		expect(rows[first + 1]).toMatch(/add tests\s+9 msgs · 310 B/);
+		// The two rows' details start in the same column.
+		expect(rows[first].indexOf("4 msgs")).toBe(rows[first + 1].indexOf("9 msgs"));
 		await type("\x1b[B");
 		await type(ENTER);
 		expect(submits(session)).toEqual([["/resume bbbb2222", undefined]]);
 		expect(frame()).not.toContain("Resume a session");
+	});
+
+	it("the search field filters by first message or id; Enter opens the highlighted match", async () => {
+		const { session, frame, type } = await mount();
+		await type("/resume");
+		await type(ENTER);
+		// The search field listens from its first effect on (a few ms after it is drawn).
+		await new Promise((r) => setTimeout(r, 50));
+		await type("tes");
+		await vi.waitFor(() => expect(frame()).not.toContain("fix the parser"));
+		expect(plain(frame())).toContain("search: tes");
+		expect(frame()).toContain("add tests");
+		await type("q");
+		await vi.waitFor(() => expect(frame()).toContain("no match"));
+		await type(ENTER);
+		expect(submits(session)).toEqual([]);
+		for (let i = 0; i < 4; i++) await type("\x7f");
+		await type("aaaa");
+		await vi.waitFor(() => expect(frame()).not.toContain("add tests"));
+		// A control key never types into the field.
+		await type("\x0f");
+		expect(plain(frame())).toContain("search: aaaa");
+		await type(ENTER);
+		expect(submits(session)).toEqual([["/resume aaaa1111", undefined]]);
 	});
 
 	it("Esc closes the picker without resuming; without listSessions /resume goes to the session as typed", async () => {
@@ -256,10 +289,19 @@ describe("App /resume", () => {
 		await type(ESC);
 		await vi.waitFor(() => expect(frame()).not.toContain("Resume a session"));
 		expect(submits(session)).toEqual([]);
-		session.sessions = undefined;
+		(session as { listSessions?: unknown }).listSessions = undefined;
 		await type("/resume");
 		await type(ENTER);
 		expect(submits(session)).toEqual([["/resume", undefined]]);
+	});
+
+	it("opens at start when asked (rudder -r)", async () => {
+		const session = new FakeSession();
+		const app = render(
+			<App session={session} onExit={vi.fn()} history={openInputHistory(null)} size={{ rows: 30, columns: 100 }} openResumePicker />,
+		);
+		mounted.push(app);
+		await vi.waitFor(() => expect(app.lastFrame()).toContain("Resume a session (2)"));
 	});
 });
 

@@ -5,7 +5,7 @@
 import type { AgentMessage } from "../../src/agent/types.js";
 import type { AssistantMessage, Model } from "../../src/ai/types.js";
 import { emptyUsage } from "../../src/ai/usage.js";
-import type { AgentSessionApi, SessionEvent, SessionState, SubmitOutcome } from "../../src/session/types.js";
+import type { AgentSessionApi, SessionEvent, SessionState, SessionSummary, SubmitOutcome } from "../../src/session/types.js";
 
 export const fakeModel: Model = {
 	id: "fake-1",
@@ -110,14 +110,15 @@ export class FakeSession implements AgentSessionApi {
 	availableModels(): Model[] {
 		return [fakeModel, { ...fakeModel, id: "fake-2", name: "Fake Two" }];
 	}
-	/** Saved sessions for the /resume picker; undefined leaves the method out, as a minimal session would. */
-	sessions: { id: string; modified: Date; messageCount: number; firstMessage: string }[] | undefined = [
-		{ id: "aaaa1111", modified: new Date("2026-11-30T10:00:00Z"), messageCount: 4, firstMessage: "fix the parser" },
-		{ id: "bbbb2222", modified: new Date("2026-11-29T09:00:00Z"), messageCount: 9, firstMessage: "add tests" },
+	/** Saved sessions for the /resume picker. */
+	sessions: SessionSummary[] = [
+		{ id: "aaaa1111", modified: new Date("2026-11-30T10:00:00Z"), messageCount: 4, firstMessage: "fix the parser", bytes: 2048 },
+		{ id: "bbbb2222", modified: new Date("2026-11-29T09:00:00Z"), messageCount: 9, firstMessage: "add tests", bytes: 310 },
 	];
-	get listSessions() {
-		const sessions = this.sessions;
-		return sessions ? () => sessions : undefined;
+	/** A method that reads `this`, as AgentSession's does: calling it unbound fails. */
+	listSessions(): SessionSummary[] {
+		this.calls.push({ method: "listSessions", args: [] });
+		return this.sessions;
 	}
 	commands() {
 		return [
