@@ -2,7 +2,7 @@
 // MAX_INPUT_ROWS rows around the cursor. Big pastes appear as their `[paste #N +L lines]` placeholder.
 import { Box, Text } from "ink";
 import React from "react";
-import type { EditorState } from "./editor-state.js";
+import { charAt, type EditorState } from "./editor-state.js";
 import { MAX_INPUT_ROWS } from "./live-budget.js";
 import { sanitizeTerminalText } from "./sanitize.js";
 import { wrapLine } from "./text-width.js";
@@ -63,8 +63,11 @@ function Row({ row, first }: { row: InputRow; first: boolean }) {
 			</Text>
 		);
 	const before = row.text.slice(0, row.cursor);
-	const at = row.text.slice(row.cursor, row.cursor + 1) || " ";
-	const after = row.text.slice(row.cursor + 1);
+	// The whole character under the cursor (an emoji is two UTF-16 units, an accented letter may be two
+	// code points): half of one would print as `�`.
+	const end = row.cursor + charAt(row.text, row.cursor);
+	const at = row.text.slice(row.cursor, end) || " ";
+	const after = row.text.slice(end);
 	return (
 		<Text wrap="truncate">
 			{prefix}

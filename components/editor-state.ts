@@ -53,15 +53,27 @@ function wordEndAfter(text: string, i: number): number {
 	return i;
 }
 
-/** Length of the code point ending at `i` (so a cursor never splits a surrogate pair). */
-function charBefore(text: string, i: number): number {
-	const code = text.charCodeAt(i - 1);
-	return code >= 0xdc00 && code <= 0xdfff && i >= 2 ? 2 : 1;
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+/** Longest grapheme we look at around the cursor (a family emoji with skin tones is about 20 units). */
+const GRAPHEME_WINDOW = 32;
+
+/**
+ * Length of the character (grapheme: a code point with its combining marks, an emoji ZWJ sequence)
+ * ending at `i`, 0 at the start: the cursor never lands inside one, and never before 0. Only a short
+ * window before `i` is segmented, so the cost does not grow with the text.
+ */
+export function charBefore(text: string, i: number): number {
+	if (i <= 0) return 0;
+	let last = 0;
+	for (const { segment } of graphemes.segment(text.slice(Math.max(0, i - GRAPHEME_WINDOW), i))) last = segment.length;
+	return last;
 }
 
-function charAt(text: string, i: number): number {
-	const code = text.charCodeAt(i);
-	return code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
+/** Length of the character starting at `i`, 0 at the end. */
+export function charAt(text: string, i: number): number {
+	if (i >= text.length) return 0;
+	for (const { segment } of graphemes.segment(text.slice(i, i + GRAPHEME_WINDOW))) return segment.length;
+	return 0;
 }
 
 export function moveLeft(s: EditorState): EditorState {
@@ -84,6 +96,12 @@ export function moveEnd(s: EditorState): EditorState {
 	return { ...s, cursor: nl === -1 ? s.text.length : nl };
 }
 
+/** A cursor moved by a column count may land between the halves of a surrogate pair: step back. */
+function onBoundary(text: string, i: number): number {
+	const code = text.charCodeAt(i);
+	return code >= 0xdc00 && code <= 0xdfff && i > 0 ? i - 1 : i;
+}
+
 /** Moves to the line above or below, keeping the column; undefined when there is no such line. */
 export function moveLine(s: EditorState, direction: -1 | 1): EditorState | undefined {
 	const lineStart = s.text.lastIndexOf("\n", s.cursor - 1) + 1;
@@ -91,13 +109,13 @@ export function moveLine(s: EditorState, direction: -1 | 1): EditorState | undef
 	if (direction === -1) {
 		if (lineStart === 0) return undefined;
 		const prevStart = s.text.lastIndexOf("\n", lineStart - 2) + 1;
-		return { ...s, cursor: Math.min(prevStart + column, lineStart - 1) };
+		return { ...s, cursor: onBoundary(s.text, Math.min(prevStart + column, lineStart - 1)) };
 	}
 	const nextNl = s.text.indexOf("\n", s.cursor);
 	if (nextNl === -1) return undefined;
 	const afterNext = s.text.indexOf("\n", nextNl + 1);
 	const nextEnd = afterNext === -1 ? s.text.length : afterNext;
-	return { ...s, cursor: Math.min(nextNl + 1 + column, nextEnd) };
+	return { ...s, cursor: onBoundary(s.text, Math.min(nextNl + 1 + column, nextEnd)) };
 }
 
 function deleteRange(s: EditorState, from: number, to: number): EditorState {

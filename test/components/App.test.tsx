@@ -158,6 +158,28 @@ describe("App key routing", () => {
 		expect(second.onExit).toHaveBeenCalledWith(0);
 	});
 
+	it("Backspace on an empty input leaves the cursor at 0: typed text goes in order and / still completes", async () => {
+		const { frame, type } = await mount();
+		await type("\x7f");
+		await type("\x7f");
+		await type("abc");
+		expect(frame()).toContain("› abc");
+		for (let i = 0; i < 3; i++) await type("\x7f");
+		await type("/");
+		expect(frame()).toContain("Summarise the context");
+	});
+
+	it("an emoji or an accented letter under the cursor is drawn whole", async () => {
+		const { frame, type } = await mount();
+		await type("a😀e\u0301");
+		await type("\x1b[D");
+		expect(frame()).toContain("a😀\x1b[7me\u0301\x1b[27m");
+		await type("\x1b[D");
+		expect(frame()).toContain("a\x1b[7m😀\x1b[27me\u0301");
+		expect(frame()).not.toContain("\ufffd");
+		expect(frame()).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+	});
+
 	it("Ctrl+L clears the screen and draws the live region again", async () => {
 		const { app, frame, type } = await mount();
 		await type("keep me");
