@@ -33,7 +33,7 @@ export interface PickerState<T = unknown> {
 }
 
 /** Indices into `items` of what the query keeps, in order; every word must occur (case-insensitive). */
-export function visibleIndices(p: PickerState): number[] {
+export function visibleIndices<T>(p: PickerState<T>): number[] {
 	const words = (p.query ?? "").toLowerCase().split(/\s+/).filter(Boolean);
 	const all = p.items.map((_, i) => i);
 	if (words.length === 0) return all;
@@ -44,7 +44,7 @@ export function visibleIndices(p: PickerState): number[] {
 }
 
 /** Rows the picker takes on screen: its title, the search field, and the visible items (or "no match"). */
-export const pickerRows = (p: PickerState): number =>
+export const pickerRows = <T,>(p: PickerState<T>): number =>
 	1 + (p.query !== undefined ? 1 : 0) + Math.max(1, Math.min(PICKER_ROWS, visibleIndices(p).length));
 
 export type PickerOutcome<T> =
@@ -56,7 +56,7 @@ export type PickerOutcome<T> =
  * in a searchable picker the search field takes the text keys itself, so they leave the state alone.
  */
 export function pickerKey<T>(p: PickerState<T>, intent: Intent): PickerOutcome<T> {
-	const visible = visibleIndices(p as PickerState);
+	const visible = visibleIndices(p);
 	switch (intent.type) {
 		case "historyUp":
 		case "historyDown": {
