@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openCheckpoints, storeDirFor } from "../../../src/session/checkpoints/index.js";
+import { type CheckpointRecord, changedByRun, formatChange, previewRewind } from "../../../src/session/checkpoints/rewind-plan.js";
 
 let root: string;
 let ws: string;
@@ -201,5 +202,32 @@ describe("checkpoints: file-copy fallback", () => {
 		const again = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
 		await again.engine.restore(opened.first);
 		expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("original\n");
+	});
+});
+
+describe("rewind plan", () => {
+	it("lists what each run changed and names the files changed outside Rudder since the checkpoint", async () => {
+		put("a.txt", "a1\n");
+		put("c.txt", "c1\n");
+		put("d.txt", "d1\n");
+		const { engine, first } = await openCheckpoints({ workspace: ws, storeRoot: store });
+		const records: CheckpointRecord[] = [{ entryId: "u1", before: first }];
+		put("a.txt", "a2\na2\n"); // run 1
+		records[0].after = await engine.snapshot();
+		put("c.txt", "c2\n"); // the user, between prompts
+		records.push({ entryId: "u2", before: await engine.snapshot() });
+		put("d.txt", "d2\n"); // run 2
+		records[1].after = await engine.snapshot();
+		put("a.txt", "a3\n"); // the user again
+
+		const now = () => engine.snapshot();
+		expect((await changedByRun(engine, records[0], now)).map(formatChange)).toEqual(["+2 −1 a.txt"]);
+		expect((await changedByRun(engine, records[1], now)).map(formatChange)).toEqual(["+1 −1 d.txt"]);
+		const plan = await previewRewind(engine, records, 0);
+		expect(plan.changes.map((c) => c.path)).toEqual(["a.txt", "c.txt", "d.txt"]);
+		expect(plan.changedOutside).toEqual(["a.txt", "c.txt"]);
+		const fromSecond = await previewRewind(engine, records, 1);
+		expect(fromSecond.changes.map((c) => c.path)).toEqual(["a.txt", "d.txt"]);
+		expect(fromSecond.changedOutside).toEqual(["a.txt"]);
 	});
 });
