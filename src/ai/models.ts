@@ -26,7 +26,15 @@ const TEXT: Model["input"] = ["text"];
 
 type Entry = Omit<Model, "baseUrl" | "provider" | "api"> & Partial<Pick<Model, "api">>;
 
-function provider(name: keyof typeof PROVIDER_BASE_URLS, api: Model["api"], entries: Entry[], compat?: OpenAICompletionsCompat): Model[] {
+/** A built-in model typed with its provider and id, so `getModel` can check ids at compile time. */
+type BuiltinModelOf<P extends string, Id extends string> = Model & { provider: P; id: Id };
+
+function provider<const P extends keyof typeof PROVIDER_BASE_URLS, const E extends readonly Entry[]>(
+	name: P,
+	api: Model["api"],
+	entries: E,
+	compat?: OpenAICompletionsCompat,
+): BuiltinModelOf<P, E[number]["id"]>[] {
 	return entries.map((e) => ({
 		...e,
 		api: e.api ?? api,
@@ -37,7 +45,7 @@ function provider(name: keyof typeof PROVIDER_BASE_URLS, api: Model["api"], entr
 }
 
 /** Every model Rudder knows without configuration, in the order pickers show them. */
-export const BUILTIN_MODELS: readonly Model[] = Object.freeze([
+export const BUILTIN_MODELS = Object.freeze([
 	...provider("anthropic", "anthropic-messages", [
 		{
 			id: "claude-sonnet-4-5",
@@ -218,3 +226,25 @@ export const BUILTIN_MODELS: readonly Model[] = Object.freeze([
 
 /** Providers whose built-in models exist here (local servers and custom providers come from the registry). */
 export type BuiltinProvider = keyof typeof PROVIDER_BASE_URLS;
+/** pi-ai's name for the providers `getModel` knows. */
+export type KnownProvider = BuiltinProvider;
+/** The ids of one provider's built-in models. */
+export type BuiltinModelId<P extends KnownProvider> = Extract<(typeof BUILTIN_MODELS)[number], { provider: P }>["id"];
+
+// pi-ai's lookups over the built-in list (the same objects every call, as in pi-ai). Custom and local
+// models are not here: they live in `ModelRegistry`, which reads the user's configuration.
+
+/** The built-in providers, in list order. */
+export function getProviders(): KnownProvider[] {
+	return [...new Set(BUILTIN_MODELS.map((m) => m.provider))];
+}
+
+/** One provider's built-in models (empty for an unknown provider); without a provider, all of them. */
+export function getModels(provider?: KnownProvider): Model[] {
+	return provider === undefined ? [...BUILTIN_MODELS] : BUILTIN_MODELS.filter((m) => m.provider === provider);
+}
+
+/** The built-in model with this provider and id. Ids are checked at compile time; at run time an unknown pair gives undefined. */
+export function getModel<P extends KnownProvider>(provider: P, modelId: BuiltinModelId<P>): Model {
+	return BUILTIN_MODELS.find((m) => m.provider === provider && m.id === modelId) as Model;
+}

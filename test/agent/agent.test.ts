@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Agent, type AgentOptions } from "../../src/agent/agent.js";
 import { NOT_RUN_TEXT } from "../../src/agent/agent-loop.js";
 import type { AgentEvent, AgentMessage, AgentTool } from "../../src/agent/types.js";
-import { type FauxProvider, fauxReply, fauxText, registerFauxProvider } from "../../src/ai/index.js";
+import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "../../src/ai/index.js";
 import type { AssistantMessage } from "../../src/ai/types.js";
 import { assistant, call, deferred, label, ok, type Script, scriptedStream, testModel, textOf, tool, user } from "./scripted-stream.js";
 
@@ -385,7 +385,7 @@ describe("Agent scenarios (docs/agent-contract.md §10)", () => {
 });
 
 describe("Agent API (docs/agent-contract.md §6, §10)", () => {
-	let faux: FauxProvider | undefined;
+	let faux: FauxProviderRegistration | undefined;
 	afterEach(() => {
 		faux?.unregister();
 		faux = undefined;
@@ -477,8 +477,8 @@ describe("Agent API (docs/agent-contract.md §6, §10)", () => {
 
 	it("runs against the faux provider through streamSimple by default", async () => {
 		faux = registerFauxProvider({ api: "faux-agent-test" });
-		faux.setResponses([fauxReply(fauxText("from faux"))]);
-		const agent = new Agent({ initialState: { model: faux.model } });
+		faux.setResponses([fauxAssistantMessage([fauxText("from faux")])]);
+		const agent = new Agent({ initialState: { model: faux.getModel() } });
 		await agent.prompt("hi");
 		expect(textOf(agent.state.messages[1])).toBe("from faux");
 	});

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { registerApiProvider, unregisterApiProvider } from "../../src/ai/api-registry.js";
 import { createAssistantMessageEventStream } from "../../src/ai/event-stream.js";
-import { createFauxModel } from "../../src/ai/providers/faux.js";
+import { getModel } from "../../src/ai/models.js";
 import { completeSimple, isApiSupported, streamSimple } from "../../src/ai/stream.js";
 import type { Context } from "../../src/ai/types.js";
 import { createOutputMessage } from "../../src/ai/usage.js";
@@ -12,7 +12,7 @@ afterEach(() => unregisterApiProvider("test-api"));
 
 describe("streamSimple", () => {
 	it("throws synchronously when no provider speaks the model's api", () => {
-		const model = createFauxModel({ api: "x" });
+		const model = { ...getModel("openai", "gpt-4o-mini"), api: "x" };
 		expect(() => streamSimple(model, context)).toThrow(new Error("No API provider registered for api: x"));
 		expect(isApiSupported("x")).toBe(false);
 	});
@@ -30,7 +30,7 @@ describe("streamSimple", () => {
 				return s;
 			},
 		});
-		const model = createFauxModel({ api: "test-api", id: "m1" });
+		const model = { ...getModel("openai", "gpt-4o-mini"), api: "test-api", id: "m1" };
 		expect(isApiSupported("test-api")).toBe(true);
 		const message = await completeSimple(model, context, { apiKey: "k" });
 		expect(message.content).toEqual([{ type: "text", text: "from test-api" }]);

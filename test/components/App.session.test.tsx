@@ -6,7 +6,7 @@ import { render } from "ink-testing-library";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../components/App.js";
 import { openInputHistory } from "../../components/input-history.js";
-import { type FauxProvider, fauxReply, fauxText, registerFauxProvider } from "../../src/ai/providers/faux.js";
+import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "../../src/ai/providers/faux.js";
 import { createAgentSession } from "../../src/session/agent-session.js";
 import type { AgentSessionApi } from "../../src/session/types.js";
 
@@ -14,16 +14,16 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 const long = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
 
 let home: string;
-let faux: FauxProvider;
+let faux: FauxProviderRegistration;
 let session: AgentSessionApi;
 let app: ReturnType<typeof render> | undefined;
 
 beforeEach(async () => {
 	home = mkdtempSync(join(tmpdir(), "rudder-app-"));
-	faux = registerFauxProvider({ api: "faux-app-test", provider: "faux", tokensPerSecond: 200, chunkSize: 4 });
+	faux = registerFauxProvider({ api: "faux-app-test", provider: "faux", tokensPerSecond: 200, tokenSize: { min: 1, max: 1 } });
 	session = await createAgentSession({
 		cwd: home,
-		model: faux.model,
+		model: faux.getModel(),
 		sessionMode: { kind: "none" },
 		env: { RUDDER_HOME: home },
 		tools: ["read"],
@@ -61,7 +61,7 @@ const userTexts = (i: number) =>
 
 describe("App over a real session", () => {
 	it("steers a running reply: the steer shows as queued, then reaches the model on its next call", async () => {
-		faux.setResponses([fauxReply(fauxText(`First ${long(40)} done.`)), fauxReply(fauxText("Steered answer."))]);
+		faux.setResponses([fauxAssistantMessage([fauxText(`First ${long(40)} done.`)]), fauxAssistantMessage([fauxText("Steered answer.")])]);
 		const { frame, type } = await mount();
 		await type("start");
 		await type("\r");
@@ -77,7 +77,7 @@ describe("App over a real session", () => {
 	});
 
 	it("Esc stops the stream, keeps the partial reply, and returns the queue to the input without another model call", async () => {
-		faux.setResponses([fauxReply(fauxText(`Partial ${long(400)}`)), fauxReply(fauxText("never sent"))]);
+		faux.setResponses([fauxAssistantMessage([fauxText(`Partial ${long(400)}`)]), fauxAssistantMessage([fauxText("never sent")])]);
 		const { frame, type } = await mount();
 		await type("go");
 		await type("\r");

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fauxText, fauxToolCall } from "../../src/ai/index.js";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
 import { loadSession } from "../../src/session/session-store.js";
 import { createFixture, type Fixture, userTexts } from "./session-fixture.js";
 
@@ -14,8 +14,8 @@ describe("prompting, persistence and totals", () => {
 	it("persists every finished message, sums usage into totals and resumes the same transcript", async () => {
 		fx = await createFixture();
 		fx.faux.setResponses([
-			{ content: [fauxToolCall("ls", { path: "." })], usage: { input: 100, output: 10 } },
-			{ content: [fauxText("Done.")], usage: { input: 150, output: 5, cacheRead: 20 } },
+			fauxAssistantMessage([fauxToolCall("ls", { path: "." })], { usage: { input: 100, output: 10 } }),
+			fauxAssistantMessage([fauxText("Done.")], { usage: { input: 150, output: 5, cacheRead: 20 } }),
 		]);
 		await fx.session.prompt("look around");
 		const state = fx.session.getState();
@@ -39,7 +39,7 @@ describe("prompting, persistence and totals", () => {
 
 	it("writes nothing with sessionMode none", async () => {
 		fx = await createFixture({ session: { sessionMode: { kind: "none" } } });
-		fx.faux.setResponses([{ content: [fauxText("hi")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("hi")])]);
 		await fx.session.prompt("hello");
 		expect(fx.session.getState().sessionFile).toBeUndefined();
 		expect(fx.session.listSessions()).toEqual([]);
@@ -47,7 +47,7 @@ describe("prompting, persistence and totals", () => {
 
 	it("makes a resumed transcript with unanswered tool calls valid to send", async () => {
 		fx = await createFixture();
-		fx.faux.setResponses([{ content: [fauxToolCall("ls", { path: "." }, "dangling")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("ls", { path: "." }, { id: "dangling" })])]);
 		// Simulate a process killed while the tool ran: keep only the first two lines of messages.
 		await fx.session.prompt("go");
 		const file = fx.session.getState().sessionFile as string;
@@ -56,7 +56,7 @@ describe("prompting, persistence and totals", () => {
 		const resumed = await fx.open({ sessionMode: { kind: "file", path: file } });
 		expect(resumed.getState().messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
 		expect(resumed.getState().messages[2]).toMatchObject({ toolCallId: "dangling", isError: true });
-		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
 		const callsBefore = fx.faux.calls.length;
 		await resumed.prompt("again");
 		const sent = fx.faux.calls[callsBefore].context.messages.map((m) => m.role);
@@ -66,7 +66,7 @@ describe("prompting, persistence and totals", () => {
 
 	it("resumes a file with a torn last line and tells the first subscriber", async () => {
 		fx = await createFixture();
-		fx.faux.setResponses([{ content: [fauxText("kept")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("kept")])]);
 		await fx.session.prompt("before the crash");
 		const file = fx.session.getState().sessionFile as string;
 		writeFileSync(file, `${readFileSync(file, "utf8")}{"type":"message","message":{"role":"assis`);
@@ -75,7 +75,7 @@ describe("prompting, persistence and totals", () => {
 			text: expect.stringMatching(/skipped unreadable torn last line/),
 		});
 		expect(resumed.getState().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-		fx.faux.setResponses([{ content: [fauxText("after")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("after")])]);
 		await resumed.prompt("after the crash");
 		expect(loadSession(file).messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
 		await resumed.dispose();
@@ -83,7 +83,7 @@ describe("prompting, persistence and totals", () => {
 
 	it("rejects prompt() while a run is active", async () => {
 		fx = await createFixture({ fauxRate: 200 });
-		fx.faux.setResponses([{ content: [fauxText("a long reply ".repeat(50))] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("a long reply ".repeat(50))])]);
 		const run = fx.session.prompt("one");
 		await expect(fx.session.prompt("two")).rejects.toThrow(/already active/);
 		fx.session.abort();
@@ -95,9 +95,9 @@ describe("submit routing", () => {
 	it("prompts when idle, steers while streaming, queues a follow-up when asked, and mirrors the queues", async () => {
 		fx = await createFixture({ fauxRate: 400 });
 		fx.faux.setResponses([
-			{ content: [fauxText("first reply ".repeat(40))] },
-			{ content: [fauxText("after steering")] },
-			{ content: [fauxText("after follow-up")] },
+			fauxAssistantMessage([fauxText("first reply ".repeat(40))]),
+			fauxAssistantMessage([fauxText("after steering")]),
+			fauxAssistantMessage([fauxText("after follow-up")]),
 		]);
 		expect(await fx.session.submit("start")).toEqual({ kind: "prompted" });
 		await fx.waitForEvent("message_update");
@@ -122,7 +122,7 @@ describe("submit routing", () => {
 
 	it("takeQueuedMessages empties both queues, returns the typed text, and nothing queued is sent after abort", async () => {
 		fx = await createFixture({ fauxRate: 200 });
-		fx.faux.setResponses([{ content: [fauxText("slow ".repeat(200))] }, { content: [fauxText("must not be used")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("slow ".repeat(200))]), fauxAssistantMessage([fauxText("must not be used")])]);
 		await fx.session.submit("start");
 		await fx.waitForEvent("message_update");
 		writeFileSync(join(fx.cwd, "notes.txt"), "attached body");
@@ -151,7 +151,7 @@ describe("!cmd", () => {
 		const shell = await fx.waitForEvent("user_shell");
 		expect(shell).toMatchObject({ command: "ls && echo done; exit 3", exitCode: 3 });
 		expect(shell.output).toBe("marker.txt\ndone");
-		fx.faux.setResponses([{ content: [fauxText("I see marker.txt")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("I see marker.txt")])]);
 		await fx.session.prompt("what did I run?");
 		expect(userTexts(fx.faux, 0)[0]).toContain("$ ls && echo done; exit 3\nmarker.txt\ndone\n(exit code 3)");
 		const saved = loadSession(fx.session.getState().sessionFile as string).messages;
@@ -160,7 +160,7 @@ describe("!cmd", () => {
 
 	it("while a run streams, holds the output back until the run ends (a run works on its own copy)", async () => {
 		fx = await createFixture({ fauxRate: 300 });
-		fx.faux.setResponses([{ content: [fauxText("streaming ".repeat(40))] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("streaming ".repeat(40))])]);
 		await fx.session.submit("start");
 		await fx.waitForEvent("message_update");
 		await fx.session.submit("!echo mid-run");
@@ -200,7 +200,7 @@ describe("!cmd stopped and !!cmd", () => {
 		expect(shell).toMatchObject({ id: start.id, aborted: true, output: "begun" });
 		// The background `sleep` was in the command's process group: gone too.
 		await vi.waitFor(() => expect(running(childPid)).toBe(false));
-		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
 		await fx.session.prompt("what happened?");
 		expect(userTexts(fx.faux, 0)[0]).toContain("begun\n(stopped by the user)");
 	});
@@ -210,7 +210,7 @@ describe("!cmd stopped and !!cmd", () => {
 		expect(await fx.session.submit("!!echo secret")).toEqual({ kind: "shell" });
 		const shell = await fx.waitForEvent("user_shell");
 		expect(shell).toMatchObject({ command: "echo secret", output: "secret", exitCode: 0, excluded: true, aborted: false });
-		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
 		await fx.session.prompt("hello");
 		expect(fx.session.getState().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 		expect(JSON.stringify(fx.faux.calls[0].context.messages)).not.toContain("secret");
@@ -222,7 +222,7 @@ describe("building the agent", () => {
 		fx = await createFixture({ settings: { retry: { maxRetries: 7 } } });
 		writeFileSync(join(fx.cwd, "AGENTS.md"), "Always answer in haiku.");
 		const session = await fx.open({ tools: ["grep", "find"], appendSystemPrompt: "Extra line." });
-		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
 		await session.prompt("hi");
 		const call = fx.faux.calls[0];
 		expect(call.context.tools?.map((t) => t.name)).toEqual(["grep", "find"]);
@@ -244,7 +244,7 @@ describe("building the agent", () => {
 	it("uses the apiKey override for the chosen provider", async () => {
 		fx = await createFixture();
 		const session = await fx.open({ apiKey: "sk-override-0000000000" });
-		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
 		await session.prompt("hi");
 		expect(fx.faux.calls[0].options?.apiKey).toBe("sk-override-0000000000");
 		expect(readFileSync(session.getState().sessionFile as string, "utf8")).not.toContain("sk-override");
@@ -258,7 +258,7 @@ describe("@path attachments", () => {
 		writeFileSync(join(fx.cwd, "code.ts"), "const x = 1;\n");
 		const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
 		writeFileSync(join(fx.cwd, "shot.png"), png);
-		fx.faux.setResponses([{ content: [fauxText("seen")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("seen")])]);
 		await fx.session.submit("explain @code.ts and @shot.png, not @someone");
 		await fx.session.waitForIdle();
 		const sent = fx.faux.calls[0].context.messages[0];
@@ -279,7 +279,7 @@ describe("listeners", () => {
 		fx.session.subscribe((e) => {
 			if (e.type === "message_end") endsSeenAfter++;
 		});
-		fx.faux.setResponses([{ content: [fauxText("fine")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("fine")])]);
 		await fx.session.prompt("hi");
 		expect(fx.session.getState().messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
 		expect(endsSeenAfter).toBe(2);

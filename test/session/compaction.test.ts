@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../src/agent/types.js";
-import { type AssistantMessage, emptyUsage, fauxText, fauxToolCall, type UserMessage } from "../../src/ai/index.js";
+import { type AssistantMessage, emptyUsage, fauxAssistantMessage, fauxText, fauxToolCall, type UserMessage } from "../../src/ai/index.js";
 import { findCutIndex, isContextOverflowError, serializeForSummary, shouldCompact } from "../../src/session/compaction.js";
 import { loadSession } from "../../src/session/session-store.js";
 import { defaultSettings, mergeSettings } from "../../src/session/settings.js";
@@ -97,8 +97,8 @@ describe("compaction in a session", () => {
 	});
 
 	const turn = (id: string) => [
-		{ content: [fauxToolCall("ls", { path: "." }, id)] },
-		{ content: [fauxText(`finished ${id} ${"y".repeat(200)}`)] },
+		fauxAssistantMessage([fauxToolCall("ls", { path: "." }, { id: id })]),
+		fauxAssistantMessage([fauxText(`finished ${id} ${"y".repeat(200)}`)]),
 	];
 
 	it("/compact summarises older turns, keeps pairs together, records it in the file, and the session continues", async () => {
@@ -108,7 +108,7 @@ describe("compaction in a session", () => {
 		await fx.session.prompt("second task");
 		expect(fx.session.getState().messages).toHaveLength(8);
 
-		fx.faux.setResponses([{ content: [fauxText("SUMMARY: listed the folder for the first task.")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("SUMMARY: listed the folder for the first task.")])]);
 		await fx.session.submit("/compact focus on files");
 		const end = await fx.waitForEvent("compaction_end");
 		expect(end).toMatchObject({ reason: "manual", summary: "SUMMARY: listed the folder for the first task." });
@@ -127,7 +127,7 @@ describe("compaction in a session", () => {
 		expect(loaded.messageCount).toBe(8);
 		expect(loaded.messages).toEqual(JSON.parse(JSON.stringify(after)));
 
-		fx.faux.setResponses([{ content: [fauxText("continuing")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("continuing")])]);
 		await fx.session.prompt("third task");
 		const sent = fx.faux.calls.at(-1)!.context.messages;
 		expect(sent.map((m) => m.role)).toEqual(["user", "user", "assistant", "toolResult", "assistant", "user"]);
@@ -139,7 +139,7 @@ describe("compaction in a session", () => {
 			sessionMode: { kind: "file", path: file },
 			settings: mergeSettings({ compaction: { keepRecentTokens: 5 } }),
 		});
-		fx.faux.setResponses([{ content: [fauxText("SUMMARY 2")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("SUMMARY 2")])]);
 		await resumed.compact();
 		const reloaded = loadSession(file);
 		expect(reloaded.messages.map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant"]);
@@ -152,11 +152,11 @@ describe("compaction in a session", () => {
 
 	it("compacts automatically after a run that nears the window", async () => {
 		fx = await createFixture({ settings: { compaction: { reserveTokens: 100, keepRecentTokens: 10 } } });
-		fx.session.agent.state.model = { ...fx.faux.model, contextWindow: 1_000 };
+		fx.session.agent.state.model = { ...fx.faux.getModel(), contextWindow: 1_000 };
 		fx.faux.setResponses([
-			{ content: [fauxText("small")], usage: { input: 100 } },
-			{ content: [fauxText("big")], usage: { input: 950 } },
-			{ content: [fauxText("auto summary")] },
+			fauxAssistantMessage([fauxText("small")], { usage: { input: 100 } }),
+			fauxAssistantMessage([fauxText("big")], { usage: { input: 950 } }),
+			fauxAssistantMessage([fauxText("auto summary")]),
 		]);
 		await fx.session.prompt("one");
 		expect(fx.events.some((e) => e.type === "compaction_start")).toBe(false);
@@ -169,10 +169,10 @@ describe("compaction in a session", () => {
 	it("on a context-overflow error compacts, then retries once and recovers", async () => {
 		fx = await createFixture({ settings: { compaction: { keepRecentTokens: 10 } } });
 		fx.faux.setResponses([
-			{ content: [fauxText("early answer")] },
-			{ content: [], stopReason: "error", errorMessage: "prompt is too long: 250000 tokens > 200000 maximum" },
-			{ content: [fauxText("summary of the early part")] },
-			{ content: [fauxText("recovered")] },
+			fauxAssistantMessage([fauxText("early answer")]),
+			fauxAssistantMessage([], { stopReason: "error", errorMessage: "prompt is too long: 250000 tokens > 200000 maximum" }),
+			fauxAssistantMessage([fauxText("summary of the early part")]),
+			fauxAssistantMessage([fauxText("recovered")]),
 		]);
 		await fx.session.prompt("early");
 		// submit + waitForIdle: idle must mean after the compaction and the retry, not between them.
@@ -191,8 +191,8 @@ describe("compaction in a session", () => {
 
 	it("retries an overflow only once", async () => {
 		fx = await createFixture({ settings: { compaction: { keepRecentTokens: 10 } } });
-		const overflow = { content: [], stopReason: "error" as const, errorMessage: "maximum context length exceeded" };
-		fx.faux.setResponses([{ content: [fauxText("a")] }, overflow, { content: [fauxText("sum")] }, overflow]);
+		const overflow = fauxAssistantMessage([], { stopReason: "error" as const, errorMessage: "maximum context length exceeded" });
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("a")]), overflow, fauxAssistantMessage([fauxText("sum")]), overflow]);
 		await fx.session.prompt("early");
 		await fx.session.prompt("again");
 		expect(fx.faux.calls).toHaveLength(4);
@@ -202,9 +202,9 @@ describe("compaction in a session", () => {
 	it("reports a failed summary without losing the transcript", async () => {
 		fx = await createFixture();
 		fx.faux.setResponses([
-			{ content: [fauxText("a")] },
-			{ content: [fauxText("b")] },
-			{ content: [], stopReason: "error", errorMessage: "server down" },
+			fauxAssistantMessage([fauxText("a")]),
+			fauxAssistantMessage([fauxText("b")]),
+			fauxAssistantMessage([], { stopReason: "error", errorMessage: "server down" }),
 		]);
 		await fx.session.prompt("one");
 		await fx.session.prompt("two");
@@ -220,13 +220,13 @@ describe("compaction in a session", () => {
 			release = r;
 		});
 		fx.faux.setResponses([
-			{ content: [fauxText("a")] },
-			{ content: [fauxText("b")] },
+			fauxAssistantMessage([fauxText("a")]),
+			fauxAssistantMessage([fauxText("b")]),
 			async () => {
 				await gate;
-				return { content: [fauxText("the summary")] };
+				return fauxAssistantMessage([fauxText("the summary")]);
 			},
-			{ content: [fauxText("answer to the queued question")] },
+			fauxAssistantMessage([fauxText("answer to the queued question")]),
 		]);
 		await fx.session.prompt("one");
 		await fx.session.prompt("two");

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FauxProvider, type Model, registerFauxProvider } from "../../src/ai/index.js";
+import { type FauxProviderRegistration, type Model, registerFauxProvider } from "../../src/ai/index.js";
 import {
 	type AgentSession,
 	type CreateAgentSessionOptions,
@@ -17,7 +17,7 @@ export interface Fixture {
 	root: string;
 	cwd: string;
 	env: Record<string, string>;
-	faux: FauxProvider;
+	faux: FauxProviderRegistration;
 	session: AgentSession;
 	events: SessionEvent[];
 	/** Resolves with the first recorded event (past or future) that matches; rejects after `timeoutMs`. */
@@ -51,7 +51,16 @@ export async function createFixture(
 	const cwd = join(root, "project");
 	mkdirSync(cwd);
 	const env = { RUDDER_HOME: join(root, "home") };
-	const faux = registerFauxProvider({ tokensPerSecond: options.fauxRate });
+	// A priced reasoning model first (what sessions run on), and a second one for switching tests.
+	const faux = registerFauxProvider({
+		provider: "faux",
+		tokensPerSecond: options.fauxRate,
+		tokenSize: { min: 1, max: 1 },
+		models: [
+			{ id: "faux-1", name: "Faux", reasoning: true, cost: { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1.25 } },
+			{ id: "faux-large", name: "Large", reasoning: true },
+		],
+	});
 	const events: SessionEvent[] = [];
 	const waiters = new Set<() => void>();
 	const record = (event: SessionEvent) => {
@@ -63,7 +72,7 @@ export async function createFixture(
 		const session = await createAgentSession({
 			cwd,
 			env,
-			model: faux.model,
+			model: faux.getModel(),
 			tools: ["read", "ls"],
 			sessionMode: { kind: "new" },
 			settings: mergeSettings(options.settings ?? {}),
@@ -114,7 +123,7 @@ export async function createFixture(
 }
 
 /** Text of every user-role message the model was sent in call `index`. */
-export function userTexts(faux: FauxProvider, index: number): string[] {
+export function userTexts(faux: FauxProviderRegistration, index: number): string[] {
 	return faux.calls[index].context.messages
 		.filter((m) => m.role === "user")
 		.map((m) => (typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("")));

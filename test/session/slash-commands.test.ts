@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createFauxModel, fauxText, fauxToolCall } from "../../src/ai/index.js";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
 import { ModelRegistry } from "../../src/ai/model-registry.js";
 import { registerDemoProvider } from "../../src/ai/providers/demo.js";
 import { parseSlashCommand, slashCommands } from "../../src/session/slash-commands.js";
@@ -38,9 +38,9 @@ describe("slash commands through submit", () => {
 	});
 
 	it("/model lists available models and switches by pattern, recording the change", async () => {
-		const other = createFauxModel({ id: "faux-large", name: "Large" });
 		fx = await createFixture();
-		const session = await fx.open({ registry: fixedRegistry([fx.faux.model, other]) });
+		const other = fx.faux.getModel("faux-large")!;
+		const session = await fx.open({ registry: fixedRegistry([fx.faux.getModel(), other]) });
 		await session.submit("/model");
 		expect(lastNotice()).toContain("* faux/faux-1");
 		expect(lastNotice()).toContain("  faux/faux-large");
@@ -49,7 +49,7 @@ describe("slash commands through submit", () => {
 		expect(fx.events.some((e) => e.type === "model_changed" && e.model.id === "faux-large")).toBe(true);
 		await session.submit("/model nothing-like-this");
 		expect(lastNotice()).toBe('No model matches "nothing-like-this" (list them with /model)');
-		fx.faux.setResponses([{ content: [fauxText("hi")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("hi")])]);
 		await session.prompt("x");
 		const file = session.getState().sessionFile as string;
 		expect(readFileSync(file, "utf8")).toContain('"type":"model_change","provider":"faux","modelId":"faux-large"');
@@ -68,8 +68,8 @@ describe("slash commands through submit", () => {
 	it("/session reports file, counts, tokens and cost", async () => {
 		fx = await createFixture();
 		fx.faux.setResponses([
-			{ content: [fauxToolCall("ls", { path: "." })], usage: { input: 1000, output: 500 } },
-			{ content: [fauxText("ok")], usage: { input: 0, output: 0 } },
+			fauxAssistantMessage([fauxToolCall("ls", { path: "." })], { usage: { input: 1000, output: 500 } }),
+			fauxAssistantMessage([fauxText("ok")], { usage: { input: 0, output: 0 } }),
 		]);
 		await fx.session.prompt("go");
 		await fx.session.submit("/session");
@@ -82,7 +82,7 @@ describe("slash commands through submit", () => {
 
 	it("/new starts an empty session in a new file; /resume lists and switches back by id prefix", async () => {
 		fx = await createFixture();
-		fx.faux.setResponses([{ content: [fauxText("one")] }, { content: [fauxText("two")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("one")]), fauxAssistantMessage([fauxText("two")])]);
 		await fx.session.prompt("first session");
 		const first = fx.session.getState();
 		await fx.session.submit("/new");
@@ -103,7 +103,7 @@ describe("slash commands through submit", () => {
 
 	it("/export writes the transcript as markdown", async () => {
 		fx = await createFixture();
-		fx.faux.setResponses([{ content: [fauxToolCall("ls", { path: "." })] }, { content: [fauxText("All **good**.")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("ls", { path: "." })]), fauxAssistantMessage([fauxText("All **good**.")])]);
 		await fx.session.prompt("check it");
 		await fx.session.submit("/export out.md");
 		const md = readFileSync(join(fx.cwd, "out.md"), "utf8");
@@ -121,13 +121,13 @@ describe("slash commands through submit", () => {
 		fx = await createFixture();
 		const registry = new ModelRegistry({ configDir: join(fx.root, "home"), env: {} });
 		const session = await fx.open({ registry });
-		fx.faux.setResponses([{ content: [fauxText("hi")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("hi")])]);
 		await session.prompt("hello");
 		await session.submit("/login faux sk-faux-secret-123456");
 		expect(lastNotice()).toBe("Stored the API key for faux");
 		expect(registry.getApiKey("faux")).toBe("sk-faux-secret-123456");
 		expect(readFileSync(join(fx.root, "home", "auth.json"), "utf8")).toContain("sk-faux-secret-123456");
-		fx.faux.setResponses([{ content: [fauxText("echo sk-faux-secret-123456")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("echo sk-faux-secret-123456")])]);
 		await session.prompt("again");
 		expect(fx.faux.calls.at(-1)?.options?.apiKey).toBe("sk-faux-secret-123456");
 		const file = session.getState().sessionFile as string;

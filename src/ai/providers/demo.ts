@@ -3,8 +3,8 @@
 // markdown, tool calls, tool results) can be tried without a network. It says it is a demo every time.
 import { getApiProvider, registerApiProvider } from "../api-registry.js";
 import { DEMO_PROVIDER, keyEnvVarsText } from "../constants.js";
-import type { Context, Message, Model, ToolCall, ToolResultMessage } from "../types.js";
-import { type FauxReply, fauxText, fauxToolCall, registerFauxProvider } from "./faux.js";
+import type { AssistantMessage, Context, Message, Model, ToolCall, ToolResultMessage } from "../types.js";
+import { fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } from "./faux.js";
 
 export const DEMO_API = "rudder-demo";
 export { DEMO_PROVIDER };
@@ -41,8 +41,9 @@ export function registerDemoProvider(options: DemoProviderOptions = {}): Model {
 	const faux = registerFauxProvider({
 		api: DEMO_API,
 		provider: DEMO_PROVIDER,
-		modelId: "demo",
+		models: [{ id: "demo" }],
 		tokensPerSecond: options.tokensPerSecond ?? 60,
+		tokenSize: { min: 1, max: 1 },
 	});
 	const scripted = getApiProvider(DEMO_API);
 	if (!scripted) throw new Error("The demo provider failed to register");
@@ -61,7 +62,7 @@ export function registerDemoProvider(options: DemoProviderOptions = {}): Model {
 }
 
 /** The demo's answer to a conversation: a tool call, a summary of tool results, or an echo. Pure. */
-export function demoReply(context: Context): FauxReply {
+export function demoReply(context: Context): AssistantMessage {
 	const last = context.messages.at(-1);
 	if (last?.role === "toolResult") return summariseToolResults(context.messages);
 	const prompt = lastUserText(context.messages);
@@ -71,9 +72,10 @@ export function demoReply(context: Context): FauxReply {
 	if (readMatch) {
 		const path = readMatch[1].replace(/[.,;:!?]+$/, "");
 		if (!toolNames.has("read")) return textReply(`${DEMO_BANNER}\n\nI would read \`${path}\`, but the \`read\` tool is not enabled.`);
-		return {
-			content: [fauxText(`${DEMO_BANNER}\n\nReading \`${path}\` with the real \`read\` tool:`), fauxToolCall("read", { path })],
-		};
+		return fauxAssistantMessage([
+			fauxText(`${DEMO_BANNER}\n\nReading \`${path}\` with the real \`read\` tool:`),
+			fauxToolCall("read", { path }),
+		]);
 	}
 	if (/\b(ls|list|files?|folders?|director(y|ies))\b/i.test(prompt)) {
 		const lsPath = /\bls\s+([^\s`"']+)/i.exec(prompt)?.[1];
@@ -82,13 +84,15 @@ export function demoReply(context: Context): FauxReply {
 			// The default tool set has bash but not ls: list through bash then.
 			if (!toolNames.has("bash")) return textReply(`${DEMO_BANNER}\n\nI would list the files, but neither \`ls\` nor \`bash\` is enabled.`);
 			const command = `ls -la ${path === "." ? "" : shellWord(path)}`.trim();
-			return {
-				content: [fauxText(`${DEMO_BANNER}\n\nListing \`${path}\` with the real \`bash\` tool:`), fauxToolCall("bash", { command })],
-			};
+			return fauxAssistantMessage([
+				fauxText(`${DEMO_BANNER}\n\nListing \`${path}\` with the real \`bash\` tool:`),
+				fauxToolCall("bash", { command }),
+			]);
 		}
-		return {
-			content: [fauxText(`${DEMO_BANNER}\n\nListing \`${path}\` with the real \`ls\` tool:`), fauxToolCall("ls", { path })],
-		};
+		return fauxAssistantMessage([
+			fauxText(`${DEMO_BANNER}\n\nListing \`${path}\` with the real \`ls\` tool:`),
+			fauxToolCall("ls", { path }),
+		]);
 	}
 	return textReply(echoMarkdown(prompt));
 }
@@ -98,8 +102,8 @@ function shellWord(text: string): string {
 	return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function textReply(text: string): FauxReply {
-	return { content: [fauxText(text)] };
+function textReply(text: string): AssistantMessage {
+	return fauxAssistantMessage(text);
 }
 
 function echoMarkdown(prompt: string): string {
@@ -130,7 +134,7 @@ function echoMarkdown(prompt: string): string {
 }
 
 /** Summarises the tool results that follow the last assistant message, one section each. */
-function summariseToolResults(messages: Message[]): FauxReply {
+function summariseToolResults(messages: Message[]): AssistantMessage {
 	const results: ToolResultMessage[] = [];
 	let i = messages.length - 1;
 	for (; i >= 0 && messages[i].role === "toolResult"; i--) results.unshift(messages[i] as ToolResultMessage);
