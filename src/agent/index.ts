@@ -21,4 +21,5 @@ export { validateToolArguments } from "../ai/validation.js";
 export * from "./agent.js";
 export * from "./agent-loop.js";
 export * from "./pending-message-queue.js";
+export { type ProxyAssistantMessageEvent, type ProxyStreamOptions, streamProxy } from "./proxy.js";
 export * from "./types.js";
