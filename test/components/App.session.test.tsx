@@ -61,7 +61,7 @@ const userTexts = (i: number) =>
 
 describe("App over a real session", () => {
 	it("steers a running reply: the steer shows as queued, then reaches the model on its next call", async () => {
-		faux.setResponses([fauxAssistantMessage([fauxText(`First ${long(40)} done.`)]), fauxAssistantMessage([fauxText("Steered answer.")])]);
+		faux.setResponses([fauxAssistantMessage([fauxText(`First ${long(120)} done.`)]), fauxAssistantMessage([fauxText("Steered answer.")])]);
 		const { frame, type } = await mount();
 		await type("start");
 		await type("\r");

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxText } from "../../src/ai/index.js";
+import { fauxAssistantMessage, fauxText } from "../../src/ai/index.js";
 import { expandCommand, loadCustomCommands, splitArguments } from "../../src/extensions/custom-commands.js";
 import { putFile } from "../helpers/put-file.js";
 import { createFixture, type Fixture, userTexts } from "../session/session-fixture.js";
@@ -72,7 +72,7 @@ describe("custom commands in a session", () => {
 		const info = extra.commands().find((c) => c.name === "fix");
 		expect(info).toMatchObject({ description: "Fix an issue", args: "<number> [area]" });
 
-		fx.faux.setResponses([{ content: [fauxText("on it")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("on it")])]);
 		expect(await extra.submit("/fix 12 parser")).toEqual({ kind: "prompted" });
 		await extra.waitForIdle();
 		expect(userTexts(fx.faux, 0)).toEqual(["Fix issue #12 in parser.\nAll: 12 parser"]);

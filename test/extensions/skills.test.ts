@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxText, fauxToolCall } from "../../src/ai/index.js";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
 import { formatSkillsForPrompt, loadSkills } from "../../src/extensions/skills.js";
 import { putFile } from "../helpers/put-file.js";
 import { createFixture, type Fixture } from "../session/session-fixture.js";
@@ -57,9 +57,9 @@ describe("skills in a session", () => {
 				expect(context.systemPrompt).toContain("Deploy the service to staging");
 				// Only the header is offered up front; the body costs tokens only once read.
 				expect(context.systemPrompt).not.toContain("SECRET-STEP");
-				return { content: [fauxToolCall("read", { path })] };
+				return fauxAssistantMessage([fauxToolCall("read", { path })]);
 			},
-			{ content: [fauxText("Deployed.")] },
+			fauxAssistantMessage([fauxText("Deployed.")]),
 		]);
 		await extra.prompt("deploy it");
 		const result = extra.getState().messages.find((m) => m.role === "toolResult");
@@ -75,7 +75,7 @@ describe("skills in a session", () => {
 		fx = await createFixture();
 		putFile(join(fx.cwd, ".rudder", "skills", "deploy", "SKILL.md"), skill("deploy", "Deploy"));
 		const extra = await fx.open({ tools: ["ls"] });
-		fx.faux.setResponses([{ content: [fauxText("ok")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
 		await extra.prompt("hi");
 		expect(fx.faux.calls[0].context.systemPrompt).not.toContain("available_skills");
 	});
