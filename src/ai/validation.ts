@@ -80,6 +80,9 @@ function coerce(schema: JsonSchema, value: any): any {
 	if (schema.allOf) for (const sub of schema.allOf) value = coerce(sub, value);
 	const alternatives = schema.anyOf ?? schema.oneOf;
 	if (alternatives) {
+		// A value one alternative already accepts stays as it is (TypeBox's Convert does the same): without
+		// this, `null` for `anyOf: [string, null]`, as zod's nullable() writes it, would become "".
+		if (alternatives.some((sub) => validatorFor(sub).Check(value))) return value;
 		for (const sub of alternatives) {
 			const candidate = coerce(sub, structuredClone(value));
 			if (validatorFor(sub).Check(candidate)) return candidate;

@@ -132,6 +132,27 @@ describe("validateToolArguments with plain JSON schemas", () => {
 		expect(errorOf(integer, { n: "1.5" })).toContain("  - n: must be integer");
 	});
 
+	it("keeps a value an anyOf alternative accepts as it is, and coerces only when none does", () => {
+		const nullable = tool({ type: "object", properties: { o: { anyOf: [{ type: "string" }, { type: "null" }] } } });
+		expect(validateToolArguments(nullable, call({ o: null }))).toEqual({ o: null });
+		expect(validateToolArguments(nullable, call({ o: 5 }))).toEqual({ o: "5" });
+	});
+
+	it("accepts the schemas MCP servers send: $schema, $ref into $defs, enums, additionalProperties false", () => {
+		const mcp = tool({
+			$schema: "http://json-schema.org/draft-07/schema#",
+			type: "object",
+			properties: { mode: { type: "string", enum: ["fast", "slow"] }, item: { $ref: "#/$defs/item" } },
+			required: ["mode"],
+			additionalProperties: false,
+			$defs: { item: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } },
+		});
+		expect(validateToolArguments(mcp, call({ mode: "fast", item: { id: 3 } }))).toEqual({ mode: "fast", item: { id: 3 } });
+		expect(errorOf(mcp, { mode: "medium" })).toContain("  - mode: ");
+		expect(errorOf(mcp, { mode: "fast", item: {} })).toContain("  - item.id: must have required properties id");
+		expect(errorOf(mcp, { mode: "fast", other: 1 })).toContain("  - root: must not have additional properties");
+	});
+
 	it("uses root for an error at the top level", () => {
 		expect(errorOf(tool({ type: "object", maxProperties: 0 }), { a: 1 })).toMatch(/\n {2}- root: /);
 	});
