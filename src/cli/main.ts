@@ -80,6 +80,8 @@ async function run(argv: string[]): Promise<number> {
 		env,
 		apiKey: args.apiKey,
 	});
+	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.
+	if (mode !== "interactive") session.startMcpServers("headless");
 	try {
 		switch (mode) {
 			case "print":

@@ -50,3 +50,13 @@ export function sessionsRoot(env?: Env): string {
 export function inputHistoryFile(env?: Env): string {
 	return join(dataDir(env), "input-history.jsonl");
 }
+
+/** The user's answers on trusting each project's MCP servers (src/extensions/mcp/trust.ts). */
+export function mcpTrustFile(env?: Env): string {
+	return join(dataDir(env), "mcp-trust.json");
+}
+
+/** A project's MCP servers in Claude Code's format: `<cwd>/.mcp.json`. */
+export function mcpJsonFile(cwd: string): string {
+	return join(cwd, ".mcp.json");
+}

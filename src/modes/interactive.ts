@@ -51,6 +51,8 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		// copies of the live region on screen (caught by test/e2e/tmux.test.ts).
 		{ patchConsole: false, exitOnCtrlC: false, maxFps: 240 },
 	);
+	// MCP servers start once the first frame is on screen: launch and the first keystroke never wait for them.
+	const startMcp = setImmediate(() => session.startMcpServers?.("interactive"));
 	try {
 		await Promise.race([exited, instance.waitUntilExit()]);
 		// Quitting mid-run must not leave a model request or a tool running behind the prompt.
@@ -59,6 +61,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 			await session.waitForIdle();
 		}
 	} finally {
+		clearImmediate(startMcp);
 		instance.unmount();
 		removeReflowGuard();
 		process.off("exit", restore);

@@ -9,6 +9,8 @@ import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../agent/typ
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
 import { preloadApi, streamSimple } from "../ai/stream.js";
 import { type CustomCommand, expandCommand, loadCustomCommands } from "../extensions/custom-commands.js";
+import { type LoadedMcpConfig, loadMcpConfig } from "../extensions/mcp/config.js";
+import { McpManager, type McpServerInfo, type McpStartMode } from "../extensions/mcp/manager.js";
 import { formatSkillsForPrompt, loadSkills, type Skill } from "../extensions/skills.js";
 import { createAllTools, createCodingTools, toolNames } from "../tools/index.js";
 import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowError, shouldCompact, summarize } from "./compaction.js";
@@ -26,7 +28,7 @@ import {
 	type SessionInfo,
 	SessionWriter,
 } from "./session-store.js";
-import { loadSettings, type Settings } from "./settings.js";
+import { globalSettingsPath, loadSettings, type Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 import type { AgentSessionApi, SessionEvent, SessionState, SessionTotals, SlashCommandInfo, SubmitOutcome } from "./types.js";
@@ -118,7 +120,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 
 	const commands = loadCustomCommands({ cwd, env, reserved: slashCommands.map((c) => c.name) });
 	const skills = loadSkills({ cwd, env });
-	notices.push(...commands.warnings, ...skills.warnings);
+	const mcp = loadMcpConfig({ cwd, env });
+	notices.push(...commands.warnings, ...skills.warnings, ...mcp.warnings);
 
 	return new AgentSession({
 		cwd,
@@ -137,6 +140,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		notices,
 		customCommands: commands.commands,
 		skills: skills.skills,
+		mcp,
 	});
 }
 
@@ -159,6 +163,8 @@ interface AgentSessionConfig {
 	customCommands?: CustomCommand[];
 	/** Skills listed in the system prompt (see src/extensions/skills.ts). */
 	skills?: Skill[];
+	/** MCP servers; they start on `startMcpServers` (see src/extensions/mcp/). */
+	mcp?: LoadedMcpConfig;
 }
 
 export class AgentSession implements AgentSessionApi, SlashCommandHost {
@@ -178,6 +184,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private readonly earlyNotices: SessionEvent[] = [];
 	private readonly customCommands: ReadonlyMap<string, CustomCommand>;
 	private readonly loadedSkills: readonly Skill[];
+	private readonly builtInTools: AgentTool[];
+	private readonly mcp?: McpManager;
 
 	private writer?: SessionWriter;
 	private sessionId = "";
@@ -210,6 +218,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		if (config.apiKey) this.apiKeyOverride = { provider: config.model.provider, key: config.apiKey };
 		this.baseStreamFn = config.streamFn ?? streamSimple;
 		const tools = config.tools;
+		this.builtInTools = tools;
 		this.customCommands = new Map((config.customCommands ?? []).map((c) => [c.name, c]));
 		// The model reads a skill's body with `read`; without that tool a listed skill would be a dead end.
 		this.loadedSkills = tools.some((t) => t.name === "read") ? (config.skills ?? []) : [];
@@ -232,6 +241,20 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		});
 		// Synchronous on purpose: the Agent then adds no microtask per streamed token.
 		this.agent.subscribe((event) => this.onAgentEvent(event));
+		if (config.mcp && config.mcp.servers.length > 0) {
+			this.mcp = new McpManager({
+				servers: config.mcp.servers,
+				trust: config.mcp.trust,
+				cwd: this.cwd,
+				env: this.env,
+				notify: (level, text) => this.notify(level, text),
+				// A run works on its own copy of the tools, so a change mid-run applies from the next run.
+				onToolsChanged: () => {
+					this.agent.state.tools = [...this.builtInTools, ...(this.mcp?.tools() ?? [])];
+				},
+			});
+			this.mcp.setSettingsPath(globalSettingsPath(this.env));
+		}
 		if (config.loaded) this.adoptLoaded(config.loaded.path, config.loaded.session);
 		else this.startFreshFile();
 		for (const text of config.notices) this.notify("warning", text);
@@ -258,6 +281,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			sessionFile: this.writer?.path,
 			sessionId: this.sessionId,
 			isCompacting: this.compacting !== undefined,
+			mcpServers: this.mcp?.servers() ?? [],
 		};
 	}
 
@@ -336,7 +360,36 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	async prompt(text: string, images?: ImageContent[]): Promise<void> {
 		if (this.busy) throw new Error("A run is already active: steer or queue a follow-up, or wait for it to finish");
-		await this.runAgent(() => this.agent.prompt(text, images));
+		await this.runAgent(async () => {
+			await this.mcpReady();
+			await this.agent.prompt(text, images);
+		});
+	}
+
+	// ---- MCP servers ---------------------------------------------------------------------------
+
+	/**
+	 * Starts the trusted MCP servers in the background (once). The interactive mode calls this after the
+	 * first frame; the others at start. A prompt before it starts them itself.
+	 */
+	startMcpServers(mode: McpStartMode = "headless"): void {
+		this.mcp?.start(mode);
+	}
+
+	/** Servers still starting hold the request a few seconds at most, so their tools are offered. */
+	private async mcpReady(): Promise<void> {
+		if (!this.mcp) return;
+		this.mcp.start("headless");
+		await this.mcp.whenReady();
+	}
+
+	mcpServers(): readonly McpServerInfo[] {
+		return this.mcp?.servers() ?? [];
+	}
+
+	/** Answers the trust question for the project's servers; returns the names it applied to. */
+	answerMcpTrust(allow: boolean): string[] {
+		return this.mcp?.answerTrust(allow) ?? [];
 	}
 
 	steer(text: string): void {
@@ -503,6 +556,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	private secrets = (): string[] => {
 		const keys = this.apiKeyOverride ? [this.apiKeyOverride.key] : [];
+		if (this.mcp) keys.push(...this.mcp.secrets());
 		const provider = this.agent?.state.model.provider;
 		const registryKey = provider ? this.registry?.getApiKey(provider) : undefined;
 		if (registryKey) keys.push(registryKey);
@@ -718,6 +772,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.abort();
 		await this.waitForIdle();
 		this.flushPendingShell();
+		await this.mcp?.dispose();
 		this.listeners.clear();
 	}
 }

@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { QueueMode } from "../agent/types.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { configFile, projectSettingsFile } from "../config/paths.js";
+import { checkMcpServersSetting } from "../extensions/mcp/config.js";
 
 export interface CompactionSettings {
 	/** Compact automatically when the context nears the model's window. Default true. */
@@ -35,6 +36,12 @@ export interface Settings {
 export type SettingsFile = Partial<Omit<Settings, "compaction" | "retry">> & {
 	compaction?: Partial<CompactionSettings>;
 	retry?: Partial<RetrySettings>;
+	/** MCP servers (see src/extensions/mcp/config.ts); read from each file, not merged. */
+	mcpServers?: Record<string, unknown>;
+	/** Global settings only: start every project's MCP servers without asking. */
+	enableAllProjectMcpServers?: boolean;
+	/** Global settings only: project MCP servers (by name) to start without asking. */
+	enabledMcpjsonServers?: string[];
 };
 
 export const defaultSettings: Readonly<Settings> = Object.freeze({
@@ -62,6 +69,11 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	followUpMode: oneOf(queueModes),
 	compaction: { enabled: bool, reserveTokens: count, keepRecentTokens: count },
 	retry: { enabled: bool, maxRetries: count },
+	// Read by src/extensions/mcp/config.ts per file (where a server comes from decides whether it is trusted).
+	mcpServers: checkMcpServersSetting,
+	enableAllProjectMcpServers: bool,
+	enabledMcpjsonServers: (v) =>
+		Array.isArray(v) && v.every((n) => typeof n === "string") ? undefined : "must be an array of server names",
 };
 
 /** Checks parsed JSON against the schema above; throws one line naming `file` and the field. */

@@ -2,6 +2,7 @@
 // the interactive app, print and rpc modes show the same text; a UI may intercept a name first (the
 // app opens a picker for a bare `/model`) but never keeps its own list.
 import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
+import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
 import type { SessionInfo } from "./session-store.js";
 import type { SessionState, SlashCommandInfo } from "./types.js";
@@ -24,6 +25,9 @@ export interface SlashCommandHost {
 	commands(): SlashCommandInfo[];
 	/** Skills offered to the model (their names, descriptions and SKILL.md paths). */
 	skills(): readonly Skill[];
+	mcpServers(): readonly McpServerInfo[];
+	/** Trusts (or declines) the project's MCP servers; returns the names it applied to. */
+	answerMcpTrust(allow: boolean): string[];
 }
 
 export interface SlashCommand extends SlashCommandInfo {
@@ -156,6 +160,23 @@ export const slashCommands: readonly SlashCommand[] = [
 			if (!next) return s.notify("info", `Stored the API key for ${provider}`);
 			await s.setModel(next);
 			s.notify("info", `Stored the API key for ${provider}; now using ${provider}/${next.id} (/model to change)`);
+		},
+	},
+	{
+		name: "mcp",
+		description: "List MCP servers and their tools; allow or deny this project's servers",
+		args: "[allow|deny]",
+		run: (s, args) => {
+			if (args === "allow" || args === "deny") {
+				const names = s.answerMcpTrust(args === "allow");
+				if (names.length === 0) return s.notify("info", "No project MCP servers are waiting for an answer");
+				return s.notify(
+					"info",
+					`${args === "allow" ? "Trusted and starting" : "Declined (not started)"}: ${names.join(", ")}; remembered for this folder`,
+				);
+			}
+			if (args) return s.notify("error", "Usage: /mcp [allow|deny]");
+			s.notify("info", formatMcpServers(s.mcpServers()));
 		},
 	},
 	{

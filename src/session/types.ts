@@ -4,6 +4,7 @@
 
 import type { AgentEvent, AgentMessage } from "../agent/types.js";
 import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
+import type { McpServerInfo, McpStartMode } from "../extensions/mcp/manager.js";
 
 /** Events a session emits: every Agent event, plus what the session itself changes. */
 export type SessionEvent =
@@ -53,6 +54,8 @@ export interface SessionState {
 	sessionFile?: string;
 	sessionId: string;
 	isCompacting: boolean;
+	/** Configured MCP servers with their status and tools (empty without any). */
+	mcpServers?: readonly McpServerInfo[];
 }
 
 /** Result of sending a line of input: what the session did with it. */
@@ -115,6 +118,8 @@ export interface AgentSessionApi {
 	commands(): SlashCommandInfo[];
 	newSession(): Promise<void>;
 	compact(instructions?: string): Promise<void>;
+	/** Starts the configured MCP servers in the background; once, after the first frame in the app. */
+	startMcpServers?(mode: McpStartMode): void;
 	/** Loads what the first request needs (the provider) while the user is still typing. */
 	warmUp?(): Promise<void>;
 	/** Flushes the session file and releases resources. */

@@ -1,0 +1,148 @@
+// One MCP server: starts it with the official SDK (imported on first start, so a launch without MCP
+// never loads it), lists its tools, calls them with a timeout and the run's abort signal (the SDK turns
+// an abort into MCP's `notifications/cancelled`), and notices when it dies.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { type McpServerConfig, redactSecrets } from "./config.js";
+
+export type McpServerStatus = "untrusted" | "declined" | "starting" | "ready" | "failed" | "stopped";
+
+/** A tool as the server lists it. */
+export type McpToolDefinition = Pick<Tool, "name" | "description" | "inputSchema">;
+
+/** Connecting and listing tools must finish within this; a server still installing itself (npx) may be slow. */
+export const START_TIMEOUT_MS = 30_000;
+const STDERR_TAIL_CHARS = 2_000;
+
+/** Control characters (ESC included) become spaces: a server's text may not drive the terminal. */
+const plain = (text: string) => text.replace(/[\x00-\x1f\x7f-\x9f]+/g, " ").trim();
+
+export class McpConnection {
+	status: McpServerStatus = "stopped";
+	tools: McpToolDefinition[] = [];
+	/** Why it failed or stopped, one line, secrets masked. */
+	error?: string;
+
+	private client?: Client;
+	private stderrTail = "";
+	private started?: Promise<void>;
+	private closing = false;
+
+	constructor(
+		readonly config: McpServerConfig,
+		/** Called on every change of status or tools. */
+		private readonly onChange: (connection: McpConnection) => void,
+	) {}
+
+	/** Starts once; resolves when ready or failed, never rejects. */
+	start(): Promise<void> {
+		this.started ??= this.connect();
+		return this.started;
+	}
+
+	private async connect(): Promise<void> {
+		this.set("starting");
+		try {
+			const [{ Client }, transport] = await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), this.createTransport()]);
+			const client = new Client(
+				{ name: "rudder", version: "0.1.0" },
+				{
+					capabilities: {},
+					listChanged: {
+						tools: {
+							onChanged: (error, tools) => {
+								if (!error && tools) this.setTools(tools);
+							},
+						},
+					},
+				},
+			);
+			client.onclose = () => this.onClosed();
+			this.client = client;
+			await client.connect(transport, { timeout: START_TIMEOUT_MS });
+			const listed = await this.listAllTools(client);
+			if (this.closing) return;
+			this.tools = listed;
+			this.set("ready");
+		} catch (error) {
+			if (this.closing) return;
+			this.fail(error);
+			await this.client?.close().catch(() => undefined);
+		}
+	}
+
+	private async listAllTools(client: Client): Promise<McpToolDefinition[]> {
+		const tools: McpToolDefinition[] = [];
+		let cursor: string | undefined;
+		// Bounded: a server that pages forever must not hold the start open.
+		for (let page = 0; page < 50; page++) {
+			const result = await client.listTools(cursor ? { cursor } : {}, { timeout: START_TIMEOUT_MS });
+			tools.push(...result.tools);
+			cursor = result.nextCursor;
+			if (!cursor) break;
+		}
+		return tools;
+	}
+
+	private async createTransport() {
+		const t = this.config.transport;
+		if (t.type === "http") {
+			const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+			return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: t.headers } });
+		}
+		const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+		// stderr is piped, never inherited: a server's output must not reach our terminal raw. Its tail
+		// explains a failure.
+		const transport = new StdioClientTransport({ command: t.command, args: t.args, env: t.env, cwd: t.cwd, stderr: "pipe" });
+		transport.stderr?.on("data", (chunk: Buffer) => {
+			this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+		});
+		return transport;
+	}
+
+	async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+		if (this.status !== "ready" || !this.client) {
+			throw new Error(`MCP server "${this.config.name}" is not running${this.error ? ` (${this.error})` : ""}`);
+		}
+		const result = await this.client.callTool({ name, arguments: args }, undefined, {
+			signal,
+			timeout: this.config.timeoutMs,
+			// A server reporting progress is working; the timeout counts from its last report.
+			resetTimeoutOnProgress: true,
+			onprogress: () => {},
+		});
+		return result as CallToolResult;
+	}
+
+	async close(): Promise<void> {
+		this.closing = true;
+		const client = this.client;
+		this.client = undefined;
+		if (client) await client.close().catch(() => undefined);
+		if (this.status === "ready" || this.status === "starting") this.set("stopped");
+	}
+
+	private onClosed(): void {
+		if (this.closing || this.status === "failed") return;
+		const wasReady = this.status === "ready";
+		this.client = undefined;
+		this.fail(new Error(wasReady ? "the server closed the connection" : "the server exited while starting"));
+	}
+
+	private fail(error: unknown): void {
+		const reason = plain(error instanceof Error ? error.message : String(error)).slice(0, 300);
+		const lastLine = plain(this.stderrTail.trim().split("\n").at(-1) ?? "").slice(0, 200);
+		this.error = redactSecrets(lastLine && !reason.includes(lastLine) ? `${reason}; stderr: ${lastLine}` : reason, this.config.secrets);
+		this.set("failed");
+	}
+
+	private setTools(tools: McpToolDefinition[]): void {
+		this.tools = tools;
+		this.onChange(this);
+	}
+
+	set(status: McpServerStatus): void {
+		this.status = status;
+		this.onChange(this);
+	}
+}

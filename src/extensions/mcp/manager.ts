@@ -1,0 +1,212 @@
+// All configured MCP servers of a session: which may start (trust), starting them in the background,
+// the AgentTools they offer, a snapshot for `/mcp` and rpc `get_state`, and one notice per failure.
+import type { AgentTool } from "../../agent/types.js";
+import { describeTransport, type McpServerConfig, type McpServerSource, type McpTrustSettings } from "./config.js";
+import { McpConnection, type McpServerStatus } from "./connection.js";
+import { agentToolName, createMcpTool } from "./tools.js";
+import { rememberTrust, trustStates } from "./trust.js";
+
+type Env = Record<string, string | undefined>;
+
+/** One server as `/mcp` and rpc `get_state` show it. */
+export interface McpServerInfo {
+	name: string;
+	source: McpServerSource;
+	status: McpServerStatus;
+	/** Command line or URL; env and header values never appear. */
+	target: string;
+	/** The tool names the model sees. */
+	tools: string[];
+	error?: string;
+}
+
+/** Project servers waiting for the user's answer. */
+export interface McpTrustRequest {
+	servers: { name: string; source: McpServerSource; file: string; target: string }[];
+}
+
+export interface McpManagerOptions {
+	servers: McpServerConfig[];
+	trust: McpTrustSettings;
+	cwd: string;
+	env?: Env;
+	notify(level: "info" | "warning" | "error", text: string): void;
+	/** The tool list changed (a server became ready, died or changed its tools). */
+	onToolsChanged(): void;
+	/** How long the first request may wait for starting servers. Default READY_WAIT_MS. */
+	readyWaitMs?: number;
+}
+
+/** "A few seconds": long enough for a local server, short enough that a hung one does not hold a prompt. */
+export const READY_WAIT_MS = 5_000;
+
+export type McpStartMode = "interactive" | "headless";
+
+export class McpManager {
+	private readonly connections: McpConnection[];
+	private readonly states: Map<string, McpServerStatus>;
+	private toolList: AgentTool[] = [];
+	private snapshot: readonly McpServerInfo[] = [];
+	private startedAt?: number;
+	private starting: Promise<void>[] = [];
+	private settingsPath = "";
+
+	constructor(private readonly options: McpManagerOptions) {
+		const trust = trustStates(options.servers, { cwd: options.cwd, env: options.env, settings: options.trust });
+		this.states = new Map();
+		this.connections = options.servers.map((config) => {
+			const connection = new McpConnection(config, (c) => this.onChange(c));
+			const state = trust.get(config.name);
+			connection.status = state === "trusted" ? "stopped" : state === "declined" ? "declined" : "untrusted";
+			this.states.set(config.name, connection.status);
+			return connection;
+		});
+		this.refreshSnapshot();
+	}
+
+	/** The global settings file, named in the notice on how to trust servers. */
+	setSettingsPath(path: string): void {
+		this.settingsPath = path;
+	}
+
+	get hasServers(): boolean {
+		return this.connections.length > 0;
+	}
+
+	/** Starts every trusted server in the background (once); says once which project servers wait for trust. */
+	start(mode: McpStartMode): void {
+		if (this.startedAt !== undefined) return;
+		this.startedAt = Date.now();
+		for (const c of this.connections) if (c.status === "stopped") this.starting.push(c.start());
+		const waiting = this.connections.filter((c) => c.status === "untrusted");
+		if (waiting.length > 0) this.options.notify("warning", this.untrustedNotice(waiting, mode));
+	}
+
+	private untrustedNotice(waiting: McpConnection[], mode: McpStartMode): string {
+		const names = waiting.map((c) => c.config.name);
+		if (mode === "interactive") {
+			const lines = waiting.map((c) => `  ${c.config.name}: ${describeTransport(c.config)}  (${c.config.file})`);
+			return [
+				"This project configures MCP servers that would run with your permissions:",
+				...lines,
+				"Start them? /mcp allow (remembered for this folder), /mcp deny",
+			].join("\n");
+		}
+		const list = waiting.map((c) => `${c.config.name} (${describeTransport(c.config)})`).join(", ");
+		return (
+			`Project MCP servers not started, not trusted yet: ${list}. To allow them, run rudder in this folder and answer /mcp allow, ` +
+			`or add "enabledMcpjsonServers": ${JSON.stringify(names)} to ${this.settingsPath || "your global settings"}`
+		);
+	}
+
+	/** Waits until no server is starting, at most until READY_WAIT_MS after `start`. */
+	async whenReady(): Promise<void> {
+		if (this.startedAt === undefined || this.starting.length === 0) return;
+		const left = this.startedAt + (this.options.readyWaitMs ?? READY_WAIT_MS) - Date.now();
+		if (left <= 0) return;
+		let timer: NodeJS.Timeout | undefined;
+		await Promise.race([Promise.all(this.starting), new Promise<void>((r) => (timer = setTimeout(r, left)))]);
+		clearTimeout(timer);
+	}
+
+	trustRequest(): McpTrustRequest | undefined {
+		const waiting = this.connections.filter((c) => c.status === "untrusted");
+		if (waiting.length === 0) return undefined;
+		return {
+			servers: waiting.map((c) => ({
+				name: c.config.name,
+				source: c.config.source,
+				file: c.config.file,
+				target: describeTransport(c.config),
+			})),
+		};
+	}
+
+	/** The user's answer for the servers waiting for trust (or declined earlier): remembered for this folder. */
+	answerTrust(allow: boolean): string[] {
+		const asked = this.connections.filter((c) => c.status === "untrusted" || (allow && c.status === "declined"));
+		if (asked.length === 0) return [];
+		rememberTrust(
+			asked.map((c) => c.config),
+			allow,
+			{ cwd: this.options.cwd, env: this.options.env },
+		);
+		for (const c of asked) {
+			if (allow) {
+				c.status = "stopped";
+				this.starting.push(c.start());
+			} else c.set("declined");
+		}
+		return asked.map((c) => c.config.name);
+	}
+
+	tools(): AgentTool[] {
+		return this.toolList;
+	}
+
+	servers(): readonly McpServerInfo[] {
+		return this.snapshot;
+	}
+
+	secrets(): string[] {
+		return this.options.servers.flatMap((s) => s.secrets);
+	}
+
+	async dispose(): Promise<void> {
+		await Promise.all(this.connections.map((c) => c.close()));
+	}
+
+	private onChange(connection: McpConnection): void {
+		const before = this.states.get(connection.config.name);
+		this.states.set(connection.config.name, connection.status);
+		// One notice per failure, whether at start or later; the run goes on without the server.
+		if (connection.status === "failed" && before !== "failed") {
+			const tools = connection.tools.length > 0 ? "; its tools answer with an error" : "";
+			this.options.notify("error", `MCP server "${connection.config.name}" failed: ${connection.error ?? "unknown error"}${tools}`);
+		}
+		this.rebuildTools();
+		this.refreshSnapshot();
+		this.options.onToolsChanged();
+	}
+
+	private rebuildTools(): void {
+		const seen = new Set<string>();
+		const tools: AgentTool[] = [];
+		for (const c of this.connections) {
+			for (const definition of c.tools) {
+				const name = agentToolName(c.config.name, definition.name);
+				if (seen.has(name)) continue;
+				seen.add(name);
+				tools.push(createMcpTool(c, definition, name));
+			}
+		}
+		this.toolList = tools;
+	}
+
+	private refreshSnapshot(): void {
+		this.snapshot = this.connections.map((c) => ({
+			name: c.config.name,
+			source: c.config.source,
+			status: c.status,
+			target: describeTransport(c.config),
+			tools: c.tools.map((t) => agentToolName(c.config.name, t.name)),
+			...(c.error && c.status === "failed" ? { error: c.error } : {}),
+		}));
+	}
+}
+
+/** The text of `/mcp`: each server with its status and tools. */
+export function formatMcpServers(servers: readonly McpServerInfo[]): string {
+	if (servers.length === 0) return 'No MCP servers (configure them in .mcp.json or settings "mcpServers")';
+	const lines = servers.map((s) => {
+		const head = `${s.name}  ${s.status}  ${s.target}  [${s.source}]`;
+		const detail = s.error
+			? `\n    ${s.error}`
+			: s.status === "untrusted" || s.status === "declined"
+				? "\n    start it with /mcp allow"
+				: "";
+		const tools = s.tools.length > 0 ? `\n    tools: ${s.tools.join(", ")}` : "";
+		return head + detail + tools;
+	});
+	return `MCP servers:\n${lines.join("\n")}`;
+}

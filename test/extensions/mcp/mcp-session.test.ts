@@ -1,0 +1,200 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is the MCP configuration syntax these tests use
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { fauxText, fauxToolCall } from "../../../src/ai/index.js";
+import { type McpHttpFixture, startMcpHttpServer } from "../../helpers/mcp-http-server.js";
+import { createFixture, type Fixture } from "../../session/session-fixture.js";
+import { eventually, markerLines, stdioServer, writeGlobalSettings, writeMcpJson } from "./mcp-fixture.js";
+
+let fx: Fixture;
+let http: McpHttpFixture | undefined;
+afterEach(async () => {
+	await fx?.cleanup();
+	await http?.close();
+	http = undefined;
+});
+
+const toolResults = (session: { getState(): { messages: readonly unknown[] } }) =>
+	session.getState().messages.filter((m) => (m as { role: string }).role === "toolResult") as {
+		toolName: string;
+		isError: boolean;
+		content: { type: string; text?: string; data?: string }[];
+	}[];
+
+describe("MCP servers in a session", () => {
+	it("offers a global stdio server's tools with their schemas on the first request and runs a call end to end", async () => {
+		fx = await createFixture();
+		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer() } });
+		const session = await fx.open();
+		fx.faux.setResponses([{ content: [fauxToolCall("mcp__fx__echo", { text: "hi", times: "2" })] }, { content: [fauxText("done")] }]);
+		await session.prompt("use the tool");
+		const offered = fx.faux.calls[0].context.tools?.find((t) => t.name === "mcp__fx__echo");
+		expect(offered?.parameters).toMatchObject({ type: "object", required: ["text"] });
+		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).toEqual(
+			expect.arrayContaining(["read", "ls", "mcp__fx__pixel", "mcp__fx__hang"]),
+		);
+		const [result] = toolResults(session);
+		expect(result).toMatchObject({ toolName: "mcp__fx__echo", isError: false, content: [{ type: "text", text: "echo: hi hi" }] });
+		expect(session.getState().mcpServers).toEqual([
+			expect.objectContaining({ name: "fx", source: "global", status: "ready", tools: expect.arrayContaining(["mcp__fx__echo"]) }),
+		]);
+	});
+
+	it("speaks streamable HTTP with the configured headers, maps images and error results", async () => {
+		fx = await createFixture();
+		http = await startMcpHttpServer();
+		fx.env.FIXTURE_TOKEN = "tok-123456789";
+		writeGlobalSettings(fx, { enabledMcpjsonServers: ["web"] });
+		writeMcpJson(fx, { web: { type: "http", url: http.url, headers: { Authorization: "Bearer ${FIXTURE_TOKEN}" } } });
+		const session = await fx.open();
+		fx.faux.setResponses([
+			{ content: [fauxToolCall("mcp__web__pixel", {}), fauxToolCall("mcp__web__fail", {})] },
+			{ content: [fauxText("seen")] },
+		]);
+		await session.prompt("look");
+		expect(http.requests.length).toBeGreaterThan(0);
+		expect(http.requests.every((h) => h.authorization === "Bearer tok-123456789")).toBe(true);
+		const [pixel, fail] = toolResults(session);
+		expect(pixel).toMatchObject({ isError: false, content: [{ type: "image", mimeType: "image/png" }] });
+		expect(fail).toMatchObject({ isError: true, content: [{ type: "text", text: "the fixture failed on purpose" }] });
+		// The header value is a secret: /mcp shows the header's name only.
+		await session.submit("/mcp");
+		const listing = fx.notices().at(-1) ?? "";
+		expect(listing).toContain(`web  ready  ${http.url} (headers: Authorization)  [mcp-json]`);
+		expect(listing).not.toContain("tok-123456789");
+	});
+
+	it("a server that crashes gives one notice, its tools answer errors, and the run goes on", async () => {
+		fx = await createFixture();
+		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer() } });
+		const session = await fx.open();
+		fx.faux.setResponses([
+			{ content: [fauxToolCall("mcp__fx__crash", {})] },
+			{ content: [fauxToolCall("mcp__fx__echo", { text: "again" })] },
+			{ content: [fauxText("carried on")] },
+		]);
+		await session.prompt("crash it");
+		const [crash, echo] = toolResults(session);
+		expect(crash.isError).toBe(true);
+		expect(echo).toMatchObject({
+			isError: true,
+			content: [{ type: "text", text: expect.stringContaining('MCP server "fx" is not running') }],
+		});
+		expect(session.getState().messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "carried on" }] });
+		const failures = fx.notices().filter((n) => n.startsWith('MCP server "fx" failed'));
+		expect(failures).toHaveLength(1);
+		expect(failures[0]).toContain("fatal: the fixture crashed");
+		expect(session.getState().mcpServers?.[0]).toMatchObject({ status: "failed" });
+	});
+
+	it("abort cuts off a hanging call and the cancellation reaches the server", async () => {
+		fx = await createFixture();
+		const marker = join(fx.root, "marker.txt");
+		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer(marker) } });
+		const session = await fx.open();
+		fx.faux.setResponses([{ content: [fauxToolCall("mcp__fx__hang", {})] }]);
+		const run = session.prompt("hang");
+		await eventually(() => markerLines(marker).includes("hang started"));
+		session.abort();
+		await run;
+		await eventually(() => markerLines(marker).includes("hang cancelled"));
+		const [result] = toolResults(session);
+		expect(result).toMatchObject({ toolName: "mcp__fx__hang", isError: true });
+	});
+
+	it("a server that cannot start is one notice and the prompt goes ahead without it", async () => {
+		fx = await createFixture();
+		writeGlobalSettings(fx, { mcpServers: { gone: { command: join(fx.root, "no-such-binary") } } });
+		const session = await fx.open();
+		fx.faux.setResponses([{ content: [fauxText("fine")] }]);
+		await session.prompt("hello");
+		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).toEqual(["read", "ls"]);
+		expect(fx.notices().filter((n) => n.startsWith('MCP server "gone" failed'))).toHaveLength(1);
+		expect(session.getState().messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
+	});
+
+	it("masks the server's env secrets in tool results, the session file and /mcp", async () => {
+		fx = await createFixture();
+		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer(undefined, { env: { FIXTURE_TOKEN: "s3cret-value-42" } }) } });
+		const session = await fx.open();
+		fx.faux.setResponses([{ content: [fauxToolCall("mcp__fx__secret", {})] }, { content: [fauxText("ok")] }]);
+		await session.prompt("leak it");
+		const [result] = toolResults(session);
+		expect(result.content[0].text).toBe("token=***");
+		expect(JSON.stringify(fx.faux.calls[1].context.messages)).not.toContain("s3cret-value-42");
+		expect(readFileSync(session.getState().sessionFile as string, "utf8")).not.toContain("s3cret-value-42");
+		await session.submit("/mcp");
+		expect(fx.notices().at(-1)).toContain("(env: FIXTURE_TOKEN)");
+		expect(fx.notices().join("\n")).not.toContain("s3cret-value-42");
+	});
+});
+
+describe("trusting a project's MCP servers", () => {
+	it("does not start an untrusted project server, says so once, and starts it after /mcp allow (remembered)", async () => {
+		fx = await createFixture();
+		const marker = join(fx.root, "marker.txt");
+		writeMcpJson(fx, { proj: stdioServer(marker) });
+		const session = await fx.open();
+		fx.faux.setResponses([{ content: [fauxText("no tools")] }]);
+		await session.prompt("hi");
+		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).toEqual(["read", "ls"]);
+		const notices = fx.notices().filter((n) => n.includes("not trusted yet"));
+		expect(notices).toHaveLength(1);
+		expect(notices[0]).toContain(`proj (${process.execPath} ${stdioServer(marker).args?.toString().replace(",", " ")})`);
+		expect(notices[0]).toContain('"enabledMcpjsonServers": ["proj"]');
+		expect(notices[0]).toContain(join(fx.env.RUDDER_HOME, "settings.json"));
+		expect(session.getState().mcpServers?.[0]).toMatchObject({ name: "proj", status: "untrusted" });
+
+		await session.submit("/mcp allow");
+		expect(fx.notices().at(-1)).toBe("Trusted and starting: proj; remembered for this folder");
+		await eventually(() => session.getState().mcpServers?.[0].status === "ready");
+
+		// A new session in the same folder starts it without asking.
+		const again = await fx.open();
+		again.startMcpServers("headless");
+		await eventually(() => again.getState().mcpServers?.[0].status === "ready");
+		expect(fx.notices().filter((n) => n.includes("not trusted yet"))).toHaveLength(1);
+	});
+
+	it("asks again when the trusted command line changes, and ignores trust settings in project files", async () => {
+		fx = await createFixture();
+		writeMcpJson(fx, { proj: stdioServer() });
+		const first = await fx.open();
+		first.startMcpServers("headless");
+		first.answerMcpTrust(true);
+		writeMcpJson(fx, { proj: stdioServer(undefined, { args: [process.argv[1] ?? "other.js"] }) });
+		putProjectSettings(fx, { enableAllProjectMcpServers: true });
+		const changed = await fx.open();
+		changed.startMcpServers("headless");
+		expect(changed.getState().mcpServers?.[0]).toMatchObject({ status: "untrusted" });
+		expect(fx.notices()).toContain(
+			`Ignored the MCP trust settings in ${join(fx.cwd, ".rudder", "settings.json")}: only your global settings can trust a project's servers`,
+		);
+	});
+
+	it("/mcp deny is remembered: no notice next time, and /mcp lists it as declined", async () => {
+		fx = await createFixture();
+		writeMcpJson(fx, { proj: stdioServer() });
+		const first = await fx.open();
+		first.startMcpServers("interactive");
+		expect(fx.notices().at(-1)).toMatch(/^This project configures MCP servers that would run with your permissions:\n {2}proj: /);
+		await first.submit("/mcp deny");
+		const before = fx.notices().length;
+		const next = await fx.open();
+		next.startMcpServers("headless");
+		expect(
+			fx
+				.notices()
+				.slice(before)
+				.filter((n) => n.includes("not trusted")),
+		).toEqual([]);
+		await next.submit("/mcp");
+		expect(fx.notices().at(-1)).toMatch(/proj {2}declined .*\n {4}start it with \/mcp allow/);
+	});
+});
+
+function putProjectSettings(fx: Fixture, settings: Record<string, unknown>): void {
+	mkdirSync(join(fx.cwd, ".rudder"), { recursive: true });
+	writeFileSync(join(fx.cwd, ".rudder", "settings.json"), JSON.stringify(settings));
+}
