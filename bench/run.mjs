@@ -200,6 +200,18 @@ if (want("checkpoint")) {
 	row("checkpoint", "longest event-loop stall during a snapshot (ms)", stall, undefined, "≤ 50 ms", stall <= 50);
 }
 
+// 8. Terminal sanitiser (in-process): µs per KB on the per-token path.
+if (want("sanitize")) {
+	console.error("sanitiser …");
+	const r = spawnSync(process.execPath, [join(root, "bench", "sanitize.mjs")], { encoding: "utf8" });
+	if (r.status !== 0) throw new Error(`sanitize bench failed: ${r.stderr}`);
+	const us = JSON.parse(r.stdout.trim().split("\n").at(-1));
+	row("sanitiser", "plain ASCII (µs/KB)", us.ascii, undefined, "≤ 5", us.ascii <= 5);
+	row("sanitiser", "prose with wide chars and emoji (µs/KB)", us.prose, undefined, "", undefined);
+	row("sanitiser", "hostile text (µs/KB)", us.hostile, undefined, "", undefined);
+	row("sanitiser", "5-byte tokens, one call each (µs/KB)", us.tokens, undefined, "", undefined);
+}
+
 const table = [
 	"| benchmark | metric | Rudder (median) | pi 0.73.1 (median) | ratio | bar | holds |",
 	"|---|---|---|---|---|---|---|",

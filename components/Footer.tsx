@@ -2,8 +2,8 @@
 import { homedir } from "node:os";
 import { Text } from "ink";
 import React from "react";
+import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { SessionState } from "../src/session/types.js";
-import { sanitizeTerminalText } from "./sanitize.js";
 
 function compact(n: number): string {
 	if (n < 1000) return String(n);

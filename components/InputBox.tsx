@@ -2,9 +2,9 @@
 // MAX_INPUT_ROWS rows around the cursor. Big pastes appear as their `[paste #N +L lines]` placeholder.
 import { Box, Text } from "ink";
 import React from "react";
+import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import { charAt, type EditorState } from "./editor-state.js";
 import { MAX_INPUT_ROWS } from "./live-budget.js";
-import { sanitizeTerminalText } from "./sanitize.js";
 import { wrapLine } from "./text-width.js";
 import { color, theme } from "./theme.js";
 

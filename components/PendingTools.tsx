@@ -1,8 +1,8 @@
 // Tools still running: a spinner, the name, the arguments on one line, elapsed seconds, and the last
 // lines of streamed output (bash). Cut to `maxRows` rows in total.
 import { Box, Text } from "ink";
+import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import { formatToolArgs } from "./format-args.js";
-import { sanitizeTerminalText } from "./sanitize.js";
 import type { RunningTool } from "./session-view.js";
 import { color, theme } from "./theme.js";
 

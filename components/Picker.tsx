@@ -3,9 +3,9 @@
 // the list; typing filters the items by every word of the query. The state and its key handling are
 // pure (`pickerKey`), so they are tested without a terminal; `use-picker.ts` holds them in React.
 import { Box, Text } from "ink";
+import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { Intent } from "./key-map.js";
 import { SingleLineField } from "./SingleLineField.js";
-import { sanitizeTerminalText } from "./sanitize.js";
 import { displayWidth } from "./text-width.js";
 
 export const PICKER_ROWS = 8;

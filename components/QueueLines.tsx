@@ -1,6 +1,6 @@
 // Queued messages, dim, one line each: steering first (it is delivered first), then follow-ups.
 import { Box, Text } from "ink";
-import { sanitizeTerminalText } from "./sanitize.js";
+import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 
 export function queueLines(steering: readonly string[], followUp: readonly string[], maxRows: number): string[] {
 	const all = [...steering.map((t) => `Steering: ${t}`), ...followUp.map((t) => `Follow-up: ${t}`)].map((line) =>

@@ -1,7 +1,7 @@
 // The open tail of the streaming reply: plain text (closed blocks already went to history as markdown),
 // only its last `maxRows` rows. Cost per frame depends on the rows shown, not on the reply's length.
 import { Box, Text } from "ink";
-import { sanitizeTerminalText } from "./sanitize.js";
+import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { LiveTail } from "./session-view.js";
 import { lastRows } from "./text-width.js";
 

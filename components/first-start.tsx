@@ -3,7 +3,7 @@
 import { Box, Text } from "ink";
 import { KEY_ENV_VARS } from "../src/ai/constants.js";
 import type { Model } from "../src/ai/types.js";
-import { sanitizeTerminalText } from "./sanitize.js";
+import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import { color, theme } from "./theme.js";
 
 const LOCAL_PROVIDERS = new Set(["ollama", "llamacpp", "lmstudio", "vllm"]);

@@ -1,6 +1,6 @@
 // A tool call's arguments on one line: the field a person looks for first (the command, the path),
 // else compact JSON. Sanitised and cut to `max` characters.
-import { sanitizeTerminalText } from "./sanitize.js";
+import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 
 const MAIN_FIELDS = ["command", "path", "file_path", "pattern", "url", "query"];
 

@@ -2,6 +2,7 @@
 // spans and links, lists with hanging indents, quotes, rules, fenced code (coloured when highlight.js has
 // loaded) and anything else as its raw text. Pure; called once per block, when it enters history.
 import { lexer, type Token, type Tokens } from "marked";
+import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 import {
 	type Line,
 	mergeStyle,
@@ -12,7 +13,6 @@ import {
 	withStyle,
 	wrapSegments,
 } from "../render/styled-text.js";
-import { sanitizeTerminalText } from "../sanitize.js";
 import { color, theme } from "../theme.js";
 import { highlightCode } from "./highlight.js";
 

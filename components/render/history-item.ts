@@ -1,7 +1,8 @@
 // One finished item of the transcript as the single string <Static> prints: styled, wrapped to the
 // terminal width by us, every outside string sanitised before it is styled. Rendered once per item.
+
+import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 import { renderMarkdown } from "../markdown/render-markdown.js";
-import { sanitizeTerminalText } from "../sanitize.js";
 import { type HistoryItem, THINKING_SHOWN } from "../session-view.js";
 import { color, theme } from "../theme.js";
 import { type Line, linesToAnsi, type Segment, wrapSegments } from "./styled-text.js";

@@ -1,7 +1,8 @@
 // A finished tool call in history: a status mark, the name and arguments on one row, then the result
 // collapsed to a few lines (Ctrl+O prints the last one in full), or the edit's diff coloured.
+
+import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 import { formatToolArgs } from "../format-args.js";
-import { sanitizeTerminalText } from "../sanitize.js";
 import type { HistoryItem } from "../session-view.js";
 import { color, theme } from "../theme.js";
 import { type Line, type Segment, type Style, truncateLine, wrapSegments } from "./styled-text.js";

@@ -8,7 +8,7 @@ import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { ModelRegistry } from "../ai/model-registry.js";
 import { runJson } from "../modes/json.js";
-import { type ModeOutput, oneLine, runPrint } from "../modes/print.js";
+import { errorLine, forOutput, type ModeOutput, runPrint } from "../modes/print.js";
 import { runRpc } from "../modes/rpc.js";
 import { loadSettings } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
@@ -16,15 +16,15 @@ import { type CliArgs, type CliMode, parseCliArgs } from "./args.js";
 import { discoveryOptions, type ModelCatalog, resolveModel } from "./resolve-model.js";
 import { chooseSessionMode } from "./session-choice.js";
 
-const stdout: ModeOutput = { write: (text) => void process.stdout.write(text) };
-const stderr: ModeOutput = { write: (text) => void process.stderr.write(text) };
+const stdout: ModeOutput = { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true };
+const stderr: ModeOutput = { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true };
 
 /** Runs the CLI; resolves to the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
 	try {
 		return await run(argv);
 	} catch (error) {
-		stderr.write(`rudder: ${oneLine(error instanceof Error ? error.message : String(error))}\n`);
+		stderr.write(errorLine(error instanceof Error ? error.message : String(error)));
 		return 1;
 	}
 }
@@ -61,7 +61,7 @@ async function run(argv: string[]): Promise<number> {
 
 	const sessionMode = chooseSessionMode(args, { cwd, env, interactive: mode === "interactive" });
 	if (!sessionMode.ok) return fail(sessionMode.message, 2);
-	if (sessionMode.notice && mode !== "interactive") stderr.write(`rudder: ${sessionMode.notice}\n`);
+	if (sessionMode.notice && mode !== "interactive") stderr.write(errorLine(sessionMode.notice));
 
 	// A resumed session keeps the model it was using unless a flag names one (or only the demo is left).
 	const resuming = sessionMode.mode.kind === "continue" || sessionMode.mode.kind === "file";
@@ -138,10 +138,11 @@ async function listModels(registry: ModelRegistry, search: string): Promise<numb
 		rows.push([spec, model.name, formatTokens(model.contextWindow), registry.hasKey(model.provider) ? "yes" : "no"]);
 	}
 	if (rows.length === 0) {
-		stderr.write(search ? `rudder: no model matches "${search}"\n` : "rudder: no models known\n");
+		stderr.write(errorLine(search ? `no model matches "${search}"` : "no models known"));
 		return 1;
 	}
-	stdout.write(formatTable([["model", "name", "context", "key"], ...rows]));
+	// Names come from local servers and models.json: outside text.
+	stdout.write(forOutput(stdout, formatTable([["model", "name", "context", "key"], ...rows])));
 	return 0;
 }
 
@@ -186,7 +187,7 @@ async function readAll(input: Readable): Promise<string> {
 }
 
 function fail(message: string, code: number): number {
-	stderr.write(`rudder: ${oneLine(message)}\n`);
+	stderr.write(errorLine(message));
 	return code;
 }
 

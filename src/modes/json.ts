@@ -3,17 +3,26 @@
 // each line costs O(token), not O(message so far): `message_update` lines carry
 // `assistantMessageEvent` without its `partial` message and no `message`; `message_end` carries the
 // complete message.
+// Lines are escaped by `toJsonLine` (no raw C1 control or U+2028/9) and redacted (no known secret).
+import type { Model } from "../ai/types.js";
+import { toJsonLine } from "../safety/json-line.js";
+import { REDACTED, redactSecrets } from "../safety/secrets.js";
 import type { AgentSessionApi, SessionEvent, SessionState } from "../session/types.js";
-import { lastRunOutcome, oneLine, type PrintIo } from "./print.js";
+import { errorLine, lastRunOutcome, type PrintIo } from "./print.js";
+
+/** `value` as one output line for json and rpc clients: escaped, secrets redacted, newline-terminated. */
+export function jsonOutputLine(value: unknown): string {
+	return `${redactSecrets(toJsonLine(value))}\n`;
+}
 
 export async function runJson(session: AgentSessionApi, prompt: string, io: PrintIo): Promise<number> {
-	const unsubscribe = session.subscribe((event) => io.stdout.write(`${JSON.stringify(toJsonEvent(event))}\n`));
+	const unsubscribe = session.subscribe((event) => io.stdout.write(jsonOutputLine(toJsonEvent(event))));
 	try {
 		await session.prompt(prompt);
 		await session.waitForIdle();
 		const outcome = lastRunOutcome(session.getState().messages);
 		if (!outcome.ok) {
-			io.stderr.write(`rudder: ${oneLine(outcome.error)}\n`);
+			io.stderr.write(errorLine(outcome.error));
 			return 1;
 		}
 		return 0;
@@ -29,8 +38,16 @@ export function toJsonEvent(event: SessionEvent): object {
 	return { type: event.type, assistantMessageEvent: rest };
 }
 
-/** The JSON form of the session state: the transcript is left out (ask `get_messages`), sets become arrays. */
+/**
+ * The JSON form of the session state: the transcript is left out (ask `get_messages`), sets become
+ * arrays, and the model's header values (models.json `headers`, often `Authorization`) are masked.
+ */
 export function toJsonState(state: SessionState): object {
-	const { messages, pendingToolCalls, streamingMessage: _streaming, ...rest } = state;
-	return { ...rest, messageCount: messages.length, pendingToolCalls: [...pendingToolCalls] };
+	const { messages, pendingToolCalls, streamingMessage: _streaming, model, ...rest } = state;
+	return { ...rest, model: maskHeaders(model), messageCount: messages.length, pendingToolCalls: [...pendingToolCalls] };
+}
+
+function maskHeaders(model: Model): Model {
+	if (!model.headers) return model;
+	return { ...model, headers: Object.fromEntries(Object.keys(model.headers).map((name) => [name, REDACTED])) };
 }

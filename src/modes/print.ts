@@ -1,12 +1,18 @@
 // Print mode (`rudder -p`): one prompt, the final answer's text on stdout, exit. A failed or aborted
-// run prints its error on stderr and exits 1, so scripts can tell an answer from a failure.
+// run prints its error on stderr and exits 1, so scripts can tell an answer from a failure. On a
+// terminal the answer is sanitised (no escape sequence of the model's reaches it); through a pipe it
+// is written byte for byte, as scripts expect. Known secrets are redacted from both.
 
 import type { AgentMessage } from "../agent/types.js";
 import type { AssistantMessage } from "../ai/types.js";
+import { sanitizeTerminalText } from "../safety/sanitize.js";
+import { redactSecrets } from "../safety/secrets.js";
 import type { AgentSessionApi } from "../session/types.js";
 
 export interface ModeOutput {
 	write(text: string): void;
+	/** A terminal: outside text is sanitised before it is written to it. */
+	isTTY?: boolean;
 }
 
 export interface PrintIo {
@@ -16,16 +22,16 @@ export interface PrintIo {
 
 export async function runPrint(session: AgentSessionApi, prompt: string, io: PrintIo): Promise<number> {
 	const unsubscribe = session.subscribe((event) => {
-		if (event.type === "notice" && event.level !== "info") io.stderr.write(`rudder: ${oneLine(event.text)}\n`);
+		if (event.type === "notice" && event.level !== "info") io.stderr.write(errorLine(event.text));
 	});
 	try {
 		await session.prompt(prompt);
 		const outcome = lastRunOutcome(session.getState().messages);
 		if (!outcome.ok) {
-			io.stderr.write(`rudder: ${oneLine(outcome.error)}\n`);
+			io.stderr.write(errorLine(outcome.error));
 			return 1;
 		}
-		if (outcome.text) io.stdout.write(outcome.text.endsWith("\n") ? outcome.text : `${outcome.text}\n`);
+		if (outcome.text) io.stdout.write(forOutput(io.stdout, outcome.text.endsWith("\n") ? outcome.text : `${outcome.text}\n`));
 		return 0;
 	} finally {
 		unsubscribe();
@@ -57,4 +63,18 @@ function findLastAssistant(messages: readonly AgentMessage[]): AssistantMessage 
 
 export function oneLine(text: string): string {
 	return text.replace(/\s*\n\s*/g, " ").trim();
+}
+
+/** Outside text for `out`: secrets redacted; sanitised when `out` is a terminal, exact through a pipe. */
+export function forOutput(out: ModeOutput, text: string): string {
+	const redacted = redactSecrets(text);
+	return out.isTTY ? sanitizeTerminalText(redacted) : redacted;
+}
+
+/**
+ * `rudder: <text>` as one stderr line. Error text often quotes a server's body or a file, so it is
+ * always redacted and sanitised, whatever stderr is: a log read later with `cat` is a terminal too.
+ */
+export function errorLine(text: string): string {
+	return `rudder: ${oneLine(sanitizeTerminalText(redactSecrets(text)))}\n`;
 }

@@ -19,7 +19,7 @@ import type { Readable } from "node:stream";
 import { THINKING_LEVELS } from "../ai/constants.js";
 import type { Model, ThinkingLevel } from "../ai/types.js";
 import type { AgentSessionApi } from "../session/types.js";
-import { toJsonEvent, toJsonState } from "./json.js";
+import { jsonOutputLine, toJsonEvent, toJsonState } from "./json.js";
 import { type ModeOutput, oneLine } from "./print.js";
 
 export interface RpcIo {
@@ -36,7 +36,7 @@ type Command = { id?: string | number; type: string; [field: string]: unknown };
 type Respond = (success: boolean, payload?: unknown) => void;
 
 export async function runRpc(session: AgentSessionApi, io: RpcIo, options: RpcOptions): Promise<number> {
-	const write = (value: object) => io.stdout.write(`${JSON.stringify(value)}\n`);
+	const write = (value: object) => io.stdout.write(jsonOutputLine(value));
 	// Our own flag: `isStreaming` may flip only after `prompt` has started its first await, and two
 	// prompt lines in one chunk must not both start a run.
 	let running: Promise<void> | undefined;

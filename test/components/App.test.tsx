@@ -490,7 +490,7 @@ describe("App sanitising", () => {
 
 	const stripOwnStyles = (f: string) => f.replace(/\x1b\[[0-9;]*m/g, "");
 
-	it("renders escape sequences from the model and from tools inert", async () => {
+	it("renders escape sequences from the model and from tools inert and visible, hiding no text", async () => {
 		const { session, frame, type } = await mount();
 		await type("go");
 		await type(ENTER);
@@ -502,12 +502,13 @@ describe("App sanitising", () => {
 		await vi.waitFor(() => expect(frame()).toContain("tail"));
 		const f = stripOwnStyles(frame());
 		expect(f).not.toMatch(/[\x1b\x07\x9b\x9c\x9d\x90]/);
-		expect(f).not.toContain("pwned-title");
-		expect(f).not.toContain("cHduZWQtY2xpcA");
-		expect(f).not.toContain("evil.example");
-		expect(f).toContain("click");
-		expect(f).toContain("red");
-		expect(f).toContain("^G");
+		// Each payload stays on screen behind a visible introducer: what the model reads, the user sees.
+		expect(f).toContain("^[]0;pwned-title^G");
+		expect(f).toContain("cHduZWQtY2xpcA");
+		expect(f).toContain("^[]8;;https://evil.example^[\\click");
+		expect(f).toContain("⟪U+009D⟫0;c1-title");
+		expect(f).toContain("^[[2J^[[Hred");
+		expect(f).toContain("cat ^[]0;x^Gevil");
 	});
 });
 

@@ -69,7 +69,7 @@ describe("renderMarkdown", () => {
 	});
 
 	it("sanitises escape sequences from the model before styling", () => {
-		expect(show("a\x1b]52;c;Zm9v\x07b \x1b[2Jc `x\x1b[31m`")).toBe("ab c x");
+		expect(show("a\x1b]52;c;Zm9v\x07b \x1b[2Jc `x\x1b[31m`")).toBe("a^[]52;c;Zm9v^Gb ^[[2Jc x");
 	});
 
 	it("colours code once highlight.js has loaded", async () => {

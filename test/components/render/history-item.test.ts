@@ -52,8 +52,8 @@ describe("renderHistoryItem", () => {
 	});
 
 	it("sanitises outside text before styling it", () => {
-		expect(show({ kind: "user", id: 1, text: "a\x1b[2Jb\x1b]52;c;eA==\x07" })).toBe("\n› ab");
+		expect(show({ kind: "user", id: 1, text: "a\x1b[2Jb\x1b]52;c;eA==\x07" })).toBe("\n› a^[[2Jb^[]52;c;eA==^G");
 		expect(show({ kind: "error", id: 1, text: "bad\x1b[31m\r" })).toBe("\nError: bad^M");
-		expect(show({ kind: "notice", id: 1, level: "info", text: "n\x1b[1A" })).toBe("n");
+		expect(show({ kind: "notice", id: 1, level: "info", text: "n\x1b[1A" })).toBe("n^[[1A");
 	});
 });

@@ -72,7 +72,7 @@ describe("renderToolCall", () => {
 		const text = rows(
 			renderToolCall(tool({ name: "ba\x1b[2Jsh", args: { command: "l\x1b]0;t\x07s" }, output: "o\x1b[31mk\x07" }), 80),
 		).join("\n");
-		expect(text).toBe("✓ bash ls\n  ok^G");
-		expect(rows(renderToolCall(tool({ diff: "+a\x1b[1Ab" }), 80))[1]).toBe("  +ab");
+		expect(text).toBe("✓ ba^[[2Jsh l^[]0;t^Gs\n  ok^G");
+		expect(rows(renderToolCall(tool({ diff: "+a\x1b[1Ab" }), 80))[1]).toBe("  +a^[[1Ab");
 	});
 });

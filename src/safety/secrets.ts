@@ -1,0 +1,55 @@
+// The secrets this process knows (provider keys from the environment, auth.json, `--api-key`, models.json
+// keys and header values, keys stored by /login) and the one function that takes them out of text before
+// it reaches a session file, an export, an error line, json/rpc output, the input history or a log.
+// Every layer may import this; it imports nothing.
+
+/** What a secret is replaced with. */
+export const REDACTED = "[redacted]";
+
+/** Shorter values are not treated as secrets: masking "local" or "1" everywhere would garble text. */
+export const MIN_SECRET_LENGTH = 8;
+
+export interface Redactor {
+	/** Remembers a secret (trimmed; ignored when shorter than MIN_SECRET_LENGTH or undefined). */
+	add(secret: string | undefined): void;
+	/** `text` with every known secret (and its JSON-escaped form) replaced by REDACTED. */
+	redact(text: string): string;
+	/** How many distinct secrets are known. */
+	readonly size: number;
+}
+
+export function createRedactor(): Redactor {
+	const known = new Set<string>();
+	// Longest first, so a secret that contains another is replaced whole.
+	let ordered: string[] = [];
+	const remember = (value: string) => {
+		if (known.has(value)) return;
+		known.add(value);
+		ordered = [...known].sort((a, b) => b.length - a.length);
+	};
+	return {
+		add(secret) {
+			const value = secret?.trim();
+			if (!value || value.length < MIN_SECRET_LENGTH) return;
+			remember(value);
+			// Inside JSON text (session lines, rpc output) the secret appears escaped.
+			const escaped = JSON.stringify(value).slice(1, -1);
+			if (escaped !== value) remember(escaped);
+		},
+		redact(text) {
+			let out = text;
+			for (const secret of ordered) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+			return out;
+		},
+		get size() {
+			return known.size;
+		},
+	};
+}
+
+/** The process's own secrets: fed by the model registry, the CLI and the session; read by every writer. */
+export const processSecrets: Redactor = createRedactor();
+
+export function redactSecrets(text: string): string {
+	return processSecrets.redact(text);
+}

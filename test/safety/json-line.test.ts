@@ -1,0 +1,27 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { toJsonLine } from "../../src/safety/json-line.js";
+
+describe("toJsonLine", () => {
+	it("escapes DEL, C1 controls and U+2028/9, which JSON.stringify leaves raw", () => {
+		expect(JSON.stringify("a\x9bb")).toBe('"a\x9bb"');
+		expect(toJsonLine({ text: "a\x9b2J\x9d0;t\x9c\x7f\u2028\u2029" })).toBe('{"text":"a\\u009b2J\\u009d0;t\\u009c\\u007f\\u2028\\u2029"}');
+		expect(toJsonLine({ text: "\x1b[2J" })).toBe('{"text":"\\u001b[2J"}');
+	});
+
+	it("property: no raw control character leaves, and the line parses back to the same value", () => {
+		fc.assert(
+			fc.property(
+				fc.dictionary(fc.string({ unit: "binary", maxLength: 8 }), fc.string({ unit: "binary", maxLength: 40 }), { maxKeys: 4 }),
+				fc.string({ unit: "binary", maxLength: 50 }),
+				(value, text) => {
+					const line = toJsonLine({ value, text });
+					if (/[\x00-\x1f\x7f-\x9f\u2028\u2029]/.test(line)) return false;
+					expect(JSON.parse(line)).toEqual(JSON.parse(JSON.stringify({ value, text })));
+					return true;
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+});

