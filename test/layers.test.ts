@@ -8,6 +8,8 @@ const root = resolve(import.meta.dirname, "..");
 /** Lower number = lower layer. Equal numbers may not import each other either, except within a folder. */
 const rank: Record<string, number> = {
 	"src/config": 0,
+	// Sanitiser, JSON-line escaping, the secret store: pure, importing nothing, used by every layer.
+	"src/safety": 0,
 	"src/ai": 1,
 	"src/agent": 2,
 	"src/tools": 3,
