@@ -12,8 +12,9 @@ import { type Completion, completionsFor, type DirEntry } from "./completion.js"
 import { Footer } from "./Footer.js";
 import { History } from "./History.js";
 import { InputBox, inputRows } from "./InputBox.js";
+import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./ink/live-budget.js";
+import { useRawInput } from "./ink/use-raw-input.js";
 import { type InputHistory, openInputHistory } from "./input-history.js";
-import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./live-budget.js";
 import { loadHighlighter } from "./markdown/highlight.js";
 import { PendingTools, pendingToolRows, spinnerFrame } from "./PendingTools.js";
 import { Picker, pickerRows } from "./Picker.js";
@@ -23,7 +24,6 @@ import { color, theme } from "./theme.js";
 import { useEditor } from "./use-editor.js";
 import { useHistoryBatches } from "./use-history-batches.js";
 import { useInputController } from "./use-input-controller.js";
-import { useRawInput } from "./use-raw-input.js";
 import { useSession } from "./use-session.js";
 
 export interface AppProps {

@@ -4,7 +4,7 @@ import { Box, Text } from "ink";
 import React from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import { charAt, type EditorState } from "./editor-state.js";
-import { MAX_INPUT_ROWS } from "./live-budget.js";
+import { MAX_INPUT_ROWS } from "./ink/live-budget.js";
 import { wrapLine } from "./text-width.js";
 import { color, theme } from "./theme.js";
 

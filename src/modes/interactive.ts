@@ -5,7 +5,7 @@ import { render } from "ink";
 import { createElement } from "react";
 import { App } from "../../components/App.js";
 import { FirstStart } from "../../components/first-start.js";
-import { installReflowGuard } from "../../components/reflow-guard.js";
+import { installReflowGuard } from "../../components/ink/reflow-guard.js";
 import { isDemoModel } from "../ai/constants.js";
 import type { AgentSessionApi } from "../session/types.js";
 

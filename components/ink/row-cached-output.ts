@@ -4,7 +4,7 @@
 // the last rows of the streaming tail) are the same as in the previous frame. Rows are independent in
 // Ink's algorithm (a write's line only ever touches its own row), so this one collects, per row, the
 // pieces written into it, and builds a row only when that list of pieces is new. Output is identical
-// to Ink's (test/components/ink-patch/row-cached-output.test.ts compares them on random frames).
+// to Ink's (test/components/ink/row-cached-output.test.ts compares them on random frames).
 
 /** One cell as @alcalzone/ansi-tokenize describes it. */
 export interface StyledCell {

@@ -2,7 +2,7 @@
 // rows at 60 columns. Ink then erases as many rows as it wrote, not as many as are now on screen, and
 // the top of the old frame stays behind as a duplicate. This guard remembers the last frame and, on a
 // narrowing resize (before Ink's own handler), erases the extra rows the re-wrap created.
-import { displayWidth } from "./text-width.js";
+import { displayWidth } from "../text-width.js";
 
 /** Ink's erase prefix (line erase, cursor up, column 1) and synchronized-output markers. */
 const FRAME_PREFIX = /^(?:\x1b\[2K|\x1b\[1A|\x1b\[G|\x1b\[\?2026[hl]|\x1b\[\?25[lh])+/;

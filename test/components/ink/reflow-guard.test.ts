@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extraRowsAfterReflow, frameOfWrite } from "../../components/reflow-guard.js";
+import { extraRowsAfterReflow, frameOfWrite } from "../../../components/ink/reflow-guard.js";
 
 describe("reflow guard", () => {
 	it("counts the rows a frame gains when re-wrapped narrower, ignoring styles, counting wide chars", () => {

@@ -4,74 +4,14 @@ import { styledCharsToString } from "@alcalzone/ansi-tokenize";
 import fc from "fast-check";
 import sliceAnsi from "slice-ansi";
 import { describe, expect, it } from "vitest";
-import { type InkOutput, PLAIN, renderOutput } from "../../../components/ink-patch/row-cached-output.js";
+import { type InkOutput, PLAIN, renderOutput } from "../../../components/ink/row-cached-output.js";
 // Ink's package exports only its entry; the class is reached by path, as the bundle plugin does.
 import Output from "../../../node_modules/ink/build/output.js";
+import { type FilledOutput, type Frame, fillOutput, frame, type OutputClass } from "./output-frames.js";
 
 const deps = { styledCharsToString, sliceAnsi } as Parameters<typeof renderOutput>[1];
 
-const piece = fc.constantFrom(
-	"a",
-	"• – …",
-	"╭─╮│",
-	"word",
-	" ",
-	"世界",
-	"👋",
-	"\x1b[1mbold\x1b[22m",
-	"\x1b[31mred",
-	"\x1b[39m",
-	"\x1b[2m·\x1b[22m",
-	"\x1b[0m",
-	"\x1b]8;;https://x.y\x07link\x1b]8;;\x07",
-	"\n",
-);
-const text = fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join(""));
-const transformer = fc.constantFrom(
-	(line: string) => line.toUpperCase(),
-	(line: string, index: number) => `${index}>${line}`,
-	(line: string) => `\x1b[7m${line}\x1b[27m`,
-);
-const clip = fc.record(
-	{
-		x1: fc.integer({ min: -2, max: 20 }),
-		x2: fc.integer({ min: 0, max: 30 }),
-		y1: fc.integer({ min: -2, max: 8 }),
-		y2: fc.integer({ min: 0, max: 12 }),
-	},
-	{ requiredKeys: [] },
-);
-const operation = fc.oneof(
-	{
-		weight: 6,
-		arbitrary: fc.record({
-			type: fc.constant("write" as const),
-			x: fc.integer({ min: -3, max: 32 }),
-			y: fc.integer({ min: -3, max: 12 }),
-			text,
-			transformers: fc.array(transformer, { maxLength: 2 }),
-		}),
-	},
-	{ weight: 1, arbitrary: fc.record({ type: fc.constant("clip" as const), clip }) },
-	{ weight: 1, arbitrary: fc.constant({ type: "unclip" as const }) },
-);
-const frame = fc.record({
-	width: fc.integer({ min: 1, max: 30 }),
-	height: fc.integer({ min: 0, max: 10 }),
-	operations: fc.array(operation, { maxLength: 12 }),
-});
-
-type Frame = { width: number; height: number; operations: Array<Record<string, any>> };
-
-function inkOutput({ width, height, operations }: Frame): InkOutput & { get(): { output: string; height: number } } {
-	const output = new Output({ width, height });
-	for (const op of operations) {
-		if (op.type === "write") output.write(op.x, op.y, op.text, { transformers: op.transformers });
-		else if (op.type === "clip") output.clip(op.clip);
-		else output.unclip();
-	}
-	return output as any;
-}
+const inkOutput = (f: Frame) => fillOutput(Output as OutputClass, f) as InkOutput & FilledOutput;
 
 describe("renderOutput (Ink's Output.get, row-cached)", () => {
 	it("writes every random frame exactly as Ink does, built and cached", () => {

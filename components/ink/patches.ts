@@ -1,0 +1,83 @@
+// The patches to Ink's per-frame path, as data: each a text replacement in one of Ink's build files.
+// The bundle (scripts/bundle.mjs) and the patched-Ink test project (vitest.config.ts) apply this one
+// table, so the tests run the code users run. Why each patch exists: components/ink/README.md.
+
+/** The Ink release these patches, and everything else in this folder, were written against. */
+export const INK_VERSION = "6.8.0";
+
+export interface InkPatch {
+	/** Text that must occur exactly once in the file. */
+	from: string;
+	to: string;
+	/** Code added at the end of the file (module scope, so it sees the file's imports). */
+	append?: string;
+}
+
+/** Patches by file under `ink/build/`; `rowCachedOutput` is the path of row-cached-output.ts. */
+export function inkPatches(rowCachedOutput: string): Record<string, InkPatch[]> {
+	return {
+		"output.js": [
+			// Ink builds a fresh OutputCaches for every frame, so every unchanged line of the live region
+			// is re-tokenised and re-measured each frame; one shared cache, dropped when large, keeps that
+			// work to the lines that changed.
+			{
+				from: "caches = new OutputCaches();",
+				to: "caches = sharedOutputCaches();",
+				append:
+					"let sharedCaches;\nfunction sharedOutputCaches() {\n" +
+					"\tif (!sharedCaches || sharedCaches.styledChars.size > 1000 || sharedCaches.widths.size > 5000) sharedCaches = new OutputCaches();\n" +
+					"\treturn sharedCaches;\n}\n",
+			},
+			// Output.get allocates a cell per column per row every frame; ours rebuilds only rows whose
+			// content is new (row-cached-output.ts, same output).
+			{
+				from: "export default class Output {",
+				to: "export default class Output {",
+				append:
+					`import { renderOutput as rudderRenderOutput } from ${JSON.stringify(rowCachedOutput)};\n` +
+					"Output.prototype.get = function get() {\n" +
+					"\treturn rudderRenderOutput(this, { styledCharsToString, sliceAnsi });\n};\n",
+			},
+		],
+		"measure-text.js": [
+			// The text-size cache is never emptied: every frame's streaming tail and every history batch
+			// stayed in it for the life of the process (memory growing with the transcript).
+			{ from: "cache.set(text, dimensions);", to: "if (cache.size >= 2000) cache.clear();\n    cache.set(text, dimensions);" },
+		],
+		"render-node-to-output.js": [
+			// Every frame measured the widest line of every text node again, though Yoga's measure of the
+			// same text is cached; reuse it.
+			{ from: "const currentWidth = widestLine(text);", to: "const currentWidth = measureText(text).width;" },
+			{ from: "import widestLine from 'widest-line';", to: "import measureText from './measure-text.js';" },
+		],
+	};
+}
+
+/** Names the Ink build files the table patches, for a loader's filter. */
+export const PATCHED_FILES = Object.keys(inkPatches(""));
+
+/** Why a build must stop, naming this folder, or undefined when the installed Ink is the one we know. */
+export function inkVersionProblem(installed: string, declared: string | undefined): string | undefined {
+	if (installed === INK_VERSION && declared === INK_VERSION) return undefined;
+	const what = installed !== INK_VERSION ? `Ink ${installed} is installed` : `package.json asks for ink "${declared}"`;
+	return (
+		`${what}, but components/ink/ patches and relies on the internals of Ink ${INK_VERSION} exactly ` +
+		"(see components/ink/README.md). Review every entry there against the new release, run the " +
+		"patched-ink tests, then update INK_VERSION in components/ink/patches.ts."
+	);
+}
+
+/** `source` of `ink/build/<file>` with its patches applied; throws, naming the file, when an anchor moved. */
+export function patchInkFile(file: string, source: string, rowCachedOutput: string): string {
+	const patches = inkPatches(rowCachedOutput)[file];
+	if (!patches) return source;
+	let patched = source;
+	for (const { from, to, append } of patches) {
+		const count = patched.split(from).length - 1;
+		if (count !== 1) {
+			throw new Error(`ink/build/${file} changed: "${from}" found ${count} times; review the patch in components/ink/patches.ts`);
+		}
+		patched = patched.replace(from, to) + (append ? `\n${append}` : "");
+	}
+	return patched;
+}

@@ -1,0 +1,24 @@
+// Two projects: every test on the packages as installed, and the App's and the Ink folder's tests
+// again on Ink with the bundle's patches applied (components/ink/README.md), so a patch that changes
+// behaviour fails a test, not only a text anchor that stops matching.
+import { defineConfig } from "vitest/config";
+import { patchedInk } from "./test/helpers/patched-ink.js";
+
+export default defineConfig({
+	test: {
+		projects: [
+			{ extends: true, test: { name: "unit", include: ["test/**/*.test.{ts,tsx}"], exclude: ["test/components/ink/patched/**"] } },
+			{
+				extends: true,
+				plugins: [patchedInk()],
+				test: {
+					name: "patched-ink",
+					include: ["test/components/App*.test.tsx", "test/components/ink/patched/**/*.test.ts"],
+					// Ink, and the testing library that mounts it, go through Vite so the plugin sees Ink's files
+					// and there is one Ink instance.
+					server: { deps: { inline: [/[\\/]node_modules[\\/]ink[\\/]/, /ink-testing-library/] } },
+				},
+			},
+		],
+	},
+});
