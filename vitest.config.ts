@@ -14,9 +14,9 @@ export default defineConfig({
 				test: {
 					name: "patched-ink",
 					include: ["test/components/App*.test.tsx", "test/components/ink/patched/**/*.test.ts"],
-					// Ink, and the testing library that mounts it, go through Vite so the plugin sees Ink's files
-					// and there is one Ink instance.
-					server: { deps: { inline: [/[\\/]node_modules[\\/]ink[\\/]/, /ink-testing-library/] } },
+					// Ink and every package that imports it (ink-testing-library, ink-text-input) go through Vite,
+					// so the plugin sees Ink's files and there is one Ink instance, not a patched and a plain one.
+					server: { deps: { inline: [/[\\/]node_modules[\\/]ink(?:-[\w-]+)?[\\/]/] } },
 				},
 			},
 		],

@@ -5,7 +5,12 @@ import { openInputHistory } from "../../components/input-history.js";
 import { formatDate } from "../../components/session-picker.js";
 import { FakeSession } from "./fake-session.js";
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
+// A macrotask, then the two setImmediate turns Ink's input parser may take to flush a held ESC
+// (docs/ink.md §6); a plain setTimeout(0) can run first on a loaded machine.
+const tick = async () => {
+	await new Promise((r) => setTimeout(r, 0));
+	for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+};
 const ENTER = "\r";
 const ALT_ENTER = "\x1b\r";
 const ESC = "\x1b";

@@ -8,7 +8,7 @@ import { PATCHED_FILES, patchInkFile } from "../../components/ink/patches.js";
 
 const rowCachedOutput = join(import.meta.dirname, "..", "..", "components", "ink", "row-cached-output.ts");
 const INK_BUILD_FILE = /[\\/]ink[\\/]build[\\/]([\w-]+\.js)$/;
-const INK_FILE = /[\\/]node_modules[\\/]ink(?:-testing-library)?[\\/]build[\\/].*\.js$/;
+const INK_FILE = /[\\/]node_modules[\\/]ink(?:-[\w-]+)?[\\/]build[\\/].*\.js$/;
 const SOURCE_MAP_COMMENT = /^\/\/# sourceMappingURL=.*$/m;
 
 export function patchedInk(): Plugin {

@@ -23,7 +23,8 @@ describe("renderOutput (Ink's Output.get, row-cached)", () => {
 			}),
 			{ numRuns: 2000 },
 		);
-	});
+		// Thousands of frames: seconds on a loaded 2-core machine, past the default 5 s.
+	}, 60_000);
 
 	it("builds rows of one-cell characters (the fast path's whole set) exactly as Ink does", () => {
 		let checked = 0;
@@ -43,7 +44,7 @@ describe("renderOutput (Ink's Output.get, row-cached)", () => {
 			expect(renderOutput(inkOutput(f), deps), `U+${code.toString(16)}`).toEqual(inkOutput(f).get());
 		}
 		expect(checked).toBeGreaterThan(700);
-	});
+	}, 60_000);
 
 	it("rebuilds a row whose pieces changed and keeps width in the key", () => {
 		const a = renderOutput(

@@ -32,5 +32,6 @@ describe("Ink's Output with the bundle's patches", () => {
 			}),
 			{ numRuns: 2000 },
 		);
-	});
+		// Thousands of frames: seconds on a loaded 2-core machine, past the default 5 s.
+	}, 60_000);
 });
