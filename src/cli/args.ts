@@ -24,6 +24,8 @@ export interface CliArgs {
 	tools?: string[];
 	systemPrompt?: string;
 	appendSystemPrompt?: string;
+	/** `--rpc-full-updates`: rpc `message_update` lines carry the partial message. */
+	rpcFullUpdates: boolean;
 	/** `--list-models` given; `true` lists all, a string filters. */
 	listModels?: true | string;
 }
@@ -53,6 +55,7 @@ function buildProgram(version: string): Command {
 				"rpc",
 			]),
 		)
+		.option("--rpc-full-updates", "rpc: message_update lines carry the partial message, as pi sends them (default: the delta only)")
 		.option("--tools <list>", "comma-separated tool names to enable (e.g. read,ls,grep)")
 		.option("--system-prompt <text>", "replace the system prompt")
 		.option("--append-system-prompt <text>", "append to the system prompt")
@@ -106,6 +109,7 @@ export function parseCliArgs(argv: string[], version: string): ParsedCli {
 			tools,
 			systemPrompt: opts.systemPrompt,
 			appendSystemPrompt: opts.appendSystemPrompt,
+			rpcFullUpdates: opts.rpcFullUpdates === true,
 			listModels: opts.listModels,
 		},
 	};

@@ -89,7 +89,15 @@ async function run(argv: string[]): Promise<number> {
 			case "json":
 				return await withInterruptAbort(session, () => runJson(session, prompt, { stdout, stderr }));
 			case "rpc":
-				return await runRpc(session, { stdin: process.stdin, stdout }, { findModel: (p, id) => registry.find(`${p}/${id}`) });
+				return await runRpc(
+					session,
+					{ stdin: process.stdin, stdout },
+					{
+						// Exact, as pi's set_model: a near miss must not switch to some other model.
+						findModel: (p, id) => session.availableModels().find((m) => m.provider === p && m.id === id),
+						fullUpdates: args.rpcFullUpdates,
+					},
+				);
 			case "interactive": {
 				const { runInteractive } = await import("../modes/interactive.js");
 				const notices = [choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);

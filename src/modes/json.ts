@@ -47,7 +47,8 @@ export function toJsonState(state: SessionState): object {
 	return { ...rest, model: maskHeaders(model), messageCount: messages.length, pendingToolCalls: [...pendingToolCalls] };
 }
 
-function maskHeaders(model: Model): Model {
+/** `model` with its header values masked, for every model a json or rpc client is sent. */
+export function maskHeaders(model: Model): Model {
 	if (!model.headers) return model;
 	return { ...model, headers: Object.fromEntries(Object.keys(model.headers).map((name) => [name, REDACTED])) };
 }

@@ -25,8 +25,3 @@ export async function* readJsonlLines(input: AsyncIterable<Buffer | string>): As
 function stripCr(line: string): string {
 	return line.endsWith("\r") ? line.slice(0, -1) : line;
 }
-
-/** One record: JSON.stringify escapes every LF inside strings, so the only LF is the terminator. */
-export function serializeJsonLine(value: unknown): string {
-	return `${JSON.stringify(value)}\n`;
-}

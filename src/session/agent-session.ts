@@ -32,7 +32,7 @@ import { globalSettingsPath, loadSettings, type Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 import type { AgentSessionApi, SessionEvent, SessionState, SessionTotals, SlashCommandInfo, SubmitOutcome } from "./types.js";
-import { runUserShell } from "./user-shell.js";
+import { runUserShell, type UserShellResult } from "./user-shell.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -392,12 +392,12 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return this.mcp?.answerTrust(allow) ?? [];
 	}
 
-	steer(text: string): void {
-		this.enqueue("steer", userMessage(text), text);
+	steer(text: string, images?: ImageContent[]): void {
+		this.enqueue("steer", userMessage(text, images), text);
 	}
 
-	followUp(text: string): void {
-		this.enqueue("followUp", userMessage(text), text);
+	followUp(text: string, images?: ImageContent[]): void {
+		this.enqueue("followUp", userMessage(text, images), text);
 	}
 
 	/** The prompt of a custom `/command` line, or undefined when the line names no custom command. */
@@ -478,7 +478,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		}
 	}
 
-	private async runShell(command: string, excluded: boolean): Promise<void> {
+	/** Runs a `!cmd` (rpc `bash`): its output joins the context unless `excluded`, after the run when one is active. */
+	async runShell(command: string, excluded = false): Promise<UserShellResult> {
 		const id = ++this.shellCount;
 		const controller = new AbortController();
 		this.shells.add(controller);
@@ -491,12 +492,18 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		}
 		const { output, exitCode, aborted } = result;
 		this.emit({ type: "user_shell", id, command, output, exitCode, aborted, excluded });
-		if (excluded) return;
+		if (excluded) return result;
 		const message: ShellOutputMessage = { role: "shellOutput", command, output, exitCode, timestamp: Date.now() };
 		if (aborted) message.aborted = true;
 		// A run works on its own copy of the context; adding to the transcript mid-run would interleave.
 		if (this.busy) this.pendingShell.push(message);
 		else this.appendToTranscript(message);
+		return result;
+	}
+
+	/** Stops running `!cmd`s (and what they started), leaving the agent's run alone. */
+	abortShells(): void {
+		for (const shell of this.shells) shell.abort();
 	}
 
 	private flushPendingShell(): void {

@@ -15,6 +15,8 @@ export interface UserShellResult {
 	exitCode: number | null;
 	/** Stopped through the signal (Esc). */
 	aborted: boolean;
+	/** The output was cut to its last `maxShellOutputChars` characters. */
+	truncated?: boolean;
 }
 
 /** Keeps the end of long output: errors and summaries come last. */
@@ -31,11 +33,15 @@ export function runUserShell(command: string, cwd: string, signal?: AbortSignal)
 		const chunks: string[] = [];
 		let size = 0;
 		let aborted = false;
+		let dropped = false;
 		const collect = (chunk: Buffer) => {
 			chunks.push(chunk.toString("utf8"));
 			size += chunk.length;
 			// Drop old chunks early so a runaway command cannot fill memory.
-			while (size > maxShellOutputChars * 4 && chunks.length > 1) size -= Buffer.byteLength(chunks.shift() as string);
+			while (size > maxShellOutputChars * 4 && chunks.length > 1) {
+				size -= Buffer.byteLength(chunks.shift() as string);
+				dropped = true;
+			}
 		};
 		const onAbort = () => {
 			aborted = true;
@@ -50,7 +56,13 @@ export function runUserShell(command: string, cwd: string, signal?: AbortSignal)
 		});
 		child.on("close", (code) => {
 			signal?.removeEventListener("abort", onAbort);
-			resolve({ output: capOutput(chunks.join("").replace(/\n$/, "")), exitCode: code, aborted });
+			const full = chunks.join("").replace(/\n$/, "");
+			resolve({
+				output: capOutput(full),
+				exitCode: code,
+				aborted,
+				...(dropped || full.length > maxShellOutputChars ? { truncated: true } : {}),
+			});
 		});
 	});
 }

@@ -3,7 +3,10 @@
 import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readJsonlLines, serializeJsonLine } from "../../src/modes/jsonl.js";
+import { readJsonlLines } from "../../src/modes/jsonl.js";
+
+// What a client writes: JSON.stringify leaves U+2028/U+2029 raw and escapes every LF.
+const serializeJsonLine = (value: unknown) => `${JSON.stringify(value)}\n`;
 
 async function lines(chunks: (string | Buffer)[]): Promise<string[]> {
 	const out: string[] = [];

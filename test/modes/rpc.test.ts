@@ -66,21 +66,26 @@ describe("--mode rpc", () => {
 		client.send("{not json");
 		const parse = await client.waitFor((l) => l.type === "response" && l.command === "parse");
 		expect(parse.success).toBe(false);
-		expect(parse.error).toMatch(/^malformed JSON line/);
+		expect(parse.error).toMatch(/^Failed to parse command: /);
 		client.send({ id: 7, type: "fly_to_the_moon" });
 		expect(await client.waitFor((l) => l.type === "response" && l.id === 7)).toEqual({
 			type: "response",
 			id: 7,
 			command: "fly_to_the_moon",
 			success: false,
-			error: 'unknown command "fly_to_the_moon"',
+			error: "Unknown command: fly_to_the_moon",
 		});
 		client.send({ id: "bad", type: "prompt" });
 		expect(await client.waitFor(response("bad"))).toMatchObject({ success: false, error: '"prompt" needs a string "message"' });
 		client.send({ id: "lvl", type: "set_thinking_level", level: "enormous" });
 		expect(await client.waitFor(response("lvl"))).toMatchObject({ success: false });
 		client.send({ id: "mdl", type: "set_model", provider: "mock", modelId: "missing" });
-		expect(await client.waitFor(response("mdl"))).toMatchObject({ success: false, error: 'unknown model "mock/missing"' });
+		expect(await client.waitFor(response("mdl"))).toMatchObject({ success: false, error: "Model not found: mock/missing" });
+		// A prefix of a real id is not a match (pattern matching used to pick mock-1 here).
+		client.send({ id: "near", type: "set_model", provider: "mock", modelId: "mock" });
+		expect(await client.waitFor(response("near"))).toMatchObject({ success: false, error: "Model not found: mock/mock" });
+		client.send({ id: "proto", type: "__proto__" });
+		expect(await client.waitFor(response("proto"))).toMatchObject({ success: false, error: "Unknown command: __proto__" });
 		client.send({ id: "alive", type: "get_state" });
 		expect(await client.waitFor(response("alive"))).toMatchObject({ success: true });
 		expect((await client.end()).code).toBe(0);
@@ -147,7 +152,8 @@ describe("--mode rpc", () => {
 		expect(JSON.stringify(lastUser.content)).toContain("then this");
 
 		client.send({ id: "m", type: "set_model", provider: "mock", modelId: "mock-2" });
-		expect(await client.waitFor(response("m"))).toMatchObject({ success: true, data: { model: { id: "mock-2" } } });
+		// pi's shape: the data is the model itself.
+		expect(await client.waitFor(response("m"))).toMatchObject({ success: true, data: { provider: "mock", id: "mock-2" } });
 		client.send({ id: "t", type: "set_thinking_level", level: "high" });
 		expect(await client.waitFor(response("t"))).toMatchObject({ success: true });
 		client.send({ id: "n", type: "new_session" });

@@ -1,0 +1,246 @@
+// The rpc command table: one handler per command of pi's RPC protocol (0.73.1), with pi's request
+// fields and response data (docs/rpc.md lists them and where we differ). Handlers validate their own
+// fields and throw an Error whose message is the one-line answer; `rpc.ts` does framing and dispatch.
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { THINKING_LEVELS } from "../ai/constants.js";
+import type { ImageContent, Model, ThinkingLevel } from "../ai/types.js";
+import type { AgentSession } from "../session/agent-session.js";
+import { exportMarkdown } from "../session/export-markdown.js";
+import type { CompactionSummaryMessage } from "../session/session-messages.js";
+import type { SessionEvent } from "../session/types.js";
+import { maskHeaders as publicModel } from "./json.js";
+import { type CompactionResult, lastAssistantText, type QueueMode, sessionStats, toRpcState } from "./rpc-shapes.js";
+
+export type Command = { id?: string | number; type: string; [field: string]: unknown };
+
+/** What the handlers share with the loop: the session, run control, and the connection's own state. */
+export interface RpcContext {
+	session: AgentSession;
+	/** Looks a model up by exact provider and id among the models the user can use. */
+	findModel(provider: string, modelId: string): Model | undefined;
+	/** True while a run (or what follows it: saving, a threshold compaction) is active. */
+	busy(): boolean;
+	/** Waits for a run whose agent_end has gone out to settle. */
+	settled(): Promise<void>;
+	/** Starts a run; its failures are reported as notices. */
+	startRun(message: string, images?: ImageContent[]): void;
+	/** Resolves when the current run has ended. */
+	runEnded(): Promise<void>;
+	/** The display name `set_session_name` gave this session. */
+	sessionName?: string;
+	/** The compaction result of the last compaction_end, for `compact`'s answer. */
+	lastCompaction?: CompactionResult | null;
+}
+
+/** A handler returns the response's `data` (undefined: none) or throws. */
+export type Handler = (command: Command, ctx: RpcContext) => unknown | Promise<unknown>;
+
+const QUEUE_MODES: readonly QueueMode[] = ["all", "one-at-a-time"];
+/** Levels `cycle_thinking_level` steps through (xhigh only by `set_thinking_level`: few models take it). */
+const CYCLED_LEVELS: readonly ThinkingLevel[] = THINKING_LEVELS.filter((l) => l !== "xhigh");
+
+export const rpcHandlers: Record<string, Handler> = {
+	prompt: async (command, ctx) => {
+		const message = requireString(command, "message");
+		const images = optionalImages(command);
+		await ctx.settled();
+		if (!ctx.busy()) return ctx.startRun(message, images);
+		const behavior = command.streamingBehavior;
+		if (behavior === "steer") ctx.session.steer(message, images);
+		else if (behavior === "followUp") ctx.session.followUp(message, images);
+		else throw new Error('the agent is busy: pass "streamingBehavior": "steer" or "followUp"');
+	},
+	steer: (command, ctx) => ctx.session.steer(requireString(command, "message"), optionalImages(command)),
+	follow_up: (command, ctx) => ctx.session.followUp(requireString(command, "message"), optionalImages(command)),
+	abort: async (_command, ctx) => {
+		ctx.session.abort();
+		await ctx.runEnded();
+	},
+	new_session: async (command, ctx) => {
+		optionalString(command, "parentSession");
+		await switchAway(ctx);
+		await ctx.session.newSession();
+		return { cancelled: false, sessionFile: ctx.session.getState().sessionFile };
+	},
+
+	get_state: (_command, ctx) => toRpcState(ctx.session.getState(), stateExtras(ctx)),
+	get_messages: (_command, ctx) => ({ messages: ctx.session.getState().messages }),
+
+	set_model: async (command, ctx) => {
+		const provider = requireString(command, "provider");
+		const modelId = requireString(command, "modelId");
+		const model = ctx.findModel(provider, modelId);
+		if (!model) throw new Error(`Model not found: ${provider}/${modelId}`);
+		await ctx.session.setModel(model);
+		return publicModel(model);
+	},
+	cycle_model: async (_command, ctx) => {
+		const models = ctx.session.availableModels();
+		if (models.length <= 1) return null;
+		const current = ctx.session.getState().model;
+		const at = models.findIndex((m) => m.provider === current.provider && m.id === current.id);
+		await ctx.session.setModel(models[(at + 1) % models.length]);
+		const state = ctx.session.getState();
+		return { model: publicModel(state.model), thinkingLevel: state.thinkingLevel, isScoped: false };
+	},
+	get_available_models: (_command, ctx) => ({ models: ctx.session.availableModels().map(publicModel) }),
+
+	set_thinking_level: (command, ctx) => {
+		const level = requireString(command, "level");
+		if (!THINKING_LEVELS.includes(level as ThinkingLevel)) {
+			throw new Error(`unknown thinking level "${level}" (one of ${THINKING_LEVELS.join(", ")})`);
+		}
+		ctx.session.setThinkingLevel(level as ThinkingLevel);
+	},
+	cycle_thinking_level: (_command, ctx) => {
+		const state = ctx.session.getState();
+		if (!state.model.reasoning) return null;
+		const next = CYCLED_LEVELS[(CYCLED_LEVELS.indexOf(state.thinkingLevel) + 1) % CYCLED_LEVELS.length];
+		ctx.session.setThinkingLevel(next);
+		return { level: ctx.session.getState().thinkingLevel };
+	},
+
+	set_steering_mode: (command, ctx) => {
+		ctx.session.agent.steeringMode = requireQueueMode(command);
+	},
+	set_follow_up_mode: (command, ctx) => {
+		ctx.session.agent.followUpMode = requireQueueMode(command);
+	},
+
+	compact: async (command, ctx) => {
+		const instructions = optionalString(command, "customInstructions");
+		await ctx.settled();
+		ctx.lastCompaction = undefined;
+		await ctx.session.compact(instructions);
+		if (!ctx.lastCompaction) throw new Error("the compaction ended without a result");
+		return ctx.lastCompaction;
+	},
+	set_auto_compaction: (command, ctx) => {
+		ctx.session.settings.compaction.enabled = requireBoolean(command, "enabled");
+	},
+
+	// Retries happen inside the provider, before the first byte of a reply (settings.retry); there is
+	// no separate retry phase to cancel, so abort_retry is accepted and `abort` stops a waiting retry.
+	set_auto_retry: (command, ctx) => {
+		ctx.session.settings.retry.enabled = requireBoolean(command, "enabled");
+	},
+	abort_retry: () => undefined,
+
+	bash: async (command, ctx) => {
+		const result = await ctx.session.runShell(requireString(command, "command"));
+		return {
+			output: result.output,
+			...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),
+			cancelled: result.aborted,
+			truncated: result.truncated === true,
+		};
+	},
+	abort_bash: (_command, ctx) => ctx.session.abortShells(),
+
+	get_session_stats: (_command, ctx) => sessionStats(ctx.session.getState()),
+	export_html: (command, ctx) => {
+		const state = ctx.session.getState();
+		const path = resolve(state.cwd, optionalString(command, "outputPath") ?? `rudder-session-${state.sessionId}.html`);
+		const model = `${state.model.provider}/${state.model.id}`;
+		writeFileSync(path, markdownPage(`Rudder session ${state.sessionId}`, exportMarkdown(state.messages, { cwd: state.cwd, model })));
+		return { path };
+	},
+	switch_session: async (command, ctx) => {
+		const path = requireString(command, "sessionPath");
+		await switchAway(ctx);
+		await ctx.session.resumeSession(path);
+		return { cancelled: false };
+	},
+	get_last_assistant_text: (_command, ctx) => ({ text: lastAssistantText(ctx.session.getState().messages) }),
+	set_session_name: (command, ctx) => {
+		const name = requireString(command, "name").trim();
+		if (!name) throw new Error('"set_session_name" needs a non-empty "name"');
+		ctx.sessionName = name;
+	},
+	get_commands: (_command, ctx) => ({
+		// Commands a prompt can invoke: the markdown commands (pi's "prompt templates"). Built-in slash
+		// commands are the TUI's, as in pi.
+		commands: ctx.session
+			.commands()
+			.filter((c) => c.source !== undefined)
+			.map((c) => ({ name: c.name, description: c.description, source: "prompt", sourceInfo: { path: c.source } })),
+	}),
+};
+
+/** Called on compaction_end: keeps the result `compact` answers with (null when it failed). */
+export function compactionResultOf(
+	event: Extract<SessionEvent, { type: "compaction_end" }>,
+	session: AgentSession,
+): CompactionResult | null {
+	if (event.summary === undefined) return null;
+	const first = session.getState().messages[0] as CompactionSummaryMessage | undefined;
+	return { summary: event.summary, tokensBefore: first?.role === "compactionSummary" ? first.tokensBefore : 0, details: {} };
+}
+
+function stateExtras(ctx: RpcContext) {
+	const { agent, settings } = ctx.session;
+	return {
+		steeringMode: agent.steeringMode,
+		followUpMode: agent.followUpMode,
+		autoCompactionEnabled: settings.compaction.enabled,
+		sessionName: ctx.sessionName,
+	};
+}
+
+/** Before leaving the session: the run settles or stops; the name belonged to the old session. */
+async function switchAway(ctx: RpcContext): Promise<void> {
+	await ctx.settled();
+	if (ctx.busy()) throw new Error("the agent is busy: abort first");
+	ctx.sessionName = undefined;
+}
+
+function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A self-contained page showing the transcript's markdown as text: nothing in it is interpreted. */
+function markdownPage(title: string, markdown: string): string {
+	return [
+		"<!doctype html>",
+		'<html><head><meta charset="utf-8">',
+		`<title>${escapeHtml(title)}</title>`,
+		"<style>body{font:14px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}pre{white-space:pre-wrap;word-break:break-word}</style>",
+		`</head><body><h1>${escapeHtml(title)}</h1><pre>${escapeHtml(markdown)}</pre></body></html>`,
+		"",
+	].join("\n");
+}
+
+function requireString(command: Command, field: string): string {
+	const value = command[field];
+	if (typeof value !== "string") throw new Error(`"${command.type}" needs a string "${field}"`);
+	return value;
+}
+
+function optionalString(command: Command, field: string): string | undefined {
+	const value = command[field];
+	if (value !== undefined && typeof value !== "string") throw new Error(`"${command.type}": "${field}" must be a string`);
+	return value;
+}
+
+function requireBoolean(command: Command, field: string): boolean {
+	const value = command[field];
+	if (typeof value !== "boolean") throw new Error(`"${command.type}" needs a boolean "${field}"`);
+	return value;
+}
+
+function requireQueueMode(command: Command): QueueMode {
+	const mode = command.mode;
+	if (!QUEUE_MODES.includes(mode as QueueMode)) throw new Error(`"${command.type}" needs "mode": "all" or "one-at-a-time"`);
+	return mode as QueueMode;
+}
+
+function optionalImages(command: Command): ImageContent[] | undefined {
+	const images = command.images;
+	if (images === undefined) return undefined;
+	const valid =
+		Array.isArray(images) &&
+		images.every((i) => i && typeof i === "object" && i.type === "image" && typeof i.data === "string" && typeof i.mimeType === "string");
+	if (!valid) throw new Error(`"${command.type}": "images" must be a list of {"type":"image","data","mimeType"}`);
+	return (images as ImageContent[]).map(({ data, mimeType }) => ({ type: "image", data, mimeType }));
+}
