@@ -1,0 +1,214 @@
+// `rudder --mode rpc` (the built bin/rudder.js) driven by pi's own RpcClient from
+// @mariozechner/pi-coding-agent 0.73.1, against a 127.0.0.1 OpenAI-compatible server: if pi's client
+// can run a session through every command, code written for pi's RPC protocol can too.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RpcClient } from "@mariozechner/pi-coding-agent";
+import { afterEach, describe, expect, it } from "vitest";
+import { KEY_ENV_VARS } from "../../src/ai/constants.js";
+import { textBody, textRecords } from "../helpers/openai-chunks.js";
+import { BIN, type CliHome, makeHome } from "../helpers/rudder-cli.js";
+import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+
+const LONG = 120_000;
+let server: ScriptedServer | undefined;
+let home: CliHome | undefined;
+let client: RpcClient | undefined;
+
+afterEach(async () => {
+	await client?.stop();
+	await server?.close();
+	home?.cleanup();
+	client = undefined;
+});
+
+type AnyEvent = { type: string; [k: string]: any };
+
+/** Starts pi's client on our CLI; every event is kept, `next` waits for one (past events count). */
+async function start(options: { models?: string[]; args?: string[] } = {}) {
+	server = await startScriptedServer();
+	home = makeHome({ mockUrl: server.url, modelIds: options.models ?? ["mock-1", "mock-2"] });
+	// pi's client spreads process.env under `env`: blank the keys so none of this machine's reaches the child.
+	const env = { ...home.env, ...Object.fromEntries(KEY_ENV_VARS.map((k) => [k, ""])) };
+	const rpc = new RpcClient({ cliPath: BIN, cwd: home.cwd, env, provider: "mock", model: "mock-1", args: options.args });
+	client = rpc;
+	const events: AnyEvent[] = [];
+	const waiters = new Set<() => void>();
+	rpc.onEvent((e) => {
+		events.push(e as AnyEvent);
+		for (const w of [...waiters]) w();
+	});
+	await rpc.start();
+	const next = (predicate: (e: AnyEvent) => boolean, from = 0, timeoutMs = 30_000) =>
+		new Promise<AnyEvent>((resolve, reject) => {
+			const check = () => {
+				const found = events.slice(from).find(predicate);
+				if (!found) return;
+				clearTimeout(timer);
+				waiters.delete(check);
+				resolve(found);
+			};
+			const timer = setTimeout(() => {
+				waiters.delete(check);
+				reject(new Error(`no matching event; stderr: ${rpc.getStderr()}`));
+			}, timeoutMs);
+			waiters.add(check);
+			check();
+		});
+	return { server, home, rpc, events, next };
+}
+
+const userTexts = (body: any): string[] =>
+	body.messages
+		.filter((m: any) => m.role === "user")
+		.map((m: any) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+
+describe("pi's RpcClient drives rudder --mode rpc", () => {
+	it("prompt, steer, follow-up and abort; get_state reports pi's queue fields", { timeout: LONG }, async () => {
+		const { server, rpc, events, next } = await start();
+		const slow = Array.from({ length: 60 }, (_, i) => `word${i} `);
+		server.enqueue(
+			{ kind: "sse", chunks: textRecords(slow), delayMs: 80 },
+			{ kind: "sse", chunks: [textBody("En français.")] },
+			{ kind: "sse", chunks: [textBody("Summary done.")] },
+		);
+		await rpc.prompt("write a long poem");
+		await next((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta");
+		await rpc.steer("in French please");
+		await rpc.followUp("then summarise");
+		const busy = await rpc.getState();
+		expect(busy).toMatchObject({
+			isStreaming: true,
+			pendingMessageCount: 2,
+			steeringMode: "one-at-a-time",
+			followUpMode: "one-at-a-time",
+			autoCompactionEnabled: true,
+			isCompacting: false,
+		});
+		expect(busy.model).toMatchObject({ provider: "mock", id: "mock-1" });
+		await rpc.waitForIdle();
+		expect(server.requests).toHaveLength(3);
+		expect(userTexts(server.requests[1].body).at(-1)).toContain("in French please");
+		expect(userTexts(server.requests[2].body).at(-1)).toContain("then summarise");
+		// The default message_update line is the delta only (no partial message).
+		const update = events.find((e) => e.type === "message_update");
+		expect(update?.message).toBeUndefined();
+		expect(update?.assistantMessageEvent.partial).toBeUndefined();
+		expect(events.some((e) => e.type === "queue_update" && e.steering[0] === "in French please")).toBe(true);
+
+		// Records without the finish: the server then stalls, so only the abort ends this reply.
+		server.enqueue({ kind: "sse", chunks: textRecords(slow).slice(0, -1), stallAfter: true });
+		const from = events.length;
+		await rpc.prompt("another long one");
+		await next((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta", from);
+		await rpc.abort();
+		const messages = await rpc.getMessages();
+		expect(messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+		expect((await rpc.getState()).isStreaming).toBe(false);
+	});
+
+	it("model, thinking, queue-mode, retry, name and command commands answer in pi's shapes", { timeout: LONG }, async () => {
+		const { home, rpc } = await start();
+		const models = await rpc.getAvailableModels();
+		expect(models.map((m) => `${m.provider}/${m.id}`)).toEqual(["mock/mock-1", "mock/mock-2"]);
+		expect(models[0]).toMatchObject({ contextWindow: expect.any(Number), reasoning: expect.any(Boolean) });
+		expect(await rpc.setModel("mock", "mock-2")).toMatchObject({ provider: "mock", id: "mock-2" });
+		await expect(rpc.setModel("mock", "mock")).rejects.toThrow("Model not found: mock/mock");
+		expect(await rpc.cycleModel()).toMatchObject({ model: { id: "mock-1" }, isScoped: false });
+		expect((await rpc.getState()).model?.id).toBe("mock-1");
+
+		// The mock models cannot think: cycling answers null, as pi does.
+		await rpc.setThinkingLevel("high");
+		expect(await rpc.cycleThinkingLevel()).toBeNull();
+		expect((await rpc.getState()).thinkingLevel).toBe("off");
+
+		await rpc.setSteeringMode("all");
+		await rpc.setFollowUpMode("all");
+		await rpc.setAutoCompaction(false);
+		await rpc.setAutoRetry(false);
+		await rpc.abortRetry();
+		await rpc.setSessionName("feature-work");
+		expect(await rpc.getState()).toMatchObject({
+			steeringMode: "all",
+			followUpMode: "all",
+			autoCompactionEnabled: false,
+			sessionName: "feature-work",
+		});
+		expect(await rpc.getLastAssistantText()).toBeNull();
+		expect(await rpc.getCommands()).toEqual([]);
+		await rpc.stop();
+
+		// A markdown command in the project is one a prompt can invoke: get_commands lists it.
+		mkdirSync(join(home.cwd, ".rudder", "commands"), { recursive: true });
+		writeFileSync(join(home.cwd, ".rudder", "commands", "fix-tests.md"), "---\ndescription: Fix failing tests\n---\nFix the tests in $1\n");
+		const again = new RpcClient({ cliPath: BIN, cwd: home.cwd, env: home.env, provider: "mock", model: "mock-1" });
+		client = again;
+		await again.start();
+		expect(await again.getCommands()).toEqual([
+			expect.objectContaining({ name: "fix-tests", description: "Fix failing tests", source: "prompt" }),
+		]);
+	});
+
+	it("bash, compact, stats, export, new_session and switch_session over a saved session", { timeout: LONG }, async () => {
+		const { server, home, rpc, events, next } = await start();
+		for (const [question, answer] of [
+			["first task", "First answer."],
+			["second task", "Second answer."],
+		]) {
+			server.enqueue({ kind: "sse", chunks: [textBody(answer)] });
+			const from = events.length;
+			await rpc.prompt(question);
+			await next((e) => e.type === "agent_end", from);
+		}
+		expect(await rpc.getLastAssistantText()).toBe("Second answer.");
+
+		const bash = await rpc.bash("echo from-bash; exit 3");
+		expect(bash).toEqual({ output: "from-bash", exitCode: 3, cancelled: false, truncated: false });
+		expect((await rpc.getMessages()).at(-1)).toMatchObject({ role: "shellOutput", command: "echo from-bash; exit 3" });
+		await rpc.abortBash();
+
+		const stats = await rpc.getSessionStats();
+		expect(stats).toMatchObject({ userMessages: 2, assistantMessages: 2, toolCalls: 0, toolResults: 0, totalMessages: 5 });
+		expect(stats.tokens.input).toBeGreaterThan(0);
+		expect(stats.contextUsage?.contextWindow).toBeGreaterThan(0);
+
+		server.enqueue({ kind: "sse", chunks: [textBody("Summary: two tasks <b>set</b>.")] });
+		const compacted = await rpc.compact("Name every task.");
+		expect(compacted).toMatchObject({ summary: "Summary: two tasks <b>set</b>.", details: {} });
+		expect(compacted.tokensBefore).toBeGreaterThan(0);
+		expect(await next((e) => e.type === "compaction_end")).toMatchObject({
+			reason: "manual",
+			result: { summary: "Summary: two tasks <b>set</b>." },
+			aborted: false,
+			willRetry: false,
+		});
+		expect(JSON.stringify(server.requests[2].body.messages)).toContain("Name every task.");
+
+		const exported = await rpc.exportHtml(join(home.cwd, "out.html"));
+		const html = readFileSync(exported.path, "utf8");
+		expect(html).toContain("Second answer.");
+		expect(html).toContain("&#60;b&#62;set&#60;/b&#62;");
+		expect(html).not.toContain("<b>set</b>");
+
+		const firstFile = (await rpc.getState()).sessionFile;
+		expect(firstFile && existsSync(firstFile)).toBe(true);
+		expect(await rpc.newSession()).toMatchObject({ cancelled: false });
+		const fresh = await rpc.getState();
+		expect(fresh.messageCount).toBe(0);
+		expect(fresh.sessionFile).not.toBe(firstFile);
+
+		expect(await rpc.switchSession(firstFile as string)).toEqual({ cancelled: false });
+		const back = await rpc.getState();
+		expect(back.sessionFile).toBe(firstFile);
+		expect((await rpc.getMessages()).map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant", "shellOutput"]);
+	});
+
+	it("with --rpc-full-updates, message_update carries the partial message as pi sends it", { timeout: LONG }, async () => {
+		const { server, rpc, events } = await start({ args: ["--rpc-full-updates"] });
+		server.enqueue({ kind: "sse", chunks: textRecords(["Hel", "lo"]) });
+		await rpc.promptAndWait("hi");
+		const deltas = events.filter((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta");
+		expect(deltas.at(-1)?.message.content).toEqual([{ type: "text", text: "Hello" }]);
+		expect(deltas.at(-1)?.assistantMessageEvent.partial.content).toEqual([{ type: "text", text: "Hello" }]);
+	});
+});
