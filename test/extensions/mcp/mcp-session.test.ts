@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxText, fauxToolCall } from "../../../src/ai/index.js";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../../src/ai/index.js";
 import { type McpHttpFixture, startMcpHttpServer } from "../../helpers/mcp-http-server.js";
 import { createFixture, type Fixture } from "../../session/session-fixture.js";
 import { eventually, markerLines, stdioServer, writeGlobalSettings, writeMcpJson } from "./mcp-fixture.js";
@@ -27,7 +27,10 @@ describe("MCP servers in a session", () => {
 		fx = await createFixture();
 		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer() } });
 		const session = await fx.open();
-		fx.faux.setResponses([{ content: [fauxToolCall("mcp__fx__echo", { text: "hi", times: "2" })] }, { content: [fauxText("done")] }]);
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("mcp__fx__echo", { text: "hi", times: "2" })]),
+			fauxAssistantMessage([fauxText("done")]),
+		]);
 		await session.prompt("use the tool");
 		const offered = fx.faux.calls[0].context.tools?.find((t) => t.name === "mcp__fx__echo");
 		expect(offered?.parameters).toMatchObject({ type: "object", required: ["text"] });
@@ -49,8 +52,8 @@ describe("MCP servers in a session", () => {
 		writeMcpJson(fx, { web: { type: "http", url: http.url, headers: { Authorization: "Bearer ${FIXTURE_TOKEN}" } } });
 		const session = await fx.open();
 		fx.faux.setResponses([
-			{ content: [fauxToolCall("mcp__web__pixel", {}), fauxToolCall("mcp__web__fail", {})] },
-			{ content: [fauxText("seen")] },
+			fauxAssistantMessage([fauxToolCall("mcp__web__pixel", {}), fauxToolCall("mcp__web__fail", {})]),
+			fauxAssistantMessage([fauxText("seen")]),
 		]);
 		await session.prompt("look");
 		expect(http.requests.length).toBeGreaterThan(0);
@@ -70,9 +73,9 @@ describe("MCP servers in a session", () => {
 		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer() } });
 		const session = await fx.open();
 		fx.faux.setResponses([
-			{ content: [fauxToolCall("mcp__fx__crash", {})] },
-			{ content: [fauxToolCall("mcp__fx__echo", { text: "again" })] },
-			{ content: [fauxText("carried on")] },
+			fauxAssistantMessage([fauxToolCall("mcp__fx__crash", {})]),
+			fauxAssistantMessage([fauxToolCall("mcp__fx__echo", { text: "again" })]),
+			fauxAssistantMessage([fauxText("carried on")]),
 		]);
 		await session.prompt("crash it");
 		const [crash, echo] = toolResults(session);
@@ -93,7 +96,7 @@ describe("MCP servers in a session", () => {
 		const marker = join(fx.root, "marker.txt");
 		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer(marker) } });
 		const session = await fx.open();
-		fx.faux.setResponses([{ content: [fauxToolCall("mcp__fx__hang", {})] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__hang", {})])]);
 		const run = session.prompt("hang");
 		await eventually(() => markerLines(marker).includes("hang started"));
 		session.abort();
@@ -107,7 +110,7 @@ describe("MCP servers in a session", () => {
 		fx = await createFixture();
 		writeGlobalSettings(fx, { mcpServers: { gone: { command: join(fx.root, "no-such-binary") } } });
 		const session = await fx.open();
-		fx.faux.setResponses([{ content: [fauxText("fine")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("fine")])]);
 		await session.prompt("hello");
 		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).toEqual(["read", "ls"]);
 		expect(fx.notices().filter((n) => n.startsWith('MCP server "gone" failed'))).toHaveLength(1);
@@ -118,7 +121,7 @@ describe("MCP servers in a session", () => {
 		fx = await createFixture();
 		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer(undefined, { env: { FIXTURE_TOKEN: "s3cret-value-42" } }) } });
 		const session = await fx.open();
-		fx.faux.setResponses([{ content: [fauxToolCall("mcp__fx__secret", {})] }, { content: [fauxText("ok")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__secret", {})]), fauxAssistantMessage([fauxText("ok")])]);
 		await session.prompt("leak it");
 		const [result] = toolResults(session);
 		expect(result.content[0].text).toBe("token=***");
@@ -136,7 +139,7 @@ describe("trusting a project's MCP servers", () => {
 		const marker = join(fx.root, "marker.txt");
 		writeMcpJson(fx, { proj: stdioServer(marker) });
 		const session = await fx.open();
-		fx.faux.setResponses([{ content: [fauxText("no tools")] }]);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("no tools")])]);
 		await session.prompt("hi");
 		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).toEqual(["read", "ls"]);
 		const notices = fx.notices().filter((n) => n.includes("not trusted yet"));
