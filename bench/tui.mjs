@@ -25,14 +25,23 @@ async function withApp(makeApp, plan, fn, { extraArgs, hooks = {} } = {}) {
 	}
 }
 
-/** Launch to input drawn, in ms (pane creation to the model name on screen). */
-export async function startup(makeApp) {
+/**
+ * Launch to input drawn, in ms (pane creation to the model name on screen). With `firstKey`, also the
+ * first keystroke typed at that moment → on screen: what loads right after the first frame (MCP
+ * servers) must not hold it.
+ */
+export async function startup(makeApp, { firstKey = false } = {}) {
 	const mock = await startMockOpenAI({});
 	const app = makeApp(mock.url);
 	const pane = startPane({ command: app.command, env: app.env, cwd: app.cwd });
 	try {
 		await waitForScreen(pane, app.ready, { timeoutMs: 30_000, everyMs: 1 });
-		return { ms: performance.now() - pane.started };
+		const ms = performance.now() - pane.started;
+		if (!firstKey) return { ms };
+		const t0 = performance.now();
+		pane.literal("Z");
+		await waitForScreen(pane, (screen) => /› Z/.test(screen), { timeoutMs: 10_000, everyMs: 1 });
+		return { ms, firstKeyMs: performance.now() - t0 };
 	} finally {
 		pane.kill();
 		await mock.close();

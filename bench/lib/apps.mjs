@@ -35,6 +35,17 @@ export function rudderApp(baseUrl, extraArgs = "--no-session") {
 	};
 }
 
+/** The fixture MCP server of the tests (the official SDK over stdio). */
+const mcpServer = join(root, "test", "fixtures", "mcp", "stdio-server.mjs");
+
+/** Rudder with two MCP servers in its global settings (they start without asking, after the first frame). */
+export function rudderAppWithMcp(baseUrl, extraArgs) {
+	const app = rudderApp(baseUrl, extraArgs);
+	const server = { command: process.execPath, args: [mcpServer] };
+	writeFileSync(join(app.home, "settings.json"), JSON.stringify({ mcpServers: { one: server, two: server } }));
+	return { ...app, name: "rudder-mcp" };
+}
+
 export function piApp(baseUrl, extraArgs = "--no-session") {
 	const home = mkdtempSync(join(tmpdir(), "pi-bench-"));
 	const agentDir = join(home, ".pi", "agent");
