@@ -6,7 +6,9 @@ import { createElement } from "react";
 import { App } from "../../components/App.js";
 import { FirstStart } from "../../components/first-start.js";
 import { installReflowGuard } from "../../components/ink/reflow-guard.js";
+import { McpTrustPrompt } from "../../components/McpTrustPrompt.js";
 import { isDemoModel } from "../ai/constants.js";
+import type { McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { AgentSessionApi } from "../session/types.js";
 
 export interface InteractiveOptions {
@@ -30,6 +32,8 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		exitCode = code;
 		resolveExit();
 	};
+	const trust = session.mcpTrustRequest?.();
+	if (trust) session.answerMcpTrust?.(await askMcpTrust(trust));
 	stdout.write(BRACKETED_PASTE_ON);
 	const removeReflowGuard = stdout.isTTY ? installReflowGuard(stdout) : () => {};
 	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
@@ -68,4 +72,26 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		restore();
 	}
 	return exitCode;
+}
+
+/** The MCP trust prompt, on its own before the app mounts; resolves with the answer. */
+async function askMcpTrust(request: McpTrustRequest): Promise<boolean> {
+	let answer = false;
+	let done!: () => void;
+	const answered = new Promise<void>((resolve) => {
+		done = resolve;
+	});
+	const onAnswer = (allow: boolean) => {
+		answer = allow;
+		done();
+	};
+	const instance = render(createElement(McpTrustPrompt, { request, onAnswer }), { patchConsole: false, exitOnCtrlC: true });
+	try {
+		await Promise.race([answered, instance.waitUntilExit()]);
+	} finally {
+		// Erased, so the app draws where the question was.
+		instance.clear();
+		instance.unmount();
+	}
+	return answer;
 }

@@ -10,7 +10,7 @@ import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/inde
 import { preloadApi, streamSimple } from "../ai/stream.js";
 import { type CustomCommand, expandCommand, loadCustomCommands } from "../extensions/custom-commands.js";
 import { type LoadedMcpConfig, loadMcpConfig } from "../extensions/mcp/config.js";
-import { McpManager, type McpServerInfo, type McpStartMode } from "../extensions/mcp/manager.js";
+import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
 import { formatSkillsForPrompt, loadSkills, type Skill } from "../extensions/skills.js";
 import { createAllTools, createCodingTools, toolNames } from "../tools/index.js";
 import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowError, shouldCompact, summarize } from "./compaction.js";
@@ -381,6 +381,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		if (!this.mcp) return;
 		this.mcp.start("headless");
 		await this.mcp.whenReady();
+	}
+
+	mcpTrustRequest(): McpTrustRequest | undefined {
+		return this.mcp?.trustRequest();
 	}
 
 	mcpServers(): readonly McpServerInfo[] {

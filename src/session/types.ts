@@ -4,7 +4,7 @@
 
 import type { AgentEvent, AgentMessage } from "../agent/types.js";
 import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
-import type { McpServerInfo, McpStartMode } from "../extensions/mcp/manager.js";
+import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
 
 /** Events a session emits: every Agent event, plus what the session itself changes. */
 export type SessionEvent =
@@ -120,6 +120,10 @@ export interface AgentSessionApi {
 	compact(instructions?: string): Promise<void>;
 	/** Starts the configured MCP servers in the background; once, after the first frame in the app. */
 	startMcpServers?(mode: McpStartMode): void;
+	/** The project's MCP servers waiting for the user's trust, if any (the app asks before it mounts). */
+	mcpTrustRequest?(): McpTrustRequest | undefined;
+	/** The answer: remembered for the folder; trusted servers start with the others. */
+	answerMcpTrust?(allow: boolean): string[];
 	/** Loads what the first request needs (the provider) while the user is still typing. */
 	warmUp?(): Promise<void>;
 	/** Flushes the session file and releases resources. */

@@ -32,6 +32,22 @@ async function waitForScreen(predicate: (screen: string) => boolean, what: strin
 	throw new Error(`screen never showed ${what}; last capture:\n${screen}`);
 }
 
+/** Sends `line` (a command whose output is a snapshot) every 2 s until the screen shows what `predicate` wants. */
+async function askUntil(line: string, predicate: (screen: string) => boolean, what: string): Promise<void> {
+	for (let attempt = 0; attempt < 10; attempt++) {
+		sendText(line);
+		sendKey("Enter");
+		if (
+			await waitForScreen(predicate, what, 2_000).then(
+				() => true,
+				() => false,
+			)
+		)
+			return;
+	}
+	throw new Error(`screen never showed ${what}; last capture:\n${capture()}`);
+}
+
 async function waitFor(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!predicate()) {
@@ -73,6 +89,39 @@ afterEach(async () => {
 	home?.cleanup();
 });
 
+/** Starts the built app in a 100×30 pane of the private server; returns the file its exit code goes to. */
+function startApp(cliHome: CliHome, args: string[]): string {
+	const exitFile = join(cliHome.rudderHome, "exit-code");
+	const env = Object.entries({ ...cliHome.env, TERM: "screen-256color", NODE: process.execPath, EXIT_FILE: exitFile }).map(
+		([k, v]) => `${k}=${v}`,
+	);
+	tmux(
+		"-f",
+		"/dev/null",
+		"new-session",
+		"-d",
+		"-s",
+		SESSION,
+		"-x",
+		"100",
+		"-y",
+		"30",
+		"-c",
+		cliHome.cwd,
+		"env",
+		"-i",
+		...env,
+		"sh",
+		"-c",
+		'"$NODE" "$@"; echo $? > "$EXIT_FILE"',
+		"sh",
+		BIN,
+		...args,
+	);
+	socketPath = tmux("display-message", "-p", "-t", SESSION, "#{socket_path}").trim();
+	return exitFile;
+}
+
 describe("rudder in a real terminal (tmux)", () => {
 	it("steers, queues a follow-up and stops with Esc", { timeout: LONG }, async () => {
 		expect(() => execFileSync("tmux", ["-V"]), "tmux is needed: apt-get install -y tmux").not.toThrow();
@@ -83,36 +132,7 @@ describe("rudder in a real terminal (tmux)", () => {
 			{ kind: "sse", chunks: textRecords(["Working on it: ", ...words("alpha", 60), "done."]), delayMs: 75 },
 			{ kind: "sse", chunks: textRecords(["Brief answer: ", ...words("beta", 200)]), delayMs: 100 },
 		);
-		const exitFile = join(home.rudderHome, "exit-code");
-		const env = Object.entries({ ...home.env, TERM: "screen-256color", NODE: process.execPath, EXIT_FILE: exitFile }).map(
-			([k, v]) => `${k}=${v}`,
-		);
-		tmux(
-			"-f",
-			"/dev/null",
-			"new-session",
-			"-d",
-			"-s",
-			SESSION,
-			"-x",
-			"100",
-			"-y",
-			"30",
-			"-c",
-			home.cwd,
-			"env",
-			"-i",
-			...env,
-			"sh",
-			"-c",
-			'"$NODE" "$@"; echo $? > "$EXIT_FILE"',
-			"sh",
-			BIN,
-			"--model",
-			"mock/mock-1",
-		);
-
-		socketPath = tmux("display-message", "-p", "-t", SESSION, "#{socket_path}").trim();
+		const exitFile = startApp(home, ["--model", "mock/mock-1"]);
 		await waitForScreen((s) => s.includes("mock/mock-1"), "the footer");
 		sendText("say hello");
 		sendKey("Enter");
@@ -184,5 +204,32 @@ describe("rudder in a real terminal (tmux)", () => {
 		// The exit code as the shell saw it: tmux 3.3 can leave the pane's status unrecorded for a while.
 		await waitFor(() => existsSync(exitFile), "the app to exit");
 		expect(readFileSync(exitFile, "utf8").trim()).toBe("0");
+	});
+
+	it("asks before starting a project's MCP servers, shows the command line, and remembers the answer", { timeout: LONG }, async () => {
+		server = await startScriptedServer();
+		home = makeHome({ mockUrl: server.url });
+		const fixture = join(import.meta.dirname, "..", "fixtures", "mcp", "stdio-server.mjs");
+		writeFileSync(join(home.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [fixture] } } }));
+		let exitFile = startApp(home, ["--model", "mock/mock-1"]);
+		const prompt = await waitForScreen((s) => s.includes("Start this project's MCP servers?"), "the MCP trust prompt");
+		// The prompt comes before the app: nothing of the app is drawn yet, and it is gone once answered.
+		expect(prompt).toContain("stdio-server.mjs");
+		expect(prompt).not.toContain("mock/mock-1");
+		sendText("y");
+		const answered = await waitForScreen((s) => s.includes("mock/mock-1"), "the app after the answer");
+		expect(answered).not.toContain("Start this project's MCP servers?");
+		await askUntil("/mcp ", (s) => /proj {2}ready/.test(s) && s.includes("mcp__proj__echo"), "/mcp listing the server ready");
+		sendKey("C-c", "C-c");
+		await waitFor(() => existsSync(exitFile), "the app to exit");
+
+		// The answer is remembered for this folder: the next start goes straight to the app.
+		rmSync(exitFile);
+		exitFile = startApp(home, ["--model", "mock/mock-1"]);
+		const app = await waitForScreen((s) => s.includes("mock/mock-1"), "the app on the second start");
+		expect(app).not.toContain("Start this project's MCP servers?");
+		await askUntil("/mcp ", (s) => /proj {2}ready/.test(s), "the remembered server ready");
+		sendKey("C-c", "C-c");
+		await waitFor(() => existsSync(exitFile), "the app to exit");
 	});
 });

@@ -5,6 +5,7 @@
 // so a token never has to be written into a checked-in file.
 import { existsSync, readFileSync } from "node:fs";
 import { configFile, mcpJsonFile, projectSettingsFile } from "../../config/paths.js";
+import { MIN_SECRET_LENGTH, processSecrets, redactSecrets } from "../../safety/secrets.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -79,7 +80,7 @@ function parseServer(name: string, raw: unknown, env: Env): Pick<McpServerConfig
 	const timeoutMs = (timeout as number | undefined) ?? DEFAULT_CALL_TIMEOUT_MS;
 	const used: string[] = [];
 	// Very short values ("1", "true") are settings, not secrets, and redacting them would garble text.
-	const secrets = () => [...new Set(used.filter((v) => v.length >= 6))];
+	const secrets = () => [...new Set(used.map((v) => v.trim()).filter((v) => v.length >= MIN_SECRET_LENGTH))];
 	const type = raw.type ?? (raw.url !== undefined ? "http" : "stdio");
 	if (type === "sse")
 		throw new Error(`"${at}.type": "sse" servers are not supported; use the server's streamable HTTP endpoint ("type": "http")`);
@@ -180,6 +181,8 @@ export function loadMcpConfig(options: { cwd: string; env?: Env }): LoadedMcpCon
 			warnings.push(`${(error as Error).message} (its MCP servers were not started)`);
 		}
 	}
+	// From here on every writer (session file, print/json/rpc, notices) masks them.
+	for (const server of byName.values()) for (const secret of server.secrets) processSecrets.add(secret);
 	return { servers: [...byName.values()], trust, warnings };
 }
 
@@ -191,14 +194,7 @@ function readTrust(data: Record<string, unknown>, trust: McpTrustSettings): void
 
 /** The command line or URL, as the trust prompt and `/mcp` show it: env and header values never, secrets masked. */
 export function describeTransport(config: McpServerConfig): string {
-	return redactSecrets(describeUnmasked(config), config.secrets);
-}
-
-/** Replaces every occurrence of each secret with `***`. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-	let out = text;
-	for (const secret of secrets) if (secret) out = out.split(secret).join("***");
-	return out;
+	return redactSecrets(describeUnmasked(config));
 }
 
 function describeUnmasked(config: McpServerConfig): string {

@@ -3,7 +3,8 @@
 // an abort into MCP's `notifications/cancelled`), and notices when it dies.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-import { type McpServerConfig, redactSecrets } from "./config.js";
+import { redactSecrets } from "../../safety/secrets.js";
+import type { McpServerConfig } from "./config.js";
 
 export type McpServerStatus = "untrusted" | "declined" | "starting" | "ready" | "failed" | "stopped";
 
@@ -132,7 +133,7 @@ export class McpConnection {
 	private fail(error: unknown): void {
 		const reason = plain(error instanceof Error ? error.message : String(error)).slice(0, 300);
 		const lastLine = plain(this.stderrTail.trim().split("\n").at(-1) ?? "").slice(0, 200);
-		this.error = redactSecrets(lastLine && !reason.includes(lastLine) ? `${reason}; stderr: ${lastLine}` : reason, this.config.secrets);
+		this.error = redactSecrets(lastLine && !reason.includes(lastLine) ? `${reason}; stderr: ${lastLine}` : reason);
 		this.set("failed");
 	}
 

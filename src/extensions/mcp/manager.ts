@@ -132,10 +132,10 @@ export class McpManager {
 			{ cwd: this.options.cwd, env: this.options.env },
 		);
 		for (const c of asked) {
-			if (allow) {
-				c.status = "stopped";
-				this.starting.push(c.start());
-			} else c.set("declined");
+			if (!allow) c.set("declined");
+			else if (this.startedAt === undefined)
+				c.set("stopped"); // `start` launches it with the others
+			else this.starting.push(c.start());
 		}
 		return asked.map((c) => c.config.name);
 	}

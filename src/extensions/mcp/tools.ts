@@ -4,8 +4,8 @@ import { createHash } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentTool } from "../../agent/types.js";
 import type { ImageContent, TextContent } from "../../ai/types.js";
+import { redactSecrets } from "../../safety/secrets.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../../tools/truncate.js";
-import { redactSecrets } from "./config.js";
 import type { McpConnection, McpToolDefinition } from "./connection.js";
 
 /** Providers accept tool names of these characters, at most 64 long. */
@@ -39,7 +39,7 @@ export function createMcpTool(connection: McpConnection, definition: McpToolDefi
 		parameters: definition.inputSchema,
 		async execute(_toolCallId, params, signal) {
 			const result = await connection.callTool(definition.name, params ?? {}, signal);
-			const mapped = toAgentToolResult(result, connection.config.secrets);
+			const mapped = toAgentToolResult(result);
 			const details: McpToolDetails = { server, tool: definition.name, structuredContent: result.structuredContent };
 			if (result.isError) throw new Error(textOf(mapped.content) || `${definition.name} failed`);
 			return { content: mapped.content, details };
@@ -56,9 +56,9 @@ const textOf = (content: (TextContent | ImageContent)[]) =>
 /**
  * Text stays text, images stay images; audio and embedded binary resources are named, not inlined
  * (no model here takes audio); structured content without any other content is sent as JSON. Text is
- * capped like `read`'s output, and the server's configured secrets are masked.
+ * capped like `read`'s output, and known secrets (the servers' env and header values among them) are masked.
  */
-export function toAgentToolResult(result: CallToolResult, secrets: readonly string[] = []): { content: (TextContent | ImageContent)[] } {
+export function toAgentToolResult(result: CallToolResult): { content: (TextContent | ImageContent)[] } {
 	const content: (TextContent | ImageContent)[] = [];
 	for (const block of result.content ?? []) {
 		if (block.type === "text") content.push({ type: "text", text: block.text });
@@ -76,7 +76,7 @@ export function toAgentToolResult(result: CallToolResult, secrets: readonly stri
 		content.push({ type: "text", text: JSON.stringify(result.structuredContent, null, 2) });
 	}
 	if (content.length === 0) content.push({ type: "text", text: "(no output)" });
-	return { content: content.map((c) => (c.type === "text" ? { type: "text", text: capText(redactSecrets(c.text, secrets)) } : c)) };
+	return { content: content.map((c) => (c.type === "text" ? { type: "text", text: capText(redactSecrets(c.text)) } : c)) };
 }
 
 function capText(text: string): string {

@@ -124,7 +124,7 @@ describe("MCP servers in a session", () => {
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__secret", {})]), fauxAssistantMessage([fauxText("ok")])]);
 		await session.prompt("leak it");
 		const [result] = toolResults(session);
-		expect(result.content[0].text).toBe("token=***");
+		expect(result.content[0].text).toBe("token=[redacted]");
 		expect(JSON.stringify(fx.faux.calls[1].context.messages)).not.toContain("s3cret-value-42");
 		expect(readFileSync(session.getState().sessionFile as string, "utf8")).not.toContain("s3cret-value-42");
 		await session.submit("/mcp");
@@ -148,10 +148,12 @@ describe("trusting a project's MCP servers", () => {
 		expect(notices[0]).toContain('"enabledMcpjsonServers": ["proj"]');
 		expect(notices[0]).toContain(join(fx.env.RUDDER_HOME, "settings.json"));
 		expect(session.getState().mcpServers?.[0]).toMatchObject({ name: "proj", status: "untrusted" });
+		expect(markerLines(marker)).toEqual([]);
 
 		await session.submit("/mcp allow");
 		expect(fx.notices().at(-1)).toBe("Trusted and starting: proj; remembered for this folder");
 		await eventually(() => session.getState().mcpServers?.[0].status === "ready");
+		expect(markerLines(marker)).toEqual(["started"]);
 
 		// A new session in the same folder starts it without asking.
 		const again = await fx.open();
@@ -174,6 +176,21 @@ describe("trusting a project's MCP servers", () => {
 		expect(fx.notices()).toContain(
 			`Ignored the MCP trust settings in ${join(fx.cwd, ".rudder", "settings.json")}: only your global settings can trust a project's servers`,
 		);
+	});
+
+	it("an answer given before the servers start (the app's prompt) lets them start with the others", async () => {
+		fx = await createFixture();
+		writeMcpJson(fx, { proj: stdioServer() });
+		const session = await fx.open();
+		expect(session.mcpTrustRequest()?.servers).toEqual([
+			expect.objectContaining({ name: "proj", source: "mcp-json", target: expect.stringContaining("stdio-server.mjs") }),
+		]);
+		expect(session.answerMcpTrust(true)).toEqual(["proj"]);
+		expect(session.getState().mcpServers?.[0].status).toBe("stopped");
+		expect(session.mcpTrustRequest()).toBeUndefined();
+		session.startMcpServers("interactive");
+		await eventually(() => session.getState().mcpServers?.[0].status === "ready");
+		expect(fx.notices().filter((n) => n.includes("MCP"))).toEqual([]);
 	});
 
 	it("/mcp deny is remembered: no notice next time, and /mcp lists it as declined", async () => {

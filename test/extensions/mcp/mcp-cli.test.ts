@@ -1,0 +1,63 @@
+// The built CLI with MCP servers configured: rpc `get_state` lists them, and print mode says once on
+// stderr which project servers it did not start.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { textBody } from "../../helpers/openai-chunks.js";
+import { type CliHome, makeHome, runCli, startCli } from "../../helpers/rudder-cli.js";
+import { type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
+import { markerLines, stdioServer } from "./mcp-fixture.js";
+
+const LONG = 60_000;
+let home: CliHome | undefined;
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+	await server?.close();
+	home?.cleanup();
+});
+
+async function mockHome(): Promise<CliHome> {
+	server = await startScriptedServer();
+	return makeHome({ mockUrl: server.url });
+}
+
+describe("MCP servers through the CLI", () => {
+	it("rpc get_state lists the servers with status and tools", { timeout: LONG }, async () => {
+		home = await mockHome();
+		writeFileSync(join(home.rudderHome, "settings.json"), JSON.stringify({ mcpServers: { fx: stdioServer() } }));
+		const client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session"], home);
+		const ask = async (id: string) => {
+			client.send({ id, type: "get_state" });
+			return (await client.waitFor((l) => l.id === id)).data.mcpServers;
+		};
+		let servers = await ask("s0");
+		for (let i = 1; servers[0]?.status === "starting" && i < 100; i++) {
+			await new Promise((r) => setTimeout(r, 100));
+			servers = await ask(`s${i}`);
+		}
+		expect(servers).toEqual([
+			expect.objectContaining({
+				name: "fx",
+				source: "global",
+				status: "ready",
+				tools: expect.arrayContaining(["mcp__fx__echo", "mcp__fx__hang"]),
+			}),
+		]);
+		expect((await client.end()).code).toBe(0);
+	});
+
+	it("print mode does not start an untrusted project server and says how to allow it, once", { timeout: LONG }, async () => {
+		home = await mockHome();
+		server?.enqueue({ kind: "sse", chunks: [textBody("hi")] });
+		const marker = join(home.rudderHome, "marker.txt");
+		writeFileSync(join(home.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { proj: stdioServer(marker) } }));
+		const result = await runCli(["-p", "hello", "--model", "mock/mock-1", "--no-session"], home);
+		const lines = result.stderr.split("\n").filter((l) => l.includes("MCP"));
+		expect(lines).toHaveLength(1);
+		expect(lines[0]).toContain("Project MCP servers not started, not trusted yet: proj");
+		expect(lines[0]).toContain(`"enabledMcpjsonServers": ["proj"] to ${join(home.rudderHome, "settings.json")}`);
+		expect(result.stdout).toBe("hi\n");
+		expect(result.code).toBe(0);
+		expect(markerLines(marker)).toEqual([]);
+	});
+});
