@@ -5,8 +5,8 @@ import { root } from "./apps.mjs";
 
 export async function writeSyntheticSession(app, messages) {
 	if (app.name !== "rudder") throw new Error(`no synthetic session writer for ${app.name}`);
-	const { SessionWriter } = await import(pathToFileURL(join(root, "dist", "src", "session", "session-store.js")).href);
-	const writer = SessionWriter.create({ cwd: app.cwd, env: { RUDDER_HOME: app.home } });
+	const { SessionLog } = await import(pathToFileURL(join(root, "dist", "src", "session", "session-log.js")).href);
+	const writer = SessionLog.create({ cwd: app.cwd, env: { RUDDER_HOME: app.home } });
 	const usage = {
 		input: 100,
 		output: 50,
@@ -33,5 +33,6 @@ export async function writeSyntheticSession(app, messages) {
 					};
 		writer.append({ type: "message", message });
 	}
+	writer.close();
 	return writer.path;
 }

@@ -242,6 +242,19 @@ export class Agent {
 		return this.steeringQueue.hasItems() || this.followUpQueue.hasItems();
 	}
 
+	/**
+	 * Replaces the transcript with a copy of `messages` (pi-agent-core's `replaceMessages`; 0.73.1
+	 * spells it `state.messages = …`, which still works). For between runs: a run works on its own copy.
+	 */
+	replaceMessages(messages: readonly AgentMessage[]): void {
+		this._state.messages = messages.slice();
+	}
+
+	/** Adds one message at the end of the transcript (pi-agent-core's `appendMessage`). No events. */
+	appendMessage(message: AgentMessage): void {
+		this._state.messages.push(message);
+	}
+
 	/** Ours: the queued messages, oldest first, so a UI can show them or put them back into the input. */
 	getQueuedMessages(): { steering: readonly AgentMessage[]; followUp: readonly AgentMessage[] } {
 		return { steering: this.steeringQueue.peek(), followUp: this.followUpQueue.peek() };

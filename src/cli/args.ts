@@ -21,6 +21,8 @@ export interface CliArgs {
 	/** A session file path or a session id. */
 	session?: string;
 	noSession: boolean;
+	/** With -c / -r / --session: continue in a new file holding a copy of the session. */
+	fork: boolean;
 	tools?: string[];
 	systemPrompt?: string;
 	appendSystemPrompt?: string;
@@ -48,6 +50,7 @@ function buildProgram(version: string): Command {
 		.option("-r, --resume", "choose a session to resume (non-interactive: the latest)")
 		.option("--session <file|id>", "use this session file, or the session with this id")
 		.option("--no-session", "do not save this session")
+		.option("--fork", "with -c, -r or --session: continue in a new session file holding a copy (e.g. one open elsewhere)")
 		.option("-p, --print [message]", "answer once on stdout and exit (piped stdin joins the prompt)")
 		.addOption(
 			new Option("--mode <mode>", "output mode: json (events as JSON lines) or rpc (JSON-lines commands on stdin)").choices([
@@ -106,6 +109,7 @@ export function parseCliArgs(argv: string[], version: string): ParsedCli {
 			resume: opts.resume === true,
 			session: typeof opts.session === "string" ? opts.session : undefined,
 			noSession: opts.session === false,
+			fork: opts.fork === true,
 			tools,
 			systemPrompt: opts.systemPrompt,
 			appendSystemPrompt: opts.appendSystemPrompt,

@@ -25,7 +25,7 @@ export interface SessionContext {
 	interactive?: boolean;
 }
 
-type SessionFlags = Pick<CliArgs, "continue" | "resume" | "session" | "noSession">;
+type SessionFlags = Pick<CliArgs, "continue" | "resume" | "session" | "noSession"> & Partial<Pick<CliArgs, "fork">>;
 
 export function chooseSessionMode(args: SessionFlags, context: SessionContext): SessionChoice {
 	const given = [
@@ -35,6 +35,13 @@ export function chooseSessionMode(args: SessionFlags, context: SessionContext): 
 		args.noSession && "--no-session",
 	].filter((flag): flag is string => typeof flag === "string");
 	if (given.length > 1) return { ok: false, message: `${given.join(" and ")} cannot be used together` };
+	if (args.fork && (given.length === 0 || args.noSession)) return { ok: false, message: "--fork needs -c, -r or --session" };
+	const choice = chooseWithoutFork(args, context);
+	if (!args.fork || !choice.ok || (choice.mode.kind !== "continue" && choice.mode.kind !== "file")) return choice;
+	return { ...choice, mode: { ...choice.mode, fork: true } };
+}
+
+function chooseWithoutFork(args: SessionFlags, context: SessionContext): SessionChoice {
 	if (args.noSession) return { ok: true, mode: { kind: "none" } };
 	if (args.continue) return { ok: true, mode: { kind: "continue" } };
 	if (args.session !== undefined) return sessionByFileOrId(args.session, context);

@@ -17,17 +17,10 @@ import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowE
 import { loadContextFiles } from "./context-files.js";
 import { exportMarkdown } from "./export-markdown.js";
 import { expandAttachments } from "./prompt-attachments.js";
+import { type LoadedSession, loadSession, repairTranscript } from "./session-load.js";
+import { SessionLog } from "./session-log.js";
 import { type CompactionSummaryMessage, convertToLlm, type ShellOutputMessage } from "./session-messages.js";
-import {
-	findSession,
-	type LoadedSession,
-	latestSession,
-	listSessions,
-	loadSession,
-	repairTranscript,
-	type SessionInfo,
-	SessionWriter,
-} from "./session-store.js";
+import { findSession, listSessions, type SessionInfo } from "./session-store.js";
 import { globalSettingsPath, loadSettings, type Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -36,7 +29,12 @@ import { runUserShell, type UserShellResult } from "./user-shell.js";
 
 type Env = Record<string, string | undefined>;
 
-export type SessionMode = { kind: "new" } | { kind: "continue" } | { kind: "file"; path: string } | { kind: "none" };
+/** `fork`: continue in a new file holding a copy (for a session another process has open). */
+export type SessionMode =
+	| { kind: "new" }
+	| { kind: "continue"; fork?: boolean }
+	| { kind: "file"; path: string; fork?: boolean }
+	| { kind: "none" };
 
 /** The part of `ModelRegistry` a session uses. */
 export interface SessionModelRegistry {
@@ -99,18 +97,17 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const settings = options.settings ?? loadSettings({ cwd, env });
 	const notices: string[] = [];
 
-	let loaded: { path: string; session: LoadedSession } | undefined;
 	const mode = options.sessionMode;
+	let loaded: LoadedSession | undefined;
 	if (mode.kind === "continue") {
-		const latest = latestSession(cwd, env);
-		if (latest) loaded = { path: latest.path, session: loadSession(latest.path) };
-		else notices.push("No earlier session in this folder: starting a new one");
+		loaded = loadLatest(cwd, env, notices);
+		if (!loaded) notices.push("No earlier session in this folder: starting a new one");
 	} else if (mode.kind === "file") {
-		loaded = { path: resolve(cwd, mode.path), session: loadSession(resolve(cwd, mode.path)) };
+		loaded = loadSession(resolve(cwd, mode.path));
 	}
-	if (loaded) notices.push(...loaded.session.warnings);
+	if (loaded) notices.push(...loaded.warnings);
 
-	const recorded = loaded?.session.model;
+	const recorded = loaded?.model;
 	const model =
 		options.model ??
 		(recorded && options.registry?.find(`${recorded.provider}/${recorded.modelId}`)) ??
@@ -128,7 +125,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		env,
 		settings,
 		model,
-		thinkingLevel: options.thinkingLevel ?? loaded?.session.thinkingLevel ?? settings.defaultThinkingLevel ?? "off",
+		thinkingLevel: options.thinkingLevel ?? loaded?.thinkingLevel ?? settings.defaultThinkingLevel ?? "off",
 		tools: pickTools(cwd, options.tools),
 		systemPrompt: options.systemPrompt,
 		appendSystemPrompt: options.appendSystemPrompt,
@@ -137,11 +134,24 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		apiKey: options.apiKey,
 		streamFn: options.streamFn,
 		loaded,
+		fork: (mode.kind === "continue" || mode.kind === "file") && mode.fork === true,
 		notices,
 		customCommands: commands.commands,
 		skills: skills.skills,
 		mcp,
 	});
+}
+
+/** The newest session of `cwd` that loads; one that does not is named in a notice and passed over. */
+function loadLatest(cwd: string, env: Env, notices: string[]): LoadedSession | undefined {
+	for (const info of listSessions(cwd, env)) {
+		try {
+			return loadSession(info.path);
+		} catch (error) {
+			notices.push(`Skipped the session ${info.path}: ${errorText(error)}`);
+		}
+	}
+	return undefined;
 }
 
 interface AgentSessionConfig {
@@ -157,7 +167,9 @@ interface AgentSessionConfig {
 	registry?: SessionModelRegistry;
 	apiKey?: string;
 	streamFn?: StreamFn;
-	loaded?: { path: string; session: LoadedSession };
+	loaded?: LoadedSession;
+	/** Continue `loaded` in a new file holding a copy of it. */
+	fork?: boolean;
 	notices: string[];
 	/** Markdown commands from the commands folders (see src/extensions/custom-commands.ts). */
 	customCommands?: CustomCommand[];
@@ -187,13 +199,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private readonly builtInTools: AgentTool[];
 	private readonly mcp?: McpManager;
 
-	private writer?: SessionWriter;
+	/** The session file; absent with --no-session. */
+	private log?: SessionLog;
 	private sessionId = "";
-	/** Index of each transcript message among the session file's message entries. */
-	private fileIndex = new WeakMap<AgentMessage, number>();
-	private nextFileIndex = 0;
-	/** Transcript messages before this index are written (or were loaded). */
-	private syncedLength = 0;
 
 	private steeringQueue: QueuedInput[] = [];
 	private followUpQueue: QueuedInput[] = [];
@@ -255,7 +263,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			});
 			this.mcp.setSettingsPath(globalSettingsPath(this.env));
 		}
-		if (config.loaded) this.adoptLoaded(config.loaded.path, config.loaded.session);
+		if (config.loaded) this.adoptLoaded(config.loaded, config.fork === true);
 		else this.startFreshFile();
 		for (const text of config.notices) this.notify("warning", text);
 	}
@@ -278,7 +286,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			totals: { ...this.totals },
 			contextTokens: this.contextTokens,
 			contextWindow: s.model.contextWindow,
-			sessionFile: this.writer?.path,
+			sessionFile: this.log?.path,
 			sessionId: this.sessionId,
 			isCompacting: this.compacting !== undefined,
 			mcpServers: this.mcp?.servers() ?? [],
@@ -466,8 +474,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const last = this.agent.state.messages.at(-1);
 		if (!overflowRetried && last?.role === "assistant" && last.stopReason === "error" && isContextOverflowError(last.errorMessage)) {
 			// The failed reply stays in the file; the context drops it so the retry ends on the user's turn.
-			this.agent.state.messages.pop();
-			this.syncedLength = this.agent.state.messages.length;
+			this.agent.replaceMessages(this.agent.state.messages.slice(0, -1));
 			// Busy from the failure through the retry, so waitForIdle and submit see one stretch of work.
 			this.running = true;
 			try {
@@ -515,7 +522,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	private appendToTranscript(message: AgentMessage): void {
-		this.agent.state.messages.push(message);
+		this.agent.appendMessage(message);
 		this.syncToFile();
 	}
 
@@ -555,14 +562,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	/** Writes transcript messages not yet in the file; each is one appended line. */
 	private syncToFile(): void {
-		const messages = this.agent.state.messages;
-		for (let i = this.syncedLength; i < messages.length; i++) {
-			const message = messages[i];
-			if (this.fileIndex.has(message)) continue;
-			this.fileIndex.set(message, this.nextFileIndex++);
-			this.writer?.append({ type: "message", message });
-		}
-		this.syncedLength = messages.length;
+		this.log?.syncMessages(this.agent.state.messages);
 	}
 
 	private secrets = (): string[] => {
@@ -575,33 +575,31 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	};
 
 	private startFreshFile(): void {
-		this.writer = this.persist ? SessionWriter.create({ cwd: this.cwd, env: this.env, secrets: this.secrets }) : undefined;
-		this.sessionId = this.writer?.header.id ?? randomUUID();
-		this.fileIndex = new WeakMap();
-		this.nextFileIndex = 0;
-		this.syncedLength = 0;
+		this.log?.close();
+		this.log = this.persist ? SessionLog.create({ cwd: this.cwd, env: this.env, secrets: this.secrets }) : undefined;
+		this.sessionId = this.log?.header.id ?? randomUUID();
 		this.totals = zeroTotals();
 		this.contextTokens = 0;
 		this.agent.sessionId = this.sessionId;
 	}
 
-	private adoptLoaded(path: string, loaded: LoadedSession): void {
-		this.writer = this.persist ? SessionWriter.open(path, loaded.header, this.secrets) : undefined;
-		this.sessionId = loaded.header.id;
+	/** Continues a loaded file (or, with `fork`, a new file holding a copy of it). Throws if it is locked. */
+	private adoptLoaded(loaded: LoadedSession, fork: boolean): void {
+		const options = { secrets: this.secrets };
+		let log: SessionLog | undefined;
+		if (this.persist) log = fork ? SessionLog.fork(loaded, { ...options, cwd: this.cwd, env: this.env }) : SessionLog.open(loaded, options);
+		this.log?.close();
+		this.log = log;
+		this.sessionId = log?.header.id ?? loaded.header.id;
 		this.agent.sessionId = this.sessionId;
-		this.fileIndex = new WeakMap();
-		loaded.messages.forEach((m, i) => {
-			if (loaded.messageIndices[i] >= 0) this.fileIndex.set(m, loaded.messageIndices[i]);
-		});
-		this.nextFileIndex = loaded.messageCount;
-		const messages = repairTranscript(loaded.messages);
-		this.agent.state.messages = messages;
-		this.syncedLength = messages.length;
-		// Totals cover the whole file, compacted turns included: they were paid for.
+		this.agent.replaceMessages(repairTranscript(loaded.messages));
+		const messages = this.agent.state.messages;
+		log?.adopt(messages, loaded);
+		// Totals cover the whole branch, compacted turns included: they were paid for.
 		this.totals = zeroTotals();
 		this.contextTokens = 0;
-		for (const entry of loaded.allEntries) if (entry.type === "message" && entry.message.role === "assistant") this.addUsage(entry.message);
-		if (loaded.allEntries.some((e) => e.type === "compaction")) this.contextTokens = estimateContext(messages);
+		for (const entry of loaded.branch) if (entry.type === "message" && entry.message.role === "assistant") this.addUsage(entry.message);
+		if (loaded.branch.some((e) => e.type === "compaction")) this.contextTokens = estimateContext(messages);
 	}
 
 	// ---- Model and thinking --------------------------------------------------------------------
@@ -614,7 +612,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const s = this.agent.state;
 		s.model = model;
 		s.thinkingLevel = clampThinking(model, s.thinkingLevel);
-		this.writer?.append({ type: "model_change", provider: model.provider, modelId: model.id });
+		this.log?.appendModelChange(model.provider, model.id);
 		this.emit({ type: "model_changed", model, thinkingLevel: s.thinkingLevel });
 	}
 
@@ -623,7 +621,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const next = clampThinking(s.model, level);
 		if (next !== level) this.notify("warning", `${s.model.id} cannot think; thinking stays off`);
 		s.thinkingLevel = next;
-		this.writer?.append({ type: "thinking_level_change", level: next });
+		this.log?.appendThinkingLevel(next);
 		this.emit({ type: "model_changed", model: s.model, thinkingLevel: next });
 	}
 
@@ -676,20 +674,24 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		await this.stopForSwitch();
 		this.agent.reset();
 		this.startFreshFile();
-		this.emit({ type: "session_changed", sessionFile: this.writer?.path });
+		this.emit({ type: "session_changed", sessionFile: this.log?.path });
 		this.emitQueue();
 	}
 
-	/** Switches to a saved session of this folder, by id prefix or file path. */
-	async resumeSession(idPrefixOrPath: string): Promise<void> {
+	/**
+	 * Switches to a saved session of this folder, by id prefix or file path. With `fork`, continues in a
+	 * new file holding a copy (the way on when another process has the session open).
+	 */
+	async resumeSession(idPrefixOrPath: string, options: { fork?: boolean } = {}): Promise<void> {
 		const looksLikePath = /[/\\]|\.jsonl$/.test(idPrefixOrPath);
 		const path = looksLikePath ? resolve(this.cwd, idPrefixOrPath) : findSession(this.cwd, idPrefixOrPath, this.env).path;
 		const loaded = loadSession(path);
+		if (path === this.log?.path && !options.fork) throw new Error("That session is the one open now");
 		await this.stopForSwitch();
 		this.agent.reset();
-		this.adoptLoaded(path, loaded);
+		this.adoptLoaded(loaded, options.fork === true);
 		for (const warning of loaded.warnings) this.notify("warning", warning);
-		this.emit({ type: "session_changed", sessionFile: this.writer?.path });
+		this.emit({ type: "session_changed", sessionFile: this.log?.path });
 		this.emitQueue();
 	}
 
@@ -754,13 +756,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 				signal: controller.signal,
 			});
 			const kept = messages.slice(cut);
-			const firstKeptIndex = this.fileIndex.get(kept[0]);
-			if (firstKeptIndex === undefined) throw new Error("The first kept message is not in the session file");
 			const tokensBefore = this.contextTokens || estimateContext(messages);
 			const summaryMessage: CompactionSummaryMessage = { role: "compactionSummary", summary, tokensBefore, timestamp: Date.now() };
-			this.writer?.append({ type: "compaction", summary, firstKeptIndex, tokensBefore, timestamp: summaryMessage.timestamp });
-			this.agent.state.messages = [summaryMessage, ...kept];
-			this.syncedLength = this.agent.state.messages.length;
+			this.log?.appendCompaction(summaryMessage, kept[0]);
+			this.agent.replaceMessages([summaryMessage, ...kept]);
 			this.contextTokens = estimateContext(this.agent.state.messages);
 			this.emit({ type: "compaction_end", reason, summary });
 		} catch (error) {
@@ -784,6 +783,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		await this.waitForIdle();
 		this.flushPendingShell();
 		await this.mcp?.dispose();
+		this.log?.close();
 		this.listeners.clear();
 	}
 }

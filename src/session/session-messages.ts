@@ -56,28 +56,44 @@ const asUser = (text: string, timestamp: number): Message => ({
 /**
  * What the model is sent: user, assistant and toolResult pass through; session messages become user
  * messages; failed assistant messages with no content are dropped (providers reject empty turns, and
- * they carry nothing the model needs).
+ * they carry nothing the model needs). User messages that then follow each other (a prompt whose reply
+ * failed, then the next prompt; a `!cmd` output before a prompt) are joined into one, since Google and
+ * Anthropic ask for turns that alternate.
  */
 export function convertToLlm(messages: AgentMessage[]): Message[] {
 	const out: Message[] = [];
+	const push = (m: Message) => {
+		const last = out.at(-1);
+		if (m.role === "user" && last?.role === "user") out[out.length - 1] = joinUserMessages(last, m);
+		else out.push(m);
+	};
 	for (const m of messages) {
 		switch (m.role) {
 			case "user":
 			case "toolResult":
-				out.push(m);
+				push(m);
 				break;
 			case "assistant":
-				if (!isEmptyFailedAssistant(m)) out.push(m);
+				if (!isEmptyFailedAssistant(m)) push(m);
 				break;
 			case "shellOutput":
-				out.push(asUser(shellOutputText(m), m.timestamp));
+				push(asUser(shellOutputText(m), m.timestamp));
 				break;
 			case "compactionSummary":
-				out.push(asUser(compactionSummaryText(m.summary), m.timestamp));
+				push(asUser(compactionSummaryText(m.summary), m.timestamp));
 				break;
 		}
 	}
 	return out;
+}
+
+type UserContent = Extract<Message, { role: "user" }>["content"];
+const asParts = (content: UserContent): (TextContent | ImageContent)[] =>
+	typeof content === "string" ? [{ type: "text", text: content }] : content;
+
+/** One user turn holding both: the first's parts, then the second's (a new object; the inputs stay as they are). */
+function joinUserMessages(a: Extract<Message, { role: "user" }>, b: Extract<Message, { role: "user" }>): Message {
+	return { ...a, content: [...asParts(a.content), ...asParts(b.content)] };
 }
 
 /** Plain text of a message's text blocks (images and tool calls left out). */

@@ -17,7 +17,7 @@ export interface SlashCommandHost {
 	setThinkingLevel(level: ThinkingLevel): void;
 	newSession(): Promise<void>;
 	listSessions(): SessionInfo[];
-	resumeSession(idPrefixOrPath: string): Promise<void>;
+	resumeSession(idPrefixOrPath: string, options?: { fork?: boolean }): Promise<void>;
 	compact(instructions?: string): Promise<void>;
 	exportMarkdown(file: string): string;
 	login(provider: string, key: string): void;
@@ -97,15 +97,26 @@ export const slashCommands: readonly SlashCommand[] = [
 	},
 	{
 		name: "resume",
-		description: "List this folder's sessions, or switch to one by id",
-		args: "[id]",
+		description: "List this folder's sessions, or switch to one by id (--fork: continue in a copy)",
+		args: "[--fork] [id]",
 		run: async (s, args) => {
 			if (!args) {
 				const sessions = s.listSessions();
 				if (sessions.length === 0) return s.notify("info", "No saved sessions in this folder yet");
 				return s.notify("info", `Sessions (resume with /resume <id>):\n${sessions.slice(0, 20).map(describeSession).join("\n")}`);
 			}
-			await s.resumeSession(args);
+			const fork = /(^|\s)--fork(\s|$)/.test(args);
+			const target = args.replace(/(^|\s)--fork(?=\s|$)/, "").trim();
+			if (!target) return s.notify("error", "Usage: /resume [--fork] <id>");
+			try {
+				await s.resumeSession(target, { fork });
+			} catch (error) {
+				// The lock's hint names the command line flag; here the way on is this command.
+				if (!(error instanceof Error) || error.name !== "SessionLockedError") throw error;
+				return s.notify("error", error.message.replace("(--fork)", `(/resume --fork ${target})`));
+			}
+			if (fork)
+				return s.notify("info", `Forked into session ${s.getState().sessionId.slice(0, 8)} (${s.getState().messages.length} messages)`);
 			s.notify("info", `Resumed session ${s.getState().sessionId.slice(0, 8)} (${s.getState().messages.length} messages)`);
 		},
 	},

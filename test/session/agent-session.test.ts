@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
-import { loadSession } from "../../src/session/session-store.js";
+import { loadSession } from "../../src/session/session-load.js";
 import { createFixture, type Fixture, userTexts } from "./session-fixture.js";
 
 let fx: Fixture;
@@ -28,6 +28,8 @@ describe("prompting, persistence and totals", () => {
 
 		const file = state.sessionFile as string;
 		expect(loadSession(file).messages).toEqual(JSON.parse(JSON.stringify(state.messages)));
+		// One process per file: the first session lets go of it before the second opens it.
+		await fx.session.dispose();
 		const resumed = await fx.open({ sessionMode: { kind: "continue" } });
 		const again = resumed.getState();
 		expect(again.sessionFile).toBe(file);
@@ -53,6 +55,8 @@ describe("prompting, persistence and totals", () => {
 		const file = fx.session.getState().sessionFile as string;
 		const lines = readFileSync(file, "utf8").trimEnd().split("\n");
 		writeFileSync(file, `${lines.slice(0, 3).join("\n")}\n`);
+		// One process per file: the first session lets go of it before the second opens it.
+		await fx.session.dispose();
 		const resumed = await fx.open({ sessionMode: { kind: "file", path: file } });
 		expect(resumed.getState().messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
 		expect(resumed.getState().messages[2]).toMatchObject({ toolCallId: "dangling", isError: true });
@@ -70,9 +74,11 @@ describe("prompting, persistence and totals", () => {
 		await fx.session.prompt("before the crash");
 		const file = fx.session.getState().sessionFile as string;
 		writeFileSync(file, `${readFileSync(file, "utf8")}{"type":"message","message":{"role":"assis`);
+		// One process per file: the first session lets go of it before the second opens it.
+		await fx.session.dispose();
 		const resumed = await fx.open({ sessionMode: { kind: "file", path: file } });
 		expect(await fx.waitForEvent("notice", (e) => e.level === "warning")).toMatchObject({
-			text: expect.stringMatching(/skipped unreadable torn last line/),
+			text: expect.stringMatching(/skipped line 4: unreadable torn last line/),
 		});
 		expect(resumed.getState().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("after")])]);

@@ -2,23 +2,14 @@ import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "esbuild";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../src/agent/types.js";
 import type { AssistantMessage, UserMessage } from "../../src/ai/index.js";
 import { emptyUsage } from "../../src/ai/index.js";
-import {
-	cwdSlug,
-	findSession,
-	latestSession,
-	listSessions,
-	loadSession,
-	readSessionInfo,
-	repairTranscript,
-	SessionWriter,
-	serializeRedacted,
-	sessionsDir,
-} from "../../src/session/session-store.js";
+import { loadSession, readSessionInfo, repairTranscript } from "../../src/session/session-load.js";
+import { SessionLog } from "../../src/session/session-log.js";
+import { cwdSlug, findSession, latestSession, listSessions, serializeRedacted, sessionsDir } from "../../src/session/session-store.js";
+import { childBundle } from "../helpers/child-bundle.js";
 
 let root: string;
 let cwd: string;
@@ -52,31 +43,37 @@ const toolResult = (id: string): AgentMessage => ({
 	timestamp: 3,
 });
 
-describe("SessionWriter and loadSession", () => {
+describe("SessionLog and loadSession", () => {
 	it("writes a header then one line per entry under the cwd's folder, and reads them back", () => {
-		const writer = SessionWriter.create({ cwd, env });
+		const writer = SessionLog.create({ cwd, env });
 		expect(existsSync(writer.path)).toBe(false);
 		writer.append({ type: "message", message: user("hi") });
 		writer.append({ type: "model_change", provider: "p", modelId: "m" });
-		writer.append({ type: "thinking_level_change", level: "high" });
+		writer.append({ type: "thinking_level_change", thinkingLevel: "high" });
 		writer.append({ type: "message", message: assistant([{ type: "text", text: "hello" }]) });
 		expect(writer.path.startsWith(join(root, "home", "data", "sessions", cwdSlug(cwd)))).toBe(true);
 		expect(writer.path).toMatch(/\d{4}-\d\d-\d\dT[\d-]+Z_[0-9a-f-]{36}\.jsonl$/);
 		const lines = readFileSync(writer.path, "utf8").trimEnd().split("\n");
 		expect(lines).toHaveLength(5);
-		expect(JSON.parse(lines[0])).toMatchObject({ type: "session", id: writer.header.id, cwd, version: 1 });
+		expect(JSON.parse(lines[0])).toMatchObject({ type: "session", id: writer.header.id, cwd, version: 2 });
+		// Each entry is a child of the one before it: one branch of the tree.
+		const entries = lines.slice(1).map((l) => JSON.parse(l));
+		expect(entries[0].parentId).toBeNull();
+		for (let i = 1; i < entries.length; i++) expect(entries[i].parentId).toBe(entries[i - 1].id);
+		for (const e of entries) expect(e.id).toMatch(/^[0-9a-f]{8}$/);
 		const loaded = loadSession(writer.path);
 		expect(loaded.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 		expect(loaded.model).toEqual({ provider: "p", modelId: "m" });
 		expect(loaded.thinkingLevel).toBe("high");
-		expect(loaded.allEntries).toHaveLength(4);
+		expect(loaded.entries).toHaveLength(4);
+		expect(loaded.leafId).toBe(entries[3].id);
 		expect(loaded.warnings).toEqual([]);
 	});
 
-	it("applies the last compaction: summary first, then the messages from firstKeptIndex", () => {
-		const writer = SessionWriter.create({ cwd, env });
-		for (const t of ["a", "b", "c", "d"]) writer.append({ type: "message", message: user(t) });
-		writer.append({ type: "compaction", summary: "S1", firstKeptIndex: 2, tokensBefore: 100, timestamp: 5 });
+	it("applies the last compaction: summary first, then the messages from firstKeptEntryId", () => {
+		const writer = SessionLog.create({ cwd, env });
+		const ids = ["a", "b", "c", "d"].map((t) => writer.append({ type: "message", message: user(t) }));
+		writer.append({ type: "compaction", summary: "S1", firstKeptEntryId: ids[2], tokensBefore: 100 });
 		writer.append({ type: "message", message: user("e") });
 		const loaded = loadSession(writer.path);
 		expect(loaded.messages.map((m) => (m.role === "compactionSummary" ? `summary:${m.summary}` : (m as UserMessage).content[0]))).toEqual([
@@ -85,12 +82,12 @@ describe("SessionWriter and loadSession", () => {
 			{ type: "text", text: "d" },
 			{ type: "text", text: "e" },
 		]);
-		expect(loaded.messageIndices).toEqual([-1, 2, 3, 4]);
-		expect(loaded.messageCount).toBe(5);
+		expect(loaded.messageEntryIds.slice(0, 3)).toEqual([undefined, ids[2], ids[3]]);
+		expect(loaded.entries.filter((e) => e.type === "message")).toHaveLength(5);
 	});
 
 	it("skips a torn last line with a warning and appends the next entry on a fresh line", () => {
-		const writer = SessionWriter.create({ cwd, env });
+		const writer = SessionLog.create({ cwd, env });
 		writer.append({ type: "message", message: user("kept") });
 		appendFileSync(writer.path, '{"type":"message","message":{"role":"assistant","content":[{"type":"te');
 		const loaded = loadSession(writer.path);
@@ -98,7 +95,9 @@ describe("SessionWriter and loadSession", () => {
 		expect(loaded.warnings).toHaveLength(1);
 		expect(loaded.warnings[0]).toMatch(/torn last line/);
 
-		const resumed = SessionWriter.open(writer.path, loaded.header);
+		expect(() => SessionLog.open(loaded)).toThrow(/is open in another rudder \(pid \d+\).*--fork/);
+		writer.close();
+		const resumed = SessionLog.open(loaded);
 		resumed.append({ type: "message", message: user("after crash") });
 		const again = loadSession(writer.path);
 		expect(again.messages.map((m) => (m as UserMessage).content[0])).toEqual([
@@ -118,7 +117,7 @@ describe("SessionWriter and loadSession", () => {
 describe("secrets", () => {
 	it("never writes API keys, tokens or Authorization headers, by key name or by value", () => {
 		const secret = "sk-test-1234567890abcdef";
-		const writer = SessionWriter.create({ cwd, env, secrets: () => [secret] });
+		const writer = SessionLog.create({ cwd, env, secrets: () => [secret] });
 		const leaky = {
 			...assistant([
 				{ type: "toolCall", id: "c1", name: "bash", arguments: { command: `curl -H 'x: ${secret}'`, apiKey: "k-abc-123456789" } },
@@ -172,13 +171,13 @@ describe("repairTranscript (resume)", () => {
 
 describe("listSessions / latestSession / findSession", () => {
 	it("lists sessions newest first with their first message, and finds one by id prefix", async () => {
-		const first = SessionWriter.create({ cwd, env, id: "aaaa1111-0000-0000-0000-000000000000" });
+		const first = SessionLog.create({ cwd, env, id: "aaaa1111-0000-0000-0000-000000000000" });
 		first.append({ type: "message", message: user("first task") });
 		await new Promise((r) => setTimeout(r, 20));
-		const second = SessionWriter.create({ cwd, env, id: "bbbb2222-0000-0000-0000-000000000000" });
+		const second = SessionLog.create({ cwd, env, id: "bbbb2222-0000-0000-0000-000000000000" });
 		second.append({ type: "message", message: user("second task") });
 		second.append({ type: "message", message: assistant([{ type: "text", text: "ok" }]) });
-		SessionWriter.create({ cwd, env }); // never written: not listed
+		SessionLog.create({ cwd, env }); // never written: not listed
 		const sessions = listSessions(cwd, env);
 		expect(sessions.map((s) => [s.id.slice(0, 4), s.messageCount, s.firstMessage])).toEqual([
 			["bbbb", 2, "second task"],
@@ -194,7 +193,7 @@ describe("listSessions / latestSession / findSession", () => {
 
 describe("readSessionInfo", () => {
 	it("counts what loadSession loads, without parsing past the first user message, torn lines and all", () => {
-		const w = SessionWriter.create({ cwd, env });
+		const w = SessionLog.create({ cwd, env });
 		w.append({ type: "model_change", provider: "faux", modelId: "faux-1" });
 		w.append({ type: "message", message: assistant([{ type: "text", text: "greeting" }]) });
 		w.append({ type: "message", message: user('first "real" task\nwith a newline') });
@@ -202,19 +201,21 @@ describe("readSessionInfo", () => {
 			w.append({ type: "message", message: assistant([{ type: "text", text: `{"type":"message"} ${i}` }]) });
 			w.append({ type: "message", message: toolResult(`t${i}`) });
 		}
-		w.append({ type: "compaction", summary: "s", firstKeptIndex: 4, tokensBefore: 10, timestamp: 5 });
+		w.append({ type: "compaction", summary: "s", firstKeptEntryId: "00000000", tokensBefore: 10 });
 		// A crash mid-write left a torn line; the next writer ended it with a newline and went on.
 		appendFileSync(w.path, '{"type":"message","message":{"role":"user","content":[{"type":"te');
-		const reopened = SessionWriter.open(w.path, loadSession(w.path).header);
+		w.close();
+		const reopened = SessionLog.open(loadSession(w.path));
 		reopened.append({ type: "message", message: user("after the crash") });
 		appendFileSync(w.path, '{"type":"message","message":{"role":"assistant","con');
 
 		const loaded = loadSession(w.path);
 		const info = readSessionInfo(w.path);
-		expect(loaded.messageCount).toBe(13);
+		const messageCount = loaded.entries.filter((e) => e.type === "message").length;
+		expect(messageCount).toBe(13);
 		expect(info).toMatchObject({
 			id: loaded.header.id,
-			messageCount: loaded.messageCount,
+			messageCount,
 			firstMessage: 'first "real" task\nwith a newline',
 		});
 		writeFileSync(join(root, "no-header.jsonl"), `${JSON.stringify({ type: "message", message: user("x") })}\n`);
@@ -223,26 +224,14 @@ describe("readSessionInfo", () => {
 });
 
 describe("a writer killed with SIGKILL mid-stream", () => {
-	let bundle: string;
-	let buildDir: string;
-	beforeAll(async () => {
-		buildDir = mkdtempSync(join(tmpdir(), "rudder-child-"));
-		bundle = join(buildDir, "child.mjs");
-		await build({
-			entryPoints: [join(import.meta.dirname, "fixtures", "session-writer-child.ts")],
-			bundle: true,
-			platform: "node",
-			format: "esm",
-			target: "node20",
-			outfile: bundle,
-			logLevel: "silent",
-		});
-	}, 60_000);
-	afterAll(() => rmSync(buildDir, { recursive: true, force: true }));
+	const writerChild = childBundle(join(import.meta.dirname, "fixtures", "session-writer-child.ts"));
 
 	it("leaves a loadable file holding every message that had ended", async () => {
 		writeFileSync(join(cwd, "file.txt"), "x");
-		const child = spawn(process.execPath, [bundle, cwd, env.RUDDER_HOME], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
+		const child = spawn(process.execPath, [writerChild.path(), cwd, env.RUDDER_HOME], {
+			cwd: process.cwd(),
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 		const ended: string[] = [];
 		let file = "";
 		let stderr = "";

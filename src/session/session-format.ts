@@ -1,0 +1,152 @@
+// The session file format: what each line holds and the schemas a line is checked against when it is
+// loaded (docs/session-log.md describes the format for people). Version 2 entries carry `id` and
+// `parentId`, so the entries form a tree as in pi's session format; version 1 files (no ids) still load,
+// as one branch. The schemas ask for what the program reads from a line, and let extra fields through,
+// so a file written by a newer version with more fields still loads.
+import { type Static, type TSchema, Type } from "typebox";
+import type { AgentMessage } from "../agent/types.js";
+import type { ThinkingLevel } from "../ai/index.js";
+import { THINKING_LEVELS } from "../ai/index.js";
+
+export const sessionFileVersion = 2;
+
+export interface SessionHeader {
+	type: "session";
+	id: string;
+	cwd: string;
+	/** ISO time the session started. */
+	timestamp: string;
+	version: number;
+	/** A fork's original session file. */
+	parentSession?: string;
+}
+
+/** Where an entry sits in the tree; every entry after the header has it (version 1 lines get one on load). */
+export interface EntryBase {
+	id: string;
+	/** The entry this one follows; null for the first. */
+	parentId: string | null;
+	/** ISO time the entry was written. */
+	timestamp: string;
+}
+
+/**
+ * The fields of each entry kind, by `type`. A new kind (the rewind work's `checkpoint`) is one more
+ * key here and one more schema in `entryKindSchemas`; loading, the tree and appends need no change.
+ */
+export interface SessionEntryKinds {
+	message: { message: AgentMessage };
+	model_change: { provider: string; modelId: string };
+	thinking_level_change: { thinkingLevel: ThinkingLevel };
+	compaction: {
+		summary: string;
+		/** The first message entry kept verbatim; the messages before it are what the summary replaces. */
+		firstKeptEntryId: string;
+		tokensBefore: number;
+	};
+}
+
+export type SessionEntryKind = keyof SessionEntryKinds;
+/** What a caller appends: the kind and its fields; the log adds id, parentId and timestamp. */
+export type NewSessionEntry = { [K in SessionEntryKind]: { type: K } & SessionEntryKinds[K] }[SessionEntryKind];
+export type SessionEntry = NewSessionEntry & EntryBase;
+export type EntryOf<K extends SessionEntryKind> = Extract<SessionEntry, { type: K }>;
+
+// ---- Schemas -----------------------------------------------------------------------------------
+
+const text = Type.Object({ type: Type.Literal("text"), text: Type.String() });
+const image = Type.Object({ type: Type.Literal("image"), data: Type.String(), mimeType: Type.String() });
+const thinking = Type.Object({ type: Type.Literal("thinking"), thinking: Type.String() });
+const toolCall = Type.Object({
+	type: Type.Literal("toolCall"),
+	id: Type.String(),
+	name: Type.String(),
+	arguments: Type.Record(Type.String(), Type.Unknown()),
+});
+const usage = Type.Object({
+	input: Type.Number(),
+	output: Type.Number(),
+	cacheRead: Type.Number(),
+	cacheWrite: Type.Number(),
+	totalTokens: Type.Optional(Type.Number()),
+	cost: Type.Object({ total: Type.Number() }),
+});
+
+/** One schema per message role; a role added elsewhere (a custom message) adds its schema here. */
+export const messageSchemas: Record<string, TSchema> = {
+	user: Type.Object({
+		role: Type.Literal("user"),
+		content: Type.Union([Type.String(), Type.Array(Type.Union([text, image]))]),
+		timestamp: Type.Number(),
+	}),
+	assistant: Type.Object({
+		role: Type.Literal("assistant"),
+		content: Type.Array(Type.Union([text, thinking, toolCall])),
+		api: Type.String(),
+		provider: Type.String(),
+		model: Type.String(),
+		usage,
+		stopReason: Type.Union(["stop", "length", "toolUse", "error", "aborted"].map((r) => Type.Literal(r))),
+		errorMessage: Type.Optional(Type.String()),
+		timestamp: Type.Number(),
+	}),
+	toolResult: Type.Object({
+		role: Type.Literal("toolResult"),
+		toolCallId: Type.String(),
+		toolName: Type.String(),
+		content: Type.Array(Type.Union([text, image])),
+		isError: Type.Boolean(),
+		timestamp: Type.Number(),
+	}),
+	shellOutput: Type.Object({
+		role: Type.Literal("shellOutput"),
+		command: Type.String(),
+		output: Type.String(),
+		exitCode: Type.Union([Type.Number(), Type.Null()]),
+		aborted: Type.Optional(Type.Boolean()),
+		timestamp: Type.Number(),
+	}),
+	compactionSummary: Type.Object({
+		role: Type.Literal("compactionSummary"),
+		summary: Type.String(),
+		tokensBefore: Type.Number(),
+		timestamp: Type.Number(),
+	}),
+};
+
+/** The fields of each entry kind after the base (the message itself is checked by `messageSchemas`). */
+export const entryKindSchemas: { [K in SessionEntryKind]: TSchema } = {
+	message: Type.Object({ message: Type.Object({ role: Type.String() }) }),
+	model_change: Type.Object({ provider: Type.String(), modelId: Type.String() }),
+	thinking_level_change: Type.Object({ thinkingLevel: Type.Union(THINKING_LEVELS.map((l) => Type.Literal(l))) }),
+	compaction: Type.Object({ summary: Type.String(), firstKeptEntryId: Type.String(), tokensBefore: Type.Number() }),
+};
+
+export const entryBaseSchema = Type.Object({
+	type: Type.String(),
+	id: Type.String({ minLength: 1 }),
+	parentId: Type.Union([Type.String(), Type.Null()]),
+	timestamp: Type.String(),
+});
+
+export const headerSchema = Type.Object({
+	type: Type.Literal("session"),
+	id: Type.String({ minLength: 1 }),
+	cwd: Type.String(),
+	timestamp: Type.String(),
+	version: Type.Optional(Type.Number()),
+	parentSession: Type.Optional(Type.String()),
+});
+
+/** Version 1 entries: no tree fields, `level` for the thinking level, compaction by message index. */
+export const legacyEntrySchemas = {
+	thinking_level_change: Type.Object({ level: Type.Union(THINKING_LEVELS.map((l) => Type.Literal(l))) }),
+	compaction: Type.Object({
+		summary: Type.String(),
+		firstKeptIndex: Type.Number(),
+		tokensBefore: Type.Number(),
+		timestamp: Type.Optional(Type.Number()),
+	}),
+};
+
+export type HeaderLine = Static<typeof headerSchema>;
