@@ -5,7 +5,8 @@
 // - every tool call in the transcript gets exactly one result, also after an error/aborted reply;
 // - an abort ends the run: no model call and no queue poll after it, and a tool that ignores the
 //   signal is detached after `abortGraceMs`;
-// - tool calls of a reply cut off by the length limit are not executed;
+// - tool calls of a reply cut off by the length limit, or whose arguments are not complete JSON, are
+//   not executed;
 // - a stream that ends without a final message becomes an error message instead of hanging.
 import { EventStream } from "../ai/event-stream.js";
 import { streamSimple } from "../ai/stream.js";
@@ -33,6 +34,8 @@ export const NOT_RUN_TEXT = {
 	replyError: "Tool call was not run: the reply ended with an error before it completed.",
 	length:
 		"Tool call was not executed: the reply hit the output token limit before the call was complete. Issue the call again with complete arguments.",
+	badArguments: (parseError: string) =>
+		`Tool call was not executed: its arguments were not complete, valid JSON when the reply ended (${parseError}). Issue the call again with complete arguments.`,
 } as const;
 
 export const STREAM_ENDED_WITHOUT_RESULT = "Stream ended without a final message";
@@ -444,6 +447,8 @@ async function executeParallel(toolCalls: ToolCall[], scope: ToolBatchScope): Pr
 async function prepareToolCall(toolCall: ToolCall, { assistant, context, config, signal }: ToolBatchScope): Promise<Preparation> {
 	// A reply cut by the length limit may hold arguments that parse but are cut short.
 	if (assistant.stopReason === "length") return immediate(NOT_RUN_TEXT.length);
+	// Cut-off arguments repaired for display would run a shorter command or path than the model meant.
+	if (toolCall.argumentsError !== undefined) return immediate(NOT_RUN_TEXT.badArguments(toolCall.argumentsError));
 	if (signal?.aborted) return immediate(NOT_RUN_TEXT.aborted);
 	const tool = findTool(context, toolCall.name);
 	if (!tool) return immediate(`Tool ${toolCall.name} not found`);

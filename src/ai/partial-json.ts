@@ -2,6 +2,10 @@
 // they stream, but re-parsing the whole buffer on every delta is quadratic in the argument size (a
 // `write` of a 50 KB file arrives in thousands of deltas). `StreamingJson` re-parses only when the
 // buffer has grown by a fixed fraction, which keeps the total work linear.
+//
+// The repair is for the live display only. What a tool runs with comes from `parseToolArguments`,
+// which accepts nothing but complete JSON: a call whose arguments were cut off (a dropped connection,
+// a server that ends the stream early) must never run with a shorter path or command.
 
 /**
  * Parses possibly-truncated JSON into an object: closes open strings, arrays and objects, drops a
@@ -23,6 +27,28 @@ export function parseStreamingJson(text: string | undefined): Record<string, any
 	} catch {
 		return {};
 	}
+}
+
+export interface ParsedToolArguments {
+	/** The arguments; when `error` is set, the repaired partial value, for display only. */
+	arguments: Record<string, any>;
+	/** Why the text is not a complete JSON object (the JSON parser's message). */
+	error?: string;
+}
+
+/** Strict parse of a tool call's final argument text; empty text is `{}` (a call without arguments). */
+export function parseToolArguments(text: string): ParsedToolArguments {
+	if (!text.trim()) return { arguments: {} };
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (error) {
+		const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+		return { arguments: parseStreamingJson(text), error: reason };
+	}
+	if (isRecord(value)) return { arguments: value };
+	const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+	return { arguments: {}, error: `the arguments must be a JSON object, not ${kind}` };
 }
 
 function isRecord(value: unknown): value is Record<string, any> {

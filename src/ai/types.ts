@@ -36,6 +36,11 @@ export interface ToolCall {
 	id: string;
 	name: string;
 	arguments: Record<string, any>;
+	/**
+	 * Set when the arguments were not complete, valid JSON when the call ended (the parser's message).
+	 * `arguments` is then only the repaired partial value for display; the call is never executed.
+	 */
+	argumentsError?: string;
 	/** Google's thought signature attached to a function call. */
 	thoughtSignature?: string;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseStreamingJson, StreamingJson } from "../../src/ai/partial-json.js";
+import { parseStreamingJson, parseToolArguments, StreamingJson } from "../../src/ai/partial-json.js";
 
 const inputs: Record<string, unknown>[] = [
 	{ path: "src/index.ts", content: 'line 1\nsays "hi"\t\\ and \u00e9 \u2603 done' },
@@ -84,5 +84,26 @@ describe("StreamingJson", () => {
 		const grown = acc.append("d".repeat(400));
 		expect(grown).not.toBe(first);
 		expect((grown.content as string).endsWith("d")).toBe(true);
+	});
+});
+
+describe("parseToolArguments", () => {
+	it("accepts complete objects and treats empty text as no arguments", () => {
+		expect(parseToolArguments('{"path":"a.ts","limit":3}')).toEqual({ arguments: { path: "a.ts", limit: 3 } });
+		expect(parseToolArguments("  ")).toEqual({ arguments: {} });
+	});
+
+	it("marks cut-off text with the parser's message and keeps the repair for display only", () => {
+		const parsed = parseToolArguments('{"command": "rm -rf build/cache');
+		expect(parsed.error).toMatch(/^Unterminated string in JSON at position 31/);
+		expect(parsed.arguments).toEqual({ command: "rm -rf build/cache" });
+		expect(parseToolArguments('{"a": 1,').error).toBeDefined();
+		expect(parseToolArguments('{"a": tru').error).toBeDefined();
+	});
+
+	it("refuses JSON that is not an object", () => {
+		expect(parseToolArguments("[1]")).toEqual({ arguments: {}, error: "the arguments must be a JSON object, not an array" });
+		expect(parseToolArguments("null").error).toBe("the arguments must be a JSON object, not null");
+		expect(parseToolArguments('"x"').error).toBe("the arguments must be a JSON object, not a string");
 	});
 });

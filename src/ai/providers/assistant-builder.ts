@@ -1,7 +1,7 @@
 // One place that turns "a provider saw text / thinking / tool-call bytes" into the exact event
 // protocol of docs/agent-contract.md §1, so every provider emits the same sequences and closes its blocks the same way.
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../event-stream.js";
-import { StreamingJson } from "../partial-json.js";
+import { parseToolArguments, StreamingJson } from "../partial-json.js";
 import type { AssistantMessage, Model, SimpleStreamOptions, StopReason, TextContent, ThinkingContent, ToolCall } from "../types.js";
 import { calculateCost, createOutputMessage } from "../usage.js";
 
@@ -90,12 +90,21 @@ export class AssistantBuilder {
 		this.stream.push({ type: "toolcall_delta", contentIndex: open.index, delta, partial: this.output });
 	}
 
-	/** Ends one tool call; `args` replaces the streamed JSON when the provider sends whole arguments. */
-	toolCallEnd(key: string, args?: Record<string, any>): void {
+	/**
+	 * Ends one tool call. `args` replaces the streamed JSON when the provider sends whole arguments:
+	 * parsed already (an object) or as text. Text that is not one complete JSON object marks the call
+	 * with `argumentsError`, so the agent loop answers it with that error instead of running it.
+	 */
+	toolCallEnd(key: string, args?: Record<string, any> | string): void {
 		const open = this.toolCalls.get(key);
 		if (!open) return;
 		this.toolCalls.delete(key);
-		open.block.arguments = args ?? open.json.finish();
+		if (typeof args === "object") open.block.arguments = args;
+		else {
+			const parsed = parseToolArguments(args ?? open.json.raw);
+			open.block.arguments = parsed.arguments;
+			if (parsed.error !== undefined) open.block.argumentsError = parsed.error;
+		}
 		if (this.open === open) this.open = undefined;
 		this.stream.push({ type: "toolcall_end", contentIndex: open.index, toolCall: open.block, partial: this.output });
 	}

@@ -1,7 +1,6 @@
 // OpenAI Responses (`POST {baseUrl}/responses`, SSE with named events). Stateless (`store:false`):
 // reasoning items travel back in full from `thinkingSignature`, with their encrypted content.
 import type { StreamFunction } from "../api-registry.js";
-import { parseStreamingJson } from "../partial-json.js";
 import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, Tool, UserMessage } from "../types.js";
 import type { AssistantBuilder } from "./assistant-builder.js";
 import { runProviderStream } from "./assistant-builder.js";
@@ -198,7 +197,7 @@ function readEvent(builder: AssistantBuilder, model: Model, providerName: string
 			return false;
 		case "response.function_call_arguments.done":
 			if (event.item_id && event.arguments !== undefined) {
-				builder.toolCallEnd(event.item_id, parseStreamingJson(event.arguments));
+				builder.toolCallEnd(event.item_id, event.arguments);
 			}
 			return false;
 		case "response.output_item.done":
@@ -236,7 +235,7 @@ function endItem(builder: AssistantBuilder, item: OutputItem | undefined): void 
 		builder.closeAll();
 	} else if (item.type === "message") builder.closeAll();
 	else if (item.type === "function_call" && item.id && builder.hasToolCall(item.id)) {
-		builder.toolCallEnd(item.id, item.arguments !== undefined ? parseStreamingJson(item.arguments) : undefined);
+		builder.toolCallEnd(item.id, item.arguments);
 	}
 }
 
