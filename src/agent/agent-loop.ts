@@ -13,6 +13,7 @@ import { streamSimple } from "../ai/stream.js";
 import type { AssistantMessage, Context, Message, Model, ToolCall, ToolResultMessage } from "../ai/types.js";
 import { createOutputMessage } from "../ai/usage.js";
 import { validateToolArguments } from "../ai/validation.js";
+import { onAbort } from "./abort-fanout.js";
 import type {
 	AgentContext,
 	AgentEvent,
@@ -575,34 +576,11 @@ function onAbortAfterGrace(signal: AbortSignal, graceMs: number, action: () => v
 		timer = setTimeout(action, graceMs);
 	};
 	if (signal.aborted) start();
-	else abortCallbacks(signal).add(start);
+	const cancel = signal.aborted ? undefined : onAbort(signal, start);
 	return () => {
-		abortCallbacks(signal).delete(start);
+		cancel?.();
 		if (timer) clearTimeout(timer);
 	};
-}
-
-/**
- * One "abort" listener per signal, fanning out to a Set: a run asks for a watcher on every model call
- * and every tool call, and EventTarget add/remove costs microseconds each (measurable over 1,000 turns).
- */
-const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
-function abortCallbacks(signal: AbortSignal): Set<() => void> {
-	let callbacks = abortWatchers.get(signal);
-	if (!callbacks) {
-		const set = new Set<() => void>();
-		callbacks = set;
-		abortWatchers.set(signal, set);
-		signal.addEventListener(
-			"abort",
-			() => {
-				for (const callback of [...set]) callback();
-				set.clear();
-			},
-			{ once: true },
-		);
-	}
-	return callbacks;
 }
 
 async function emitToolStart(toolCall: ToolCall, emit: AgentEventSink): Promise<void> {

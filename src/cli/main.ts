@@ -12,7 +12,9 @@ import { errorLine, forOutput, type ModeOutput, runPrint } from "../modes/print.
 import { runRpc } from "../modes/rpc.js";
 import { loadSettings } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
+import { toolProcessSlots } from "../tools/process-slots.js";
 import { type CliArgs, type CliMode, parseCliArgs } from "./args.js";
+import { installExitSignals, setInterruptHandler, stopProcessGroups } from "./exit-signals.js";
 import { discoveryOptions, type ModelCatalog, resolveModel } from "./resolve-model.js";
 import { chooseSessionMode } from "./session-choice.js";
 
@@ -21,11 +23,14 @@ const stderr: ModeOutput = { write: (text) => void process.stderr.write(text), i
 
 /** Runs the CLI; resolves to the exit code. Never throws. */
 export async function main(argv: string[]): Promise<number> {
+	installExitSignals();
 	try {
 		return await run(argv);
 	} catch (error) {
 		stderr.write(errorLine(error instanceof Error ? error.message : String(error)));
 		return 1;
+	} finally {
+		await stopProcessGroups();
 	}
 }
 
@@ -44,6 +49,7 @@ async function run(argv: string[]): Promise<number> {
 
 	const mode = chooseMode(args, process.stdin.isTTY === true);
 	const settings = loadSettings({ cwd, env });
+	toolProcessSlots.setLimit(settings.tools.maxProcesses);
 	const choice = await resolveModel(catalogOf(registry, env), {
 		model: args.model,
 		provider: args.provider,
@@ -180,11 +186,11 @@ async function withInterruptAbort(session: AgentSessionApi, body: () => Promise<
 		if (interrupts === 1) session.abort();
 		else process.exit(130);
 	};
-	process.on("SIGINT", onInterrupt);
+	setInterruptHandler(onInterrupt);
 	try {
 		return await body();
 	} finally {
-		process.off("SIGINT", onInterrupt);
+		setInterruptHandler(undefined);
 	}
 }
 

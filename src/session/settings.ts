@@ -22,6 +22,11 @@ export interface RetrySettings {
 	maxRetries: number;
 }
 
+export interface ToolSettings {
+	/** Tool processes (bash commands) running at once; more wait their turn. Default 8. */
+	maxProcesses: number;
+}
+
 export interface Settings {
 	/** "provider/id", e.g. "anthropic/claude-sonnet-4-5". */
 	defaultModel?: string;
@@ -30,12 +35,14 @@ export interface Settings {
 	followUpMode: QueueMode;
 	compaction: CompactionSettings;
 	retry: RetrySettings;
+	tools: ToolSettings;
 }
 
 /** What a settings file may hold: every field optional, sections merged field by field. */
-export type SettingsFile = Partial<Omit<Settings, "compaction" | "retry">> & {
+export type SettingsFile = Partial<Omit<Settings, "compaction" | "retry" | "tools">> & {
 	compaction?: Partial<CompactionSettings>;
 	retry?: Partial<RetrySettings>;
+	tools?: Partial<ToolSettings>;
 	/** MCP servers (see src/extensions/mcp/config.ts); read from each file, not merged. */
 	mcpServers?: Record<string, unknown>;
 	/** Global settings only: start every project's MCP servers without asking. */
@@ -49,6 +56,7 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
 	followUpMode: "one-at-a-time",
 	compaction: { enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000 },
 	retry: { enabled: true, maxRetries: 3 },
+	tools: { maxProcesses: 8 },
 });
 
 const queueModes: readonly QueueMode[] = ["one-at-a-time", "all"];
@@ -60,6 +68,7 @@ const oneOf =
 		typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.map((x) => `"${x}"`).join(", ")}`;
 const bool: Check = (v) => (typeof v === "boolean" ? undefined : "must be true or false");
 const count: Check = (v) => (Number.isInteger(v) && (v as number) >= 0 ? undefined : "must be a non-negative integer");
+const positive: Check = (v) => (Number.isInteger(v) && (v as number) >= 1 ? undefined : "must be a positive integer");
 const modelSpec: Check = (v) => (typeof v === "string" && /^[^/\s]+\/\S+$/.test(v) ? undefined : 'must be "provider/model-id"');
 
 const topLevel: Record<string, Check | Record<string, Check>> = {
@@ -69,6 +78,7 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	followUpMode: oneOf(queueModes),
 	compaction: { enabled: bool, reserveTokens: count, keepRecentTokens: count },
 	retry: { enabled: bool, maxRetries: count },
+	tools: { maxProcesses: positive },
 	// Read by src/extensions/mcp/config.ts per file (where a server comes from decides whether it is trusted).
 	mcpServers: checkMcpServersSetting,
 	enableAllProjectMcpServers: bool,
@@ -114,14 +124,15 @@ export function readSettingsFile(file: string): SettingsFile {
 	return validateSettings(data, file);
 }
 
-/** Later layers win field by field; sections (`compaction`, `retry`) merge per field too. */
+/** Later layers win field by field; sections (`compaction`, `retry`, `tools`) merge per field too. */
 export function mergeSettings(...layers: SettingsFile[]): Settings {
 	const out: Settings = structuredClone({ ...defaultSettings }) as Settings;
 	for (const layer of layers) {
-		const { compaction, retry, ...rest } = layer;
+		const { compaction, retry, tools, ...rest } = layer;
 		Object.assign(out, rest);
 		if (compaction) Object.assign(out.compaction, compaction);
 		if (retry) Object.assign(out.retry, retry);
+		if (tools) Object.assign(out.tools, tools);
 	}
 	return out;
 }

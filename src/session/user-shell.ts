@@ -1,8 +1,7 @@
 // `!cmd`: the user runs a shell command in the session's folder. Its output goes to the context so the
 // model can help with it; it is capped, because a build log can be megabytes. Esc stops it: the
 // command runs as its own process group, so whatever it started stops too.
-import { spawn } from "node:child_process";
-import { killProcessGroup } from "../tools/shell.js";
+import { killProcessGroup, spawnShellCommand } from "../tools/shell.js";
 
 /** Between SIGTERM and SIGKILL when stopped. */
 const KILL_GRACE_MS = 500;
@@ -29,7 +28,7 @@ export function runUserShell(command: string, cwd: string, signal?: AbortSignal)
 	if (signal?.aborted) return Promise.resolve({ output: "", exitCode: null, aborted: true });
 	return new Promise((resolve) => {
 		const shell = process.env.SHELL && !process.env.SHELL.endsWith("fish") ? process.env.SHELL : "/bin/sh";
-		const child = spawn(shell, ["-c", command], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+		const child = spawnShellCommand({ shell, command, cwd });
 		const chunks: string[] = [];
 		let size = 0;
 		let aborted = false;

@@ -1,10 +1,11 @@
 // The `bash` tool: runs a command in the session's cwd, streams its output, and stops it (and every
 // process it started) on timeout or abort.
-import { spawn } from "node:child_process";
 import { type Static, Type } from "typebox";
+import { onAbort } from "../agent/abort-fanout.js";
 import type { AgentTool, AgentToolUpdateCallback } from "../agent/types.js";
 import { OutputCollector, type OutputSnapshot } from "./output-collector.js";
-import { findShell, killProcessGroup } from "./shell.js";
+import { type ProcessSlots, toolProcessSlots } from "./process-slots.js";
+import { findShell, killProcessGroup, spawnShellCommand } from "./shell.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";
 
 const bashSchema = Type.Object({
@@ -21,6 +22,8 @@ export interface BashToolDetails {
 	truncation?: TruncationResult;
 	/** The temp file holding the whole output, when it was cut. */
 	fullOutputPath?: string;
+	/** Set on the update sent while the command waits for a free process slot. */
+	waitingForSlot?: boolean;
 }
 
 export interface BashToolOptions {
@@ -36,6 +39,8 @@ export interface BashToolOptions {
 	maxLines?: number;
 	/** Byte cap on the returned output (its tail); default 50 KB. */
 	maxBytes?: number;
+	/** Limits how many commands run at once; default the process-wide `toolProcessSlots`. */
+	slots?: ProcessSlots;
 }
 
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashSchema, BashToolDetails> {
@@ -46,12 +51,22 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 		label: "bash",
 		description: `Run a bash command in the working directory; stdout and stderr are returned together. Only the last ${maxLines} lines or ${maxBytes / 1024} KB are returned; when cut, the full output is saved to a temp file whose path is given. Optional timeout in seconds.`,
 		parameters: bashSchema,
-		execute(_toolCallId, params: BashToolInput, signal, onUpdate) {
+		async execute(_toolCallId, params: BashToolInput, signal, onUpdate) {
 			if (params.timeout !== undefined && !(params.timeout > 0)) {
-				return Promise.reject(new Error(`Invalid timeout ${params.timeout}: give a positive number of seconds`));
+				throw new Error(`Invalid timeout ${params.timeout}: give a positive number of seconds`);
 			}
-			if (signal?.aborted) return Promise.reject(new Error("Command aborted"));
-			return runCommand(params, { cwd, signal, onUpdate, maxLines, maxBytes, options });
+			if (signal?.aborted) throw new Error("Command aborted");
+			const slots = options.slots ?? toolProcessSlots;
+			if (slots.isFull) {
+				const text = `Waiting for a free slot (${slots.running} running)`;
+				onUpdate?.({ content: [{ type: "text", text }], details: { waitingForSlot: true } });
+			}
+			const release = await slots.acquire(signal, () => new Error("Command aborted"));
+			try {
+				return await runCommand(params, { cwd, signal, onUpdate, maxLines, maxBytes, options });
+			} finally {
+				release();
+			}
 		},
 	};
 }
@@ -74,19 +89,14 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 	const output = new OutputCollector(ctx.maxLines, ctx.maxBytes);
 
 	return new Promise<{ content: { type: "text"; text: string }[]; details: BashToolDetails }>((resolve, reject) => {
-		const child = spawn(shell, ["-c", params.command], {
-			cwd: ctx.cwd,
-			env: process.env,
-			// Its own process group, so one signal to the group stops everything the command started.
-			detached: true,
-			stdio: ["ignore", "pipe", "pipe"],
-		});
+		const child = spawnShellCommand({ shell, command: params.command, cwd: ctx.cwd });
 		let settled = false;
 		let updateTimer: NodeJS.Timeout | undefined;
 		let lastUpdateAt = 0;
 		let timeoutTimer: NodeJS.Timeout | undefined;
 		let drainTimer: NodeJS.Timeout | undefined;
 		let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+		let stopWatchingAbort: (() => void) | undefined;
 
 		const emitUpdate = () => {
 			updateTimer = undefined;
@@ -110,7 +120,7 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 			clearTimeout(updateTimer);
 			clearTimeout(timeoutTimer);
 			clearTimeout(drainTimer);
-			ctx.signal?.removeEventListener("abort", onAbort);
+			stopWatchingAbort?.();
 		};
 		const fail = (status: string) => {
 			if (settled) return;
@@ -126,9 +136,7 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 			child.stderr?.destroy();
 			fail(status);
 		};
-		function onAbort() {
-			stop("Command aborted");
-		}
+
 		const complete = () => {
 			if (settled || !exit) return;
 			cleanup();
@@ -145,7 +153,7 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 			});
 		};
 
-		ctx.signal?.addEventListener("abort", onAbort, { once: true });
+		if (ctx.signal) stopWatchingAbort = onAbort(ctx.signal, () => stop("Command aborted"));
 		if (params.timeout !== undefined) {
 			const seconds = params.timeout;
 			timeoutTimer = setTimeout(() => stop(`Command timed out after ${seconds} seconds`), seconds * 1000);

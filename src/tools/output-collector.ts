@@ -1,11 +1,12 @@
 // Collects a command's output for `bash` without keeping all of it in memory or re-reading it per chunk.
 // Only a bounded tail stays in memory; once the output outgrows the caps, everything (from the start) is
-// also streamed to a temp file so the model can read the full output later.
+// also streamed to a temp file (0600, in the process's private folder) so the model can read the full
+// output later.
 
 import { randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { privateTempDir } from "./private-temp.js";
 import { type TruncationResult, truncateTail } from "./truncate.js";
 
 export interface OutputSnapshot {
@@ -80,8 +81,8 @@ export class OutputCollector {
 	}
 
 	private openFile(): void {
-		this.filePath = join(tmpdir(), `${this.tempPrefix}-${randomBytes(6).toString("hex")}.log`);
-		this.file = createWriteStream(this.filePath);
+		this.filePath = join(privateTempDir(), `${this.tempPrefix}-${randomBytes(6).toString("hex")}.log`);
+		this.file = createWriteStream(this.filePath, { flags: "wx", mode: 0o600 });
 		// A full disk must not crash the process; the tail in memory is still returned.
 		this.file.on("error", () => {});
 		for (const chunk of this.chunks) this.file.write(chunk);

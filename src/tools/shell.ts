@@ -1,6 +1,27 @@
-// Which shell runs `bash` commands, and how a command's whole process group is stopped.
+// Which shell runs `bash` commands, the one place tool and `!cmd` processes are spawned, and how a
+// command's whole process group is stopped.
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import type { Readable } from "node:stream";
+import { trackProcessGroup } from "./process-registry.js";
+
+export interface ShellCommand {
+	shell: string;
+	command: string;
+	cwd: string;
+	env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts `shell -c command` as the leader of its own process group (one signal to the group stops
+ * everything it started), registered so that the group is killed when Rudder exits.
+ */
+export function spawnShellCommand({ shell, command, cwd, env }: ShellCommand): ChildProcessByStdio<null, Readable, Readable> {
+	const child = spawn(shell, ["-c", command], { cwd, env: env ?? process.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+	if (child.pid !== undefined) trackProcessGroup(child.pid);
+	return child;
+}
 
 /** bash when it can be found (the model writes bash), else $SHELL, else sh. */
 export function findShell(explicit?: string): string {

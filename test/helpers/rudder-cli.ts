@@ -100,6 +100,10 @@ export interface LineClient {
 	end(timeoutMs?: number): Promise<CliResult>;
 	stderr(): string;
 	kill(): void;
+	/** The CLI's process id. */
+	pid: number;
+	/** Sends `signal` to the CLI and waits for its exit. */
+	signal(signal: NodeJS.Signals, timeoutMs?: number): Promise<CliResult>;
 }
 
 export function startCli(args: string[], home: CliHome): LineClient {
@@ -162,6 +166,14 @@ export function startCli(args: string[], home: CliHome): LineClient {
 		stderr: () => stderr,
 		kill: () => {
 			if (!exited) child.kill("SIGKILL");
+		},
+		pid: child.pid ?? -1,
+		signal: async (signal, timeoutMs = 30_000) => {
+			child.kill(signal);
+			const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+			const result = await exit;
+			clearTimeout(timer);
+			return result;
 		},
 	};
 }

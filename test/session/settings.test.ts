@@ -42,6 +42,7 @@ describe("loadSettings", () => {
 		expect(s.steeringMode).toBe("all");
 		expect(s.compaction).toEqual({ enabled: true, reserveTokens: 1000, keepRecentTokens: 42 });
 		expect(s.retry).toEqual({ enabled: false, maxRetries: 3 });
+		expect(s.tools).toEqual({ maxProcesses: 8 });
 	});
 
 	it("does not let one load change the defaults of the next", () => {
@@ -65,6 +66,7 @@ describe("loadSettings", () => {
 		[{ defaultModel: "no-slash" }, /"defaultModel" must be "provider\/model-id"/],
 		[{ compaction: { reserveTokens: -1 } }, /"compaction.reserveTokens" must be a non-negative integer/],
 		[{ compaction: { keepRecent: 5 } }, /"compaction.keepRecent" is not a known setting/],
+		[{ tools: { maxProcesses: 0 } }, /"tools.maxProcesses" must be a positive integer/],
 		[{ retry: "yes" }, /"retry" must be an object/],
 		[{ followUpMode: "some" }, /"followUpMode" must be one of/],
 		[{ theme: "dark" }, /"theme" is not a known setting/],

@@ -1,0 +1,100 @@
+// The built CLI leaves no process behind and no output log on disk: a bash call the model asks for
+// (`sleep 300 & sleep 300`, over a 127.0.0.1 OpenAI-compatible server) runs in its own process group,
+// and SIGTERM, SIGHUP or SIGINT to rudder must end that whole group, checked with `ps` by group id.
+import { execFileSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
+import { type CliHome, type LineClient, makeHome, startCli } from "../helpers/rudder-cli.js";
+import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+
+const LONG = 60_000;
+let server: ScriptedServer | undefined;
+let home: CliHome | undefined;
+let client: LineClient | undefined;
+
+afterEach(async () => {
+	client?.kill();
+	await server?.close();
+	home?.cleanup();
+	client = undefined;
+	server = undefined;
+	home = undefined;
+});
+
+/**
+ * `ps -o pid,pgid,stat,args` rows of every process of group `pgid` that still runs. Zombies are left
+ * out: they are dead, waiting for PID 1 (which reaps slowly in some containers) to collect them.
+ */
+function groupRows(pgid: number): string[] {
+	const out = execFileSync("ps", ["-eo", "pid=,pgid=,stat=,args="], { encoding: "utf8" });
+	return out
+		.split("\n")
+		.map((line) => line.trim())
+		.filter((line) => {
+			const [, group, stat] = line.split(/\s+/);
+			return group === String(pgid) && !stat?.startsWith("Z");
+		});
+}
+
+/** The pid of rudder's child shell running `command`: it leads the command's process group. */
+async function shellGroupOf(parent: number, command: string): Promise<number> {
+	const deadline = Date.now() + 20_000;
+	while (Date.now() < deadline) {
+		const out = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" });
+		for (const line of out.split("\n")) {
+			const [pid, ppid, ...args] = line.trim().split(/\s+/);
+			if (Number(ppid) === parent && args.join(" ").endsWith(command)) return Number(pid);
+		}
+		await new Promise((r) => setTimeout(r, 50));
+	}
+	throw new Error(`no child of ${parent} runs ${command}`);
+}
+
+async function startWithToolCall(command: string) {
+	server = await startScriptedServer();
+	home = makeHome({ mockUrl: server.url });
+	server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command })] }, { kind: "sse", chunks: [textBody("done")] });
+	client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session"], home);
+	client.send({ id: "p1", type: "prompt", message: "run it" });
+	return client;
+}
+
+describe("rudder ends every tool process group", () => {
+	it.each(["SIGTERM", "SIGHUP", "SIGINT"] as const)("on %s", { timeout: LONG }, async (signal) => {
+		const cli = await startWithToolCall("sleep 300 & sleep 300");
+		const pgid = await shellGroupOf(cli.pid, "sleep 300 & sleep 300");
+		// The shell and both sleeps (the one in the background too) are in the group.
+		expect(groupRows(pgid).length).toBeGreaterThanOrEqual(3);
+		const result = await cli.signal(signal);
+		expect(result.code).toBe({ SIGTERM: 143, SIGHUP: 129, SIGINT: 130 }[signal]);
+		expect(groupRows(pgid)).toEqual([]);
+	});
+
+	it("on a normal exit, also a background process the command left running", { timeout: LONG }, async () => {
+		// The shell prints its pid, which is the group id, and leaves a sleep running in the group.
+		const cli = await startWithToolCall("echo $$; sleep 300 > /dev/null 2>&1 &");
+		const end = await cli.waitFor((l) => l.type === "tool_execution_end");
+		const pgid = Number(end.result.content[0].text.trim());
+		await cli.waitFor((l) => l.type === "agent_end");
+		expect(groupRows(pgid).some((row) => row.endsWith("sleep 300"))).toBe(true);
+		const result = await cli.end();
+		expect(result.code).toBe(0);
+		expect(groupRows(pgid)).toEqual([]);
+	});
+
+	it("keeps a long output's full log 0600 in a private 0700 folder, and removes it at exit", { timeout: LONG }, async () => {
+		const cli = await startWithToolCall("seq 1 200000");
+		const end = await cli.waitFor((l) => l.type === "tool_execution_end");
+		const path: string = end.result.details.fullOutputPath;
+		expect(path).toBeTruthy();
+		expect(statSync(path).mode & 0o777).toBe(0o600);
+		expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+		expect(statSync(path).size).toBeGreaterThan(1_000_000);
+		await cli.waitFor((l) => l.type === "agent_end");
+		await cli.end();
+		expect(existsSync(path)).toBe(false);
+		expect(existsSync(dirname(path))).toBe(false);
+	});
+});
