@@ -94,6 +94,8 @@ export interface LineClient {
 	/** Every parsed stdout line so far. */
 	lines: any[];
 	send(line: object | string): void;
+	/** Writes `text` as is, without a newline. */
+	sendRaw(text: string): void;
 	/** Resolves with the first line (from `from` on) matching `predicate`. */
 	waitFor(predicate: (line: any) => boolean, options?: { from?: number; timeoutMs?: number }): Promise<any>;
 	/** Closes stdin and waits for the exit. */
@@ -137,6 +139,7 @@ export function startCli(args: string[], home: CliHome): LineClient {
 	return {
 		lines,
 		send: (line) => child.stdin?.write(`${typeof line === "string" ? line : JSON.stringify(line)}\n`),
+		sendRaw: (text) => child.stdin?.write(text),
 		waitFor: (predicate, options = {}) =>
 			new Promise((resolvePromise, reject) => {
 				const check = () => {

@@ -61,6 +61,22 @@ describe("--mode rpc", () => {
 		expect((await client.end()).code).toBe(0);
 	});
 
+	it("reads commands as strict JSON lines: U+2028/U+2029 inside a string, CRLF, a last line without LF", { timeout: LONG }, async () => {
+		const { server, client } = await start();
+		server.enqueue({ kind: "sse", chunks: [textBody("ok")] });
+		// Raw, as JSON.stringify writes them. node:readline cuts this command in three on Node 22+ (Node 20
+		// reads it whole), so this fails there with the old reader; test/modes/jsonl.test.ts pins the rule itself.
+		const message = "line\u2028sep\u2029para";
+		client.send(`${JSON.stringify({ id: "u", type: "prompt", message })}\r`);
+		expect(await client.waitFor(response("u"))).toMatchObject({ success: true });
+		await client.waitFor((l) => l.type === "agent_end");
+		expect(JSON.stringify(server.requests[0].body.messages)).toContain(JSON.stringify(message).slice(1, -1));
+		expect(client.lines.some((l) => l.command === "parse")).toBe(false);
+		client.sendRaw(JSON.stringify({ id: "last", type: "get_state" }));
+		const state = client.end();
+		expect((await state).stdout).toContain('"id":"last"');
+	});
+
 	it("answers malformed and unknown lines with an error response and keeps going", { timeout: LONG }, async () => {
 		const { client } = await start();
 		client.send("{not json");
