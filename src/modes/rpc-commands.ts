@@ -42,7 +42,7 @@ const CYCLED_LEVELS: readonly ThinkingLevel[] = THINKING_LEVELS.filter((l) => l 
 
 export const rpcHandlers: Record<string, Handler> = {
 	prompt: async (command, ctx) => {
-		const message = requireString(command, "message");
+		const message = inputText(command, ctx);
 		const images = optionalImages(command);
 		await ctx.settled();
 		if (!ctx.busy()) return ctx.startRun(message, images);
@@ -51,8 +51,8 @@ export const rpcHandlers: Record<string, Handler> = {
 		else if (behavior === "followUp") ctx.session.followUp(message, images);
 		else throw new Error('the agent is busy: pass "streamingBehavior": "steer" or "followUp"');
 	},
-	steer: (command, ctx) => ctx.session.steer(requireString(command, "message"), optionalImages(command)),
-	follow_up: (command, ctx) => ctx.session.followUp(requireString(command, "message"), optionalImages(command)),
+	steer: (command, ctx) => ctx.session.steer(inputText(command, ctx), optionalImages(command)),
+	follow_up: (command, ctx) => ctx.session.followUp(inputText(command, ctx), optionalImages(command)),
 	abort: async (_command, ctx) => {
 		ctx.session.abort();
 		await ctx.runEnded();
@@ -209,6 +209,12 @@ function markdownPage(title: string, markdown: string): string {
 		`</head><body><h1>${escapeHtml(title)}</h1><pre>${escapeHtml(markdown)}</pre></body></html>`,
 		"",
 	].join("\n");
+}
+
+/** The `message` to send: a line naming a markdown command (`/name args`) is sent as its expanded prompt, as in pi. */
+function inputText(command: Command, ctx: RpcContext): string {
+	const message = requireString(command, "message");
+	return (message.startsWith("/") && ctx.session.expandCustomCommand(message.trim())) || message;
 }
 
 function requireString(command: Command, field: string): string {

@@ -413,7 +413,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	/** The prompt of a custom `/command` line, or undefined when the line names no custom command. */
-	private expandCustomCommand(line: string): string | undefined {
+	expandCustomCommand(line: string): string | undefined {
 		const parsed = parseSlashCommand(line);
 		const command = parsed && this.customCommands.get(parsed.name);
 		return command && parsed ? expandCommand(command.template, parsed.args) : undefined;

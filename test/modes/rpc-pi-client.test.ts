@@ -108,7 +108,7 @@ describe("pi's RpcClient drives rudder --mode rpc", () => {
 	});
 
 	it("model, thinking, queue-mode, retry, name and command commands answer in pi's shapes", { timeout: LONG }, async () => {
-		const { home, rpc } = await start();
+		const { server, home, rpc } = await start();
 		const models = await rpc.getAvailableModels();
 		expect(models.map((m) => `${m.provider}/${m.id}`)).toEqual(["mock/mock-1", "mock/mock-2"]);
 		expect(models[0]).toMatchObject({ contextWindow: expect.any(Number), reasoning: expect.any(Boolean) });
@@ -147,6 +147,10 @@ describe("pi's RpcClient drives rudder --mode rpc", () => {
 		expect(await again.getCommands()).toEqual([
 			expect.objectContaining({ name: "fix-tests", description: "Fix failing tests", source: "prompt" }),
 		]);
+		// ...and a prompt naming it sends the expanded template, as pi does.
+		server.enqueue({ kind: "sse", chunks: [textBody("Fixed.")] });
+		await again.promptAndWait("/fix-tests src/parser.ts");
+		expect(userTexts(server.requests[0].body).at(-1)).toContain("Fix the tests in src/parser.ts");
 	});
 
 	it("bash, compact, stats, export, new_session and switch_session over a saved session", { timeout: LONG }, async () => {
