@@ -3,6 +3,7 @@
 // fields and throw an Error whose message is the one-line answer; `rpc.ts` does framing and dispatch.
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { AgentMessage } from "../agent/types.js";
 import { THINKING_LEVELS } from "../ai/constants.js";
 import type { ImageContent, Model, ThinkingLevel } from "../ai/types.js";
 import type { AgentSession } from "../session/agent-session.js";
@@ -58,9 +59,9 @@ export const rpcHandlers: Record<string, Handler> = {
 		await ctx.runEnded();
 	},
 	new_session: async (command, ctx) => {
-		optionalString(command, "parentSession");
+		const parentSession = optionalString(command, "parentSession");
 		await switchAway(ctx);
-		await ctx.session.newSession();
+		await ctx.session.newSession({ parentSession });
 		return { cancelled: false, sessionFile: ctx.session.getState().sessionFile };
 	},
 
@@ -152,6 +153,18 @@ export const rpcHandlers: Record<string, Handler> = {
 		await ctx.session.resumeSession(path);
 		return { cancelled: false };
 	},
+	fork: async (command, ctx) => {
+		const entryId = requireString(command, "entryId");
+		await switchAway(ctx);
+		const { text } = await ctx.session.forkAt(entryId);
+		return { text, cancelled: false };
+	},
+	clone: async (_command, ctx) => {
+		await switchAway(ctx);
+		await ctx.session.cloneSession();
+		return { cancelled: false };
+	},
+	get_fork_messages: (_command, ctx) => ({ messages: ctx.session.forkPoints() }),
 	get_last_assistant_text: (_command, ctx) => ({ text: lastAssistantText(ctx.session.getState().messages) }),
 	set_session_name: (command, ctx) => {
 		const name = requireString(command, "name").trim();
@@ -174,8 +187,15 @@ export function compactionResultOf(
 	session: AgentSession,
 ): CompactionResult | null {
 	if (event.summary === undefined) return null;
-	const first = session.getState().messages[0] as CompactionSummaryMessage | undefined;
-	return { summary: event.summary, tokensBefore: first?.role === "compactionSummary" ? first.tokensBefore : 0, details: {} };
+	// The transcript is now the summary, then the kept messages (already in the file).
+	const [first, kept] = session.getState().messages as [CompactionSummaryMessage | undefined, AgentMessage | undefined];
+	const firstKeptEntryId = kept ? session.entryIdOf(kept) : undefined;
+	return {
+		summary: event.summary,
+		...(firstKeptEntryId ? { firstKeptEntryId } : {}),
+		tokensBefore: first?.role === "compactionSummary" ? first.tokensBefore : 0,
+		details: {},
+	};
 }
 
 function stateExtras(ctx: RpcContext) {

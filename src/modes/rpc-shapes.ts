@@ -2,6 +2,7 @@
 // state, the session stats, the fork list, the compaction result and the event lines. Our own fields
 // stay on each object as additions; pi's clients ignore fields they do not know.
 import type { AgentMessage } from "../agent/types.js";
+import { messageText } from "../session/session-messages.js";
 import type { SessionEvent, SessionState } from "../session/types.js";
 import { toJsonEvent, toJsonState } from "./json.js";
 
@@ -68,14 +69,6 @@ export function sessionStats(state: SessionState): object {
 				}
 			: {}),
 	};
-}
-
-/** The text of a user or assistant message (text blocks joined; images and tool calls left out). */
-export function messageText(message: AgentMessage): string {
-	if (message.role !== "user" && message.role !== "assistant") return "";
-	const content = message.content;
-	if (typeof content === "string") return content;
-	return content.map((c) => (c.type === "text" ? c.text : "")).join("");
 }
 
 /** The last assistant message's text, or null when there is none (pi's get_last_assistant_text). */

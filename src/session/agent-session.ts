@@ -2,7 +2,7 @@
 // message, resumes sessions, routes typed input (commands, `!shell`, `@file`, steer / follow-up),
 // compacts the context and keeps the cost totals. UIs and modes talk to it through `AgentSessionApi`.
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Agent } from "../agent/index.js";
 import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../agent/types.js";
@@ -17,6 +17,7 @@ import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowE
 import { loadContextFiles } from "./context-files.js";
 import { exportMarkdown } from "./export-markdown.js";
 import { expandAttachments } from "./prompt-attachments.js";
+import { currentBranch, type ForkPoint, forkBefore, forkPoints } from "./session-fork.js";
 import { type LoadedSession, loadSession, repairTranscript } from "./session-load.js";
 import { SessionLog } from "./session-log.js";
 import { type CompactionSummaryMessage, convertToLlm, type ShellOutputMessage } from "./session-messages.js";
@@ -574,9 +575,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return keys;
 	};
 
-	private startFreshFile(): void {
+	private startFreshFile(parentSession?: string): void {
 		this.log?.close();
-		this.log = this.persist ? SessionLog.create({ cwd: this.cwd, env: this.env, secrets: this.secrets }) : undefined;
+		this.log = this.persist ? SessionLog.create({ cwd: this.cwd, env: this.env, secrets: this.secrets, parentSession }) : undefined;
 		this.sessionId = this.log?.header.id ?? randomUUID();
 		this.totals = zeroTotals();
 		this.contextTokens = 0;
@@ -670,10 +671,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return listSessions(this.cwd, this.env);
 	}
 
-	async newSession(): Promise<void> {
+	/** A fresh session; `parentSession` is recorded in its header (pi's lineage tracking). */
+	async newSession(options: { parentSession?: string } = {}): Promise<void> {
 		await this.stopForSwitch();
 		this.agent.reset();
-		this.startFreshFile();
+		this.startFreshFile(options.parentSession);
 		this.emit({ type: "session_changed", sessionFile: this.log?.path });
 		this.emitQueue();
 	}
@@ -693,6 +695,64 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		for (const warning of loaded.warnings) this.notify("warning", warning);
 		this.emit({ type: "session_changed", sessionFile: this.log?.path });
 		this.emitQueue();
+	}
+
+	// ---- Forks (pi's rpc fork / clone / get_fork_messages; see session-fork.ts) ---------------------
+
+	/** The current file as loaded now, with every transcript message written first. */
+	private loadCurrent(what: string): LoadedSession {
+		if (!this.log) throw new Error(`${what} needs a saved session (this one runs with --no-session)`);
+		this.log.syncMessages(this.agent.state.messages);
+		// A session with nothing written yet has no file: an empty branch then.
+		if (!existsSync(this.log.path)) {
+			return {
+				path: this.log.path,
+				header: this.log.header,
+				entries: [],
+				branch: [],
+				leafId: null,
+				messages: [],
+				messageEntryIds: [],
+				warnings: [],
+			};
+		}
+		return loadSession(this.log.path);
+	}
+
+	/** The user messages of the current branch a fork can start from. */
+	forkPoints(): ForkPoint[] {
+		return forkPoints(this.loadCurrent("Forking"));
+	}
+
+	/**
+	 * Continues in a new session file holding the branch before the user message `entryId` (its header
+	 * names this file); returns that message's text, for the user to edit and send again.
+	 */
+	async forkAt(entryId: string): Promise<{ text: string }> {
+		const current = this.loadCurrent("Forking");
+		const { text, kept } = forkBefore(current, entryId);
+		if (kept.entries.length === 0) await this.newSession({ parentSession: current.path });
+		else await this.switchToCopy(kept);
+		return { text };
+	}
+
+	/** Continues in a new session file holding a copy of the current branch (pi's `clone`). */
+	async cloneSession(): Promise<void> {
+		const current = this.loadCurrent("Cloning");
+		if (current.branch.length === 0) await this.newSession({ parentSession: current.path });
+		else await this.switchToCopy(currentBranch(current));
+	}
+
+	private async switchToCopy(entries: LoadedSession): Promise<void> {
+		const copy = SessionLog.fork(entries, { cwd: this.cwd, env: this.env, secrets: this.secrets });
+		// Written and let go: resuming takes the new file's lock like any other.
+		copy.close();
+		await this.resumeSession(copy.path);
+	}
+
+	/** The id of the session-file entry holding `message`, once it is written. */
+	entryIdOf(message: AgentMessage): string | undefined {
+		return this.log?.entryIdOf(message);
 	}
 
 	private async stopForSwitch(): Promise<void> {

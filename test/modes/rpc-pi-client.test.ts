@@ -58,6 +58,9 @@ async function start(options: { models?: string[]; args?: string[] } = {}) {
 	return { server, home, rpc, events, next };
 }
 
+/** The header line of a session file. */
+const header = (file: string) => JSON.parse(readFileSync(file, "utf8").split("\n")[0]);
+
 const userTexts = (body: any): string[] =>
 	body.messages
 		.filter((m: any) => m.role === "user")
@@ -180,6 +183,7 @@ describe("pi's RpcClient drives rudder --mode rpc", () => {
 		const compacted = await rpc.compact("Name every task.");
 		expect(compacted).toMatchObject({ summary: "Summary: two tasks <b>set</b>.", details: {} });
 		expect(compacted.tokensBefore).toBeGreaterThan(0);
+		expect(compacted.firstKeptEntryId).toMatch(/^[0-9a-f]{8}$/);
 		expect(await next((e) => e.type === "compaction_end")).toMatchObject({
 			reason: "manual",
 			result: { summary: "Summary: two tasks <b>set</b>." },
@@ -205,6 +209,49 @@ describe("pi's RpcClient drives rudder --mode rpc", () => {
 		const back = await rpc.getState();
 		expect(back.sessionFile).toBe(firstFile);
 		expect((await rpc.getMessages()).map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant", "shellOutput"]);
+	});
+
+	it("fork, clone and get_fork_messages work on the session file's entry tree; new_session records its parent", {
+		timeout: LONG,
+	}, async () => {
+		const { server, rpc, events, next } = await start();
+		const ask = async (question: string, answer: string) => {
+			server.enqueue({ kind: "sse", chunks: [textBody(answer)] });
+			const from = events.length;
+			await rpc.prompt(question);
+			await next((e) => e.type === "agent_end", from);
+		};
+		await ask("first task", "First answer.");
+		await ask("second task", "Second answer.");
+		const original = (await rpc.getState()).sessionFile as string;
+		const points = await rpc.getForkMessages();
+		expect(points.map((p) => p.text)).toEqual(["first task", "second task"]);
+		expect(points.every((p) => /^[0-9a-f]{8}$/.test(p.entryId))).toBe(true);
+		await expect(rpc.fork("nope")).rejects.toThrow('No user message with entry id "nope"');
+
+		// A fork from the second prompt keeps what came before it and hands its text back.
+		expect(await rpc.fork(points[1].entryId)).toEqual({ text: "second task", cancelled: false });
+		const forked = (await rpc.getState()).sessionFile as string;
+		expect(forked).not.toBe(original);
+		expect(header(forked).parentSession).toBe(original);
+		expect((await rpc.getMessages()).map((m) => m.role)).toEqual(["user", "assistant"]);
+		await ask("another second task", "Other answer.");
+		const sent = JSON.stringify(server.requests.at(-1)?.body.messages);
+		expect(sent).toContain("first task");
+		expect(sent).toContain("another second task");
+		expect(sent).not.toContain('"second task"');
+		// The original file is untouched by the fork.
+		expect(readFileSync(original, "utf8")).not.toContain("another second task");
+
+		expect(await rpc.clone()).toEqual({ cancelled: false });
+		const cloned = (await rpc.getState()).sessionFile as string;
+		expect(cloned).not.toBe(forked);
+		expect(header(cloned).parentSession).toBe(forked);
+		expect((await rpc.getMessages()).map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+
+		expect(await rpc.newSession("/elsewhere/parent.jsonl")).toEqual(expect.objectContaining({ cancelled: false }));
+		await ask("fresh", "Fresh answer.");
+		expect(header((await rpc.getState()).sessionFile as string).parentSession).toBe("/elsewhere/parent.jsonl");
 	});
 
 	it("with --rpc-full-updates, message_update carries the partial message as pi sends it", { timeout: LONG }, async () => {
