@@ -106,6 +106,37 @@ describe("MCP servers in a session", () => {
 		expect(result).toMatchObject({ toolName: "mcp__fx__hang", isError: true });
 	});
 
+	it("a call past the server's timeout ends as an error and is cancelled on the server", async () => {
+		fx = await createFixture();
+		const marker = join(fx.root, "marker.txt");
+		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer(marker, { timeout: 300 }) } });
+		const session = await fx.open();
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__hang", {})]), fauxAssistantMessage([fauxText("moved on")])]);
+		await session.prompt("hang");
+		const [result] = toolResults(session);
+		expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/timed out/i) }] });
+		expect(session.getState().messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "moved on" }] });
+		await eventually(() => markerLines(marker).includes("hang cancelled"));
+	});
+
+	it("a server's changed tool list is offered from the next request on", async () => {
+		fx = await createFixture();
+		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer() } });
+		const session = await fx.open();
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__grow", {})]), fauxAssistantMessage([fauxText("grew")])]);
+		await session.prompt("grow");
+		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).not.toContain("mcp__fx__grown");
+		await eventually(() => session.getState().mcpServers?.[0].tools.includes("mcp__fx__grown") === true);
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__grown", {})]), fauxAssistantMessage([fauxText("used it")])]);
+		await session.prompt("use the new one");
+		expect(fx.faux.calls[2].context.tools?.map((t) => t.name)).toContain("mcp__fx__grown");
+		expect(toolResults(session).at(-1)).toMatchObject({
+			toolName: "mcp__fx__grown",
+			isError: false,
+			content: [{ type: "text", text: "I am new" }],
+		});
+	});
+
 	it("a server that cannot start is one notice and the prompt goes ahead without it", async () => {
 		fx = await createFixture();
 		writeGlobalSettings(fx, { mcpServers: { gone: { command: join(fx.root, "no-such-binary") } } });
