@@ -8,8 +8,10 @@ import type React from "react";
 import { useEffect, useMemo, useReducer, useRef } from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { AgentSessionApi } from "../src/session/types.js";
+import { CompletionMenu, menuRows as completionRows } from "./CompletionMenu.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
 import { Footer } from "./Footer.js";
+import { FileIndex } from "./file-index.js";
 import { History } from "./History.js";
 import { InputBox, inputRows } from "./InputBox.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./ink/live-budget.js";
@@ -21,6 +23,7 @@ import { Picker, pickerRows } from "./Picker.js";
 import { QueueLines, queueLines } from "./QueueLines.js";
 import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import { color, theme } from "./theme.js";
+import { useCompletionMenu } from "./use-completion-menu.js";
 import { useEditor } from "./use-editor.js";
 import { useHistoryBatches } from "./use-history-batches.js";
 import { useInputController } from "./use-input-controller.js";
@@ -88,19 +91,29 @@ export function App(props: AppProps) {
 		return () => clearTimeout(timer);
 	}, [size.columns, reprint]);
 
+	// The project's paths for `@` fuzzy completion, walked in the background; a finished walk re-renders.
+	const [indexVersion, indexUpdated] = useReducer((n: number) => n + 1, 0);
+	const fileIndex = useMemo(() => new FileIndex(state.cwd, indexUpdated), [state.cwd]);
+	// biome-ignore lint/correctness/useExhaustiveDependencies: indexVersion: a finished walk changes what `paths` returns
 	const completions = useMemo(
-		(): Completion[] => completionsFor(editor.state.text, editor.state.cursor, session.commands(), listDir(state.cwd)),
-		[editor.state.text, editor.state.cursor, session, state.cwd],
+		(): Completion[] =>
+			completionsFor(editor.state.text, editor.state.cursor, {
+				commands: session.commands(),
+				listDir: listDir(state.cwd),
+				paths: () => fileIndex.list(),
+			}),
+		[editor.state.text, editor.state.cursor, session, state.cwd, fileIndex, indexVersion],
 	);
 	const completionsRef = useRef(completions);
 	completionsRef.current = completions;
+	const menu = useCompletionMenu(() => completionsRef.current, `${editor.state.cursor}:${editor.state.text}`);
 
 	const { onRaw, picker, setPickerQuery, openResumePicker } = useInputController({
 		session,
 		view,
 		editor,
 		history,
-		completions: () => completionsRef.current,
+		menu,
 		exit: props.onExit,
 		redraw: () => reprint("redraw"),
 		refresh,
@@ -156,7 +169,7 @@ export function App(props: AppProps) {
 	const queue = queueLines(view.steering, view.followUp, MAX_QUEUE_ROWS);
 	const tools = pendingToolRows([...view.tools.values()], MAX_TOOL_ROWS);
 	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
-	const menuRows = picker ? pickerRows(picker) : completions.length;
+	const menuRows = picker ? pickerRows(picker) : completionRows(menu.items.length);
 	const showWelcome = props.welcome !== undefined && state.messages.length === 0 && !state.isStreaming;
 	const statusRows = (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? WELCOME_ROWS : 0);
 	const tail = Math.max(
@@ -186,14 +199,7 @@ export function App(props: AppProps) {
 				<QueueLines lines={queue} />
 				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
 				{picker ? <Picker picker={picker} onQuery={setPickerQuery} /> : null}
-				{!picker
-					? completions.map((c) => (
-							<Text key={c.label} wrap="truncate">
-								<Text color={color(theme.accent)}>{c.label}</Text>
-								{c.detail ? <Text dimColor> {c.detail}</Text> : null}
-							</Text>
-						))
-					: null}
+				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} /> : null}
 				<Footer state={state} />
 			</Box>
 		</>

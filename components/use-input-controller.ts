@@ -3,12 +3,12 @@
 // session. The only component-side logic between the user and `AgentSessionApi`.
 import { useRef } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
-import type { Completion } from "./completion.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
 import { type Intent, intentFor, parseKeyPress } from "./key-map.js";
 import { resumePicker } from "./session-picker.js";
 import type { SessionView } from "./session-view.js";
+import type { CompletionMenuHandle } from "./use-completion-menu.js";
 import type { EditorHandle } from "./use-editor.js";
 import { usePicker } from "./use-picker.js";
 
@@ -21,7 +21,8 @@ export interface InputControllerDeps {
 	view: SessionView;
 	editor: EditorHandle;
 	history: InputHistory;
-	completions: () => Completion[];
+	/** The completion menu: while it shows matches it takes Up/Down, Tab, Enter and Esc. */
+	menu: Pick<CompletionMenuHandle, "key">;
 	exit: (code: number) => void;
 	redraw: () => void;
 	/** Re-render now (for changes the session does not report, like a printed notice). */
@@ -152,11 +153,9 @@ export function useInputController(deps: InputControllerDeps) {
 			case "toggleToolOutput":
 				if (view.expandLast()) deps.refresh();
 				return;
-			case "complete": {
-				const first = deps.completions()[0];
-				if (first) editor.set({ ...editor.current(), text: first.text, cursor: first.cursor });
+			case "complete":
+				// Tab with no menu open: nothing to complete.
 				return;
-			}
 		}
 	};
 
@@ -188,6 +187,13 @@ export function useInputController(deps: InputControllerDeps) {
 			return;
 		}
 		if (pickers.isOpen()) return pickers.key(intent);
+		const fromMenu = deps.menu.key(intent);
+		if (fromMenu === "handled") return;
+		if (fromMenu) {
+			editor.set({ ...editor.current(), text: fromMenu.completion.text, cursor: fromMenu.completion.cursor });
+			if (fromMenu.submit) send();
+			return;
+		}
 		act(intent);
 	};
 

@@ -252,6 +252,54 @@ describe("App key routing", () => {
 		expect(frame()).not.toContain("Summarise the context");
 	});
 
+	it("the / menu shows every command in a scrolling window; Down selects, Tab accepts the selection, columns line up", async () => {
+		const { session, frame, type } = await mount();
+		const names = ["alpha", "beta", "compact", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"];
+		session.commands = () => names.map((name) => ({ name, description: `does ${name}` }));
+		const plain = () => frame().replace(/\x1b\[[0-9;]*m/g, "");
+		await type("/");
+		expect(plain()).toContain("1–8 of 10");
+		const rows = plain()
+			.split("\n")
+			.filter((r) => r.includes("does "));
+		expect(rows).toHaveLength(8);
+		// Descriptions start in one column whatever the label's length.
+		expect(new Set(rows.map((r) => r.indexOf("does "))).size).toBe(1);
+		for (let i = 0; i < 9; i++) await type("\x1b[B");
+		expect(plain()).toContain("does juliet");
+		expect(plain()).toContain("3–10 of 10");
+		expect(plain()).toContain("▸ /juliet");
+		await type("\x1b[A");
+		await type("\t");
+		expect(plain()).toContain("› /india ");
+		expect(submits(session)).toEqual([]);
+	});
+
+	it("Enter in the / menu runs the selected argument-less command; a command with arguments waits for them", async () => {
+		const { session, onExit, frame, type } = await mount();
+		await type("/q");
+		await type(ENTER);
+		expect(onExit).toHaveBeenCalledWith(0);
+		await type("/co");
+		await type(ENTER);
+		expect(submits(session)).toEqual([]);
+		expect(frame().replace(/\x1b\[[0-9;]*m/g, "")).toContain("› /compact ");
+	});
+
+	it("Esc closes the menu first (the run goes on), and a second Esc stops the run", async () => {
+		const { session, frame, type } = await mount();
+		await type("go");
+		await type(ENTER);
+		await type("/co");
+		expect(frame()).toContain("Summarise the context");
+		await type(ESC);
+		await vi.waitFor(() => expect(frame()).not.toContain("Summarise the context"));
+		expect(session.calls.some((c) => c.method === "abort")).toBe(false);
+		expect(frame()).toContain("/co");
+		await type(ESC);
+		expect(session.calls.some((c) => c.method === "abort")).toBe(true);
+	});
+
 	it("/model opens a picker and Enter switches the model", async () => {
 		const { session, frame, type } = await mount();
 		await type("/model");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { completionsFor, type DirEntry } from "../../components/completion.js";
+import { COMPLETION_ROWS, menuKey, menuRows, windowStart } from "../../components/CompletionMenu.js";
+import { type CompletionSources, completionsFor, type DirEntry } from "../../components/completion.js";
 
 const commands = [
 	{ name: "model", description: "Switch model", args: "[pattern]" },
@@ -22,24 +23,76 @@ const listDir = (dir: string) => {
 	if (!entries) throw new Error("ENOENT");
 	return entries;
 };
+const paths = [
+	"README.md",
+	"src/",
+	"src/main.ts",
+	"src/modes/",
+	"src/modes/interactive.ts",
+	"components/InputBox.tsx",
+	"test/main.test.ts",
+];
+const sources: CompletionSources = { commands, listDir };
+const withPaths: CompletionSources = { commands, listDir, paths: () => paths };
 
 describe("completionsFor", () => {
-	it("completes slash commands at the start of the input only", () => {
-		const found = completionsFor("/m", 2, commands, listDir);
+	it("completes slash commands at the start of the input only; Enter runs one without arguments", () => {
+		const found = completionsFor("/m", 2, sources);
 		expect(found.map((c) => c.label)).toEqual(["/model"]);
 		expect(found[0]).toMatchObject({ text: "/model ", cursor: 7, detail: "[pattern]  Switch model" });
-		expect(completionsFor("say /m", 6, commands, listDir)).toEqual([]);
-		expect(completionsFor("/model x", 8, commands, listDir)).toEqual([]);
+		expect(found[0].submits).toBeUndefined();
+		expect(completionsFor("/q", 2, sources)[0].submits).toBe(true);
+		expect(completionsFor("say /m", 6, sources)).toEqual([]);
+		expect(completionsFor("/model x", 8, sources)).toEqual([]);
 	});
 
-	it("completes @paths, directories without a trailing space, hidden files only when asked", () => {
-		expect(completionsFor("look at @", 9, commands, listDir).map((c) => c.label)).toEqual(["README.md", "src/"]);
-		const inSrc = completionsFor("see @src/m", 10, commands, listDir);
+	it("offers every matching command, not the first five", () => {
+		const many = Array.from({ length: 12 }, (_, i) => ({ name: `cmd${i}`, description: `d${i}` }));
+		expect(completionsFor("/", 1, { commands: many, listDir })).toHaveLength(12);
+	});
+
+	it("completes @paths by folder listing, directories without a trailing space, hidden files only when asked", () => {
+		expect(completionsFor("look at @", 9, sources).map((c) => c.label)).toEqual(["README.md", "src/"]);
+		const inSrc = completionsFor("see @src/m", 10, sources);
 		expect(inSrc.map((c) => c.label)).toEqual(["src/main.ts", "src/modes/"]);
 		expect(inSrc[0]).toMatchObject({ text: "see @src/main.ts ", cursor: 17 });
 		expect(inSrc[1].text).toBe("see @src/modes/");
-		expect(completionsFor("@.g", 3, commands, listDir).map((c) => c.label)).toEqual([".git/"]);
-		expect(completionsFor("@nope/x", 7, commands, listDir)).toEqual([]);
-		expect(completionsFor("mail me@example", 15, commands, listDir)).toEqual([]);
+		expect(completionsFor("@.g", 3, sources).map((c) => c.label)).toEqual([".git/"]);
+		expect(completionsFor("@nope/x", 7, sources)).toEqual([]);
+		expect(completionsFor("mail me@example", 15, sources)).toEqual([]);
+	});
+
+	it("fuzzy-matches the project's paths once they are known: not only prefixes", () => {
+		expect(completionsFor("@inter", 6, withPaths)[0].label).toBe("src/modes/interactive.ts");
+		expect(completionsFor("@ibox", 5, withPaths)[0].label).toBe("components/InputBox.tsx");
+		const main = completionsFor("@main", 5, withPaths).map((c) => c.label);
+		expect(main.slice(0, 2)).toEqual(["src/main.ts", "test/main.test.ts"]);
+		expect(completionsFor("@zzz", 4, withPaths)).toEqual([]);
+		// A folder path still lists that folder.
+		expect(completionsFor("@src/", 5, withPaths).map((c) => c.label)).toEqual(["src/main.ts", "src/modes/"]);
+	});
+});
+
+describe("completion menu keys", () => {
+	const items = completionsFor("/", 1, sources);
+
+	it("Up/Down select with wrap-around, Tab accepts, Enter accepts and runs argument-less commands, Esc closes", () => {
+		expect(menuKey(items, 0, { type: "historyDown" })).toEqual({ kind: "select", selected: 1 });
+		expect(menuKey(items, 0, { type: "historyUp" })).toEqual({ kind: "select", selected: 2 });
+		expect(menuKey(items, 1, { type: "complete" })).toEqual({ kind: "accept", completion: items[1], submit: false });
+		expect(menuKey(items, 1, { type: "submit" })).toEqual({ kind: "accept", completion: items[1], submit: true });
+		expect(menuKey(items, 0, { type: "submit" })).toEqual({ kind: "accept", completion: items[0], submit: false });
+		expect(menuKey(items, 0, { type: "dismiss" })).toEqual({ kind: "close" });
+		expect(menuKey(items, 0, { type: "abort" })).toEqual({ kind: "close" });
+		expect(menuKey(items, 0, { type: "insert", text: "x" })).toBeUndefined();
+		expect(menuKey([], 0, { type: "historyDown" })).toBeUndefined();
+	});
+
+	it("scrolls a window that keeps the selection in view", () => {
+		expect(windowStart(20, 0)).toBe(0);
+		expect(windowStart(20, COMPLETION_ROWS)).toBe(1);
+		expect(windowStart(20, 19)).toBe(20 - COMPLETION_ROWS);
+		expect(menuRows(3)).toBe(3);
+		expect(menuRows(20)).toBe(COMPLETION_ROWS + 1);
 	});
 });

@@ -60,7 +60,7 @@ describe("editor state, property", () => {
 				}
 				// Typing after any sequence lands at the cursor.
 				const typed = e.insertText(s, "Z");
-				expect(typed.text).toBe(s.text.slice(0, s.cursor) + "Z" + s.text.slice(s.cursor));
+				expect(typed.text).toBe(`${s.text.slice(0, s.cursor)}Z${s.text.slice(s.cursor)}`);
 			}),
 			{ numRuns: 500 },
 		);

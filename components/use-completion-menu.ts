@@ -1,0 +1,36 @@
+// The completion menu's state: which match is selected, and whether Esc closed the menu. Both belong
+// to one input: a different text or cursor starts over at the first match, menu open. Refs mirror
+// the state so that keys arriving in one stdin chunk each see the result of the one before.
+import { useReducer, useRef } from "react";
+import { type MenuOutcome, menuKey } from "./CompletionMenu.js";
+import type { Completion } from "./completion.js";
+import type { Intent } from "./key-map.js";
+
+export interface CompletionMenuHandle {
+	/** The matches shown (none while closed). */
+	items: readonly Completion[];
+	selected: number;
+	/** A key for the open menu: what to do, or undefined when the menu does not take the key. */
+	key(intent: Intent): Extract<MenuOutcome, { kind: "accept" }> | "handled" | undefined;
+}
+
+export function useCompletionMenu(completions: () => readonly Completion[], inputKey: string): CompletionMenuHandle {
+	const [, rerender] = useReducer((n: number) => n + 1, 0);
+	const state = useRef({ forKey: inputKey, selected: 0, closed: false });
+	if (state.current.forKey !== inputKey) state.current = { forKey: inputKey, selected: 0, closed: false };
+	const items = state.current.closed ? [] : completions();
+	return {
+		items,
+		selected: Math.min(state.current.selected, Math.max(0, items.length - 1)),
+		key(intent) {
+			if (state.current.closed) return undefined;
+			const outcome = menuKey(completions(), state.current.selected, intent);
+			if (!outcome) return undefined;
+			if (outcome.kind === "accept") return outcome;
+			if (outcome.kind === "select") state.current = { ...state.current, selected: outcome.selected };
+			else state.current = { ...state.current, closed: true };
+			rerender();
+			return "handled";
+		},
+	};
+}
