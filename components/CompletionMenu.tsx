@@ -3,10 +3,10 @@
 // Enter accept, Esc closes it until the input changes. `menuKey` is the pure key handling.
 import { Box, Text } from "ink";
 import React from "react";
+import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { Completion } from "./completion.js";
 import type { Intent } from "./key-map.js";
 import { padCells } from "./Picker.js";
-import { sanitizeTerminalText } from "./sanitize.js";
 import { displayWidth } from "./text-width.js";
 import { color, theme } from "./theme.js";
 
