@@ -1,15 +1,37 @@
-// The open tail of the streaming reply: plain text (closed blocks already went to history as markdown),
-// only its last `maxRows` rows. Cost per frame depends on the rows shown, not on the reply's length.
+// The open tail of the streaming reply (closed blocks already went to history): drawn by the same
+// markdown renderer and at the same width as history will print it, so words wrap at the same places
+// while it streams and nothing moves when the reply ends. Only its last `maxRows` rows are shown.
 import { Box, Text } from "ink";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
+import { renderMarkdown } from "./markdown/render-markdown.js";
+import { toAnsi } from "./render/styled-text.js";
 import type { LiveTail } from "./session-view.js";
 import { lastRows } from "./text-width.js";
 
+/**
+ * Source of the open block rendered per frame. A block is normally short (blocks end at blank lines)
+ * and is rendered whole; a very long one (a big code fence, a list without blank lines) only from a
+ * line start in its last TAIL_SOURCE_CHARS, with its opening fence, so a frame costs the same at any
+ * length. Source lines wrap independently, so the rows shown still match history.
+ */
+export const TAIL_SOURCE_CHARS = 4000;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+export function tailSource(text: string): string {
+	if (text.length <= TAIL_SOURCE_CHARS) return text;
+	const firstLineEnd = text.indexOf("\n") + 1;
+	const from = Math.max(firstLineEnd, text.indexOf("\n", text.length - TAIL_SOURCE_CHARS) + 1);
+	const fence = FENCE.test(text.slice(0, firstLineEnd)) ? text.slice(0, firstLineEnd) : "";
+	return fence + text.slice(from);
+}
+
 export function tailRows(tail: LiveTail, columns: number, maxRows: number): { thinking: string[]; text: string[] } {
+	const source = tail.text ? tailSource(tail.text).replace(/\n+$/, "") : "";
+	const rendered = source.trim() ? renderMarkdown(source, Math.max(1, columns)) : [];
+	const text = rendered.slice(-maxRows).map(toAnsi);
+	const left = maxRows - text.length;
 	// Sanitise only the part that can be shown (sanitising may shorten, never lengthen, except tabs).
 	const window = columns * maxRows * 2;
-	const text = tail.text ? lastRows(sanitizeTerminalText(tail.text.slice(-window)).replace(/\n+$/, ""), columns, maxRows) : [];
-	const left = maxRows - text.length;
 	const thinking =
 		tail.thinking && left > 0 ? lastRows(sanitizeTerminalText(tail.thinking.slice(-window)).trimEnd(), columns, Math.min(left, 4)) : [];
 	return { thinking, text };

@@ -15,6 +15,7 @@ import {
 } from "../render/styled-text.js";
 import { color, theme } from "../theme.js";
 import { highlightCode } from "./highlight.js";
+import { renderTable } from "./table.js";
 
 const CODE_INDENT: Segment[] = [{ text: "  " }];
 const RULE_WIDTH = 20;
@@ -104,6 +105,8 @@ function renderBlock(t: Token, width: number): Line[] {
 		}
 		case "hr":
 			return [[{ text: "─".repeat(Math.max(1, Math.min(RULE_WIDTH, width))), style: { dim: true } }]];
+		case "table":
+			return renderTable(t as Tokens.Table, width, (tokens, header) => renderInline(tokens, header ? { bold: true } : undefined));
 		case "space":
 			return [];
 		case "text": {
@@ -111,7 +114,7 @@ function renderBlock(t: Token, width: number): Line[] {
 			return wrapSegments(text.tokens ? renderInline(text.tokens, undefined) : [{ text: sanitizeTerminalText(text.text) }], width);
 		}
 		default:
-			// Tables, HTML and anything else: the source as written.
+			// HTML and anything else: the source as written.
 			return wrapSegments([{ text: sanitizeTerminalText(t.raw.replace(/\n+$/, "")) }], width, { keepIndent: true });
 	}
 }

@@ -5,6 +5,7 @@ import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 import { formatToolArgs } from "../format-args.js";
 import type { HistoryItem } from "../session-view.js";
 import { color, theme } from "../theme.js";
+import { type DiffLine, type DiffLineKind, diffSign, numberDiff } from "./diff.js";
 import { type Line, type Segment, type Style, truncateLine, wrapSegments } from "./styled-text.js";
 
 export const COLLAPSED_LINES = 4;
@@ -14,28 +15,25 @@ export type ToolItem = Extract<HistoryItem, { kind: "tool" }>;
 
 const INDENT: Segment[] = [{ text: "  " }];
 
-function diffStyle(line: string): Style | undefined {
-	const name =
-		line.startsWith("+++") || line.startsWith("---")
-			? theme.muted
-			: line.startsWith("+")
-				? theme.success
-				: line.startsWith("-")
-					? theme.error
-					: line.startsWith("@@")
-						? "cyan"
-						: undefined;
-	return name ? { color: color(name) } : undefined;
+function diffStyle(kind: DiffLineKind): Style | undefined {
+	if (kind === "add") return { color: color(theme.success) };
+	if (kind === "remove") return { color: color(theme.error) };
+	if (kind === "gap" || kind === "note") return { dim: true };
+	return undefined;
 }
 
-/** The first `limit` lines, indented and wrapped, then a note saying how many were left out. */
-function collapsed(lines: readonly string[], limit: number, width: number, styleOf: (line: string) => Style | undefined): Line[] {
-	const rows: Line[] = [];
-	for (const line of lines.slice(0, limit)) {
-		rows.push(
-			...wrapSegments([{ text: line, style: styleOf(line) }], width, { firstPrefix: INDENT, restPrefix: INDENT, keepIndent: true }),
-		);
-	}
+/** One numbered diff line; wrapped rows continue after the gutter. */
+function diffRows(line: DiffLine, width: number): Line[] {
+	const style = diffStyle(line.kind);
+	if (line.kind === "gap") return [[...INDENT, { text: line.text.padStart(line.gutter.length), style }]];
+	const gutter: Segment[] = [...INDENT, { text: `${line.gutter} ${diffSign(line.kind)} `, style: { ...style, dim: true } }];
+	const blank: Segment[] = [...INDENT, { text: " ".repeat(line.gutter.length + 3) }];
+	return wrapSegments([{ text: line.text, style }], width, { firstPrefix: gutter, restPrefix: blank, keepIndent: true });
+}
+
+/** The first `limit` lines as rows, then a note saying how many were left out. */
+function collapsed<T>(lines: readonly T[], limit: number, width: number, rowsOf: (line: T) => Line[]): Line[] {
+	const rows = lines.slice(0, limit).flatMap(rowsOf);
 	if (lines.length > limit) {
 		rows.push(
 			...wrapSegments([{ text: `… ${lines.length - limit} more lines (Ctrl+O to expand)`, style: { dim: true } }], width, {
@@ -46,6 +44,9 @@ function collapsed(lines: readonly string[], limit: number, width: number, style
 	}
 	return rows;
 }
+
+const outputRows = (width: number, style: Style) => (line: string) =>
+	wrapSegments([{ text: line, style }], width, { firstPrefix: INDENT, restPrefix: INDENT, keepIndent: true });
 
 /** The header row: mark, bold name and dim arguments, cut to `width` so it stays one row. */
 function header(item: ToolItem, width: number): Line {
@@ -63,14 +64,14 @@ export function renderToolCall(item: ToolItem, width: number): Line[] {
 	const limit = (collapsedTo: number) => (item.expanded ? Number.POSITIVE_INFINITY : collapsedTo);
 	const rows: Line[] = [header(item, width)];
 	if (item.diff) {
-		const diffLines = sanitizeTerminalText(item.diff).replace(/\n+$/, "").split("\n");
-		rows.push(...collapsed(diffLines, limit(COLLAPSED_DIFF_LINES), width, diffStyle));
+		const diffLines = numberDiff(sanitizeTerminalText(item.diff));
+		rows.push(...collapsed(diffLines, limit(COLLAPSED_DIFF_LINES), width, (line) => diffRows(line, width)));
 		return rows;
 	}
 	const output = sanitizeTerminalText(item.output).replace(/\n+$/, "");
 	if (output) {
 		const style: Style = item.isError ? { color: color(theme.error) } : { dim: true };
-		rows.push(...collapsed(output.split("\n"), limit(COLLAPSED_LINES), width, () => style));
+		rows.push(...collapsed(output.split("\n"), limit(COLLAPSED_LINES), width, outputRows(width, style)));
 	}
 	return rows;
 }

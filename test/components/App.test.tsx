@@ -387,7 +387,7 @@ describe("App paste", () => {
 		await type("see: ");
 		await type(`\x1b[200~${lines.join("\r")}\x1b[201~`);
 		expect(submits(session)).toEqual([]);
-		expect(frame()).toContain("see: [paste #1 +12 lines]");
+		await vi.waitFor(() => expect(frame()).toContain("see: [paste #1 +12 lines]"));
 		expect(frame()).not.toContain("line 7");
 		await type(ENTER);
 		expect(submits(session)).toEqual([[`see: ${lines.join("\n")}`, undefined]]);
@@ -476,14 +476,15 @@ describe("App live region", () => {
 		expect(frame()).toBe(printed);
 	});
 
-	it("colours edit diffs from details.diff", async () => {
+	it("shows edit diffs from details.diff, numbered, without their file headers", async () => {
 		const { session, frame, type } = await mount();
 		await type("edit");
 		await type(ENTER);
 		session.startTool("t1", "edit", { path: "a.ts" });
 		session.endTool("t1", "edit", "Edited a.ts", { diff: "--- a.ts\n+++ a.ts\n@@ -1 +1 @@\n-old\n+new" });
-		await vi.waitFor(() => expect(frame()).toContain("+new"));
-		expect(frame()).toContain("-old");
+		await vi.waitFor(() => expect(frame()).toContain("1 + new"));
+		expect(frame()).toContain("1 - old");
+		expect(frame()).not.toContain("+++ a.ts");
 	});
 
 	it("shows a failed run's error", async () => {

@@ -54,8 +54,8 @@ describe("renderMarkdown", () => {
 		expect(show("---", 8)).toBe("─".repeat(8));
 	});
 
-	it("prints tables as their source text", () => {
-		expect(show("| a | b |\n|---|---|\n| 1 | 2 |")).toBe("| a | b |\n|---|---|\n| 1 | 2 |");
+	it("draws tables instead of printing their source (table.test.ts has the details)", () => {
+		expect(show("| a | b |\n|---|---|\n| 1 | 2 |")).toBe("┌───┬───┐\n│ a │ b │\n├───┼───┤\n│ 1 │ 2 │\n└───┴───┘");
 	});
 
 	it("keeps every row within the width, wide characters counted as two cells", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Line, segmentsWidth } from "../../../components/render/styled-text.js";
 import { COLLAPSED_DIFF_LINES, renderToolCall, type ToolItem } from "../../../components/render/tool-call.js";
+import { diffTexts } from "../../../src/tools/edit-diff.js";
 
 const rows = (lines: Line[]) => lines.map((l) => l.map((s) => s.text).join(""));
 const tool = (over: Partial<ToolItem> = {}): ToolItem => ({
@@ -58,14 +59,30 @@ describe("renderToolCall", () => {
 		for (const line of lines) expect(segmentsWidth(line)).toBeLessThanOrEqual(24);
 	});
 
-	it("colours a diff by line and collapses it to twenty lines", () => {
-		const diff = ["--- a/f", "+++ b/f", "@@ -1 +1 @@", "-old", "+new", " same", ...Array.from({ length: 20 }, () => "+more")].join("\n");
+	it("shows a diff without its Index / ==== / --- / +++ headers, numbered, coloured by line, collapsed to twenty lines", () => {
+		const before = `${Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
+		const after = before.replace("line 2\n", "line two\n").replace("line 11\n", "line 11\nadded\n");
+		const { diff } = diffTexts("src/f.ts", before, after);
+		expect(diff).toContain("Index: src/f.ts");
 		const lines = renderToolCall(tool({ name: "edit", output: "ignored when a diff exists", diff }), 80);
-		const colour = (i: number) => lines[i][1].style?.color;
-		expect([colour(1), colour(2), colour(3), colour(4), colour(5), colour(6)]).toEqual(["gray", "gray", "cyan", "red", "green", undefined]);
-		expect(lines).toHaveLength(1 + COLLAPSED_DIFF_LINES + 1);
-		expect(rows(lines).at(-1)).toBe("  … 6 more lines (Ctrl+O to expand)");
-		expect(renderToolCall(tool({ diff, expanded: true }), 80)).toHaveLength(1 + 26);
+		const shown = rows(lines).slice(1);
+		expect(shown.join("\n")).not.toMatch(/Index:|====|^ *(---|\+\+\+) /m);
+		expect(shown.slice(0, 4)).toEqual(["   1   line 1", "   2 - line 2", "   2 + line two", "   3   line 3"]);
+		expect(shown).toContain("   ⋮");
+		expect(shown.slice(-3)).toEqual(["  11   line 11", "  12 + added", "  13   line 12"]);
+		const colourOf = (text: string) => lines.find((l) => rows([l])[0].endsWith(text))?.at(-1)?.style?.color;
+		expect([colourOf("- line 2"), colourOf("+ line two"), colourOf("  line 3")]).toEqual(["red", "green", undefined]);
+		const long = ["@@ -1 +1,21 @@", "-old", "+new", ...Array.from({ length: 20 }, () => "+more")].join("\n");
+		const collapsedLines = renderToolCall(tool({ diff: long }), 80);
+		expect(collapsedLines).toHaveLength(1 + COLLAPSED_DIFF_LINES + 1);
+		expect(rows(collapsedLines).at(-1)).toBe("  … 2 more lines (Ctrl+O to expand)");
+		expect(renderToolCall(tool({ diff: long, expanded: true }), 80)).toHaveLength(1 + 22);
+	});
+
+	it("wraps a long diff line after the gutter", () => {
+		const lines = rows(renderToolCall(tool({ diff: `@@ -1 +1 @@\n+${"word ".repeat(12)}` }), 30));
+		expect(lines[1]).toMatch(/^ {2}1 \+ word/);
+		expect(lines[2]).toMatch(/^ {6}word/);
 	});
 
 	it("sanitises the name, arguments, output and diff", () => {
@@ -73,6 +90,6 @@ describe("renderToolCall", () => {
 			renderToolCall(tool({ name: "ba\x1b[2Jsh", args: { command: "l\x1b]0;t\x07s" }, output: "o\x1b[31mk\x07" }), 80),
 		).join("\n");
 		expect(text).toBe("✓ ba^[[2Jsh l^[]0;t^Gs\n  ok^G");
-		expect(rows(renderToolCall(tool({ diff: "+a\x1b[1Ab" }), 80))[1]).toBe("  +a^[[1Ab");
+		expect(rows(renderToolCall(tool({ diff: "@@ -1 +1 @@\n+a\x1b[1Ab" }), 80))[1]).toBe("  1 + a^[[1Ab");
 	});
 });
