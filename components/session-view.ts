@@ -9,7 +9,8 @@ import type { AgentSessionApi, SessionEvent } from "../src/session/types.js";
 import { MarkdownBlockSplitter } from "./markdown/block-splitter.js";
 
 export type HistoryItem =
-	| { kind: "user"; id: number; text: string }
+	/** `full`: the text as sent, when `text` shows big pastes as their placeholders (Ctrl+O prints it). */
+	| { kind: "user"; id: number; text: string; full?: string; expanded?: boolean }
 	| { kind: "markdown"; id: number; source: string }
 	| { kind: "thinking"; id: number; text: string; expanded?: boolean }
 	| { kind: "tool"; id: number; name: string; args: unknown; output: string; isError: boolean; diff?: string; expanded?: boolean }
@@ -65,6 +66,8 @@ export class SessionView {
 	private splitters = new Map<number, MarkdownBlockSplitter>();
 	private thinking = new Map<number, string>();
 	private toolsShown = new Set<string>();
+	/** Prompts sent with big pastes, until their user message arrives: shown with the placeholders. */
+	private pastesShownAs: { sent: string; display: string }[] = [];
 
 	constructor(
 		private readonly session: AgentSessionApi,
@@ -82,12 +85,26 @@ export class SessionView {
 	}
 
 	/**
-	 * Ctrl+O: prints the last tool result or thinking again, in full (printed history cannot change).
-	 * Nothing when that item is already shown whole.
+	 * The input sent `sent` (pastes expanded) for what showed as `display` (their placeholders): its
+	 * user message goes into history as `display`, so a 500-line paste is one line there too.
+	 */
+	showPastesAs(sent: string, display: string): void {
+		if (sent !== display) this.pastesShownAs.push({ sent, display });
+	}
+
+	/**
+	 * Ctrl+O: prints the last tool result, thinking or pasted prompt again, in full (printed history
+	 * cannot change). Nothing when that item is already shown whole.
 	 */
 	expandLast(): boolean {
 		for (let i = this.history.length - 1; i >= 0; i--) {
 			const item = this.history[i];
+			if (item.kind === "user") {
+				if (item.full === undefined) continue;
+				if (item.expanded) return false;
+				this.add({ kind: "user", text: item.full, expanded: true });
+				return true;
+			}
 			if (item.kind !== "tool" && item.kind !== "thinking") continue;
 			if (item.kind === "thinking" && item.text.split("\n").length <= THINKING_SHOWN) continue;
 			if (item.expanded) return false;
@@ -271,7 +288,13 @@ export class SessionView {
 		for (const m of messages) {
 			if (m.role === "user") {
 				const text = typeof m.content === "string" ? m.content : resultText(m.content);
-				this.add({ kind: "user", text });
+				// Attachments are appended to what was sent, so the sent text is the message's start.
+				const shown = this.pastesShownAs.findIndex((p) => text.startsWith(p.sent));
+				if (shown === -1) this.add({ kind: "user", text });
+				else {
+					const { sent, display } = this.pastesShownAs.splice(shown, 1)[0];
+					this.add({ kind: "user", text: display + text.slice(sent.length), full: text });
+				}
 			} else if (m.role === "assistant") {
 				for (const block of m.content) {
 					if (block.type === "thinking" && !block.redacted && block.thinking.trim())

@@ -53,6 +53,7 @@ export function useInputController(deps: InputControllerDeps) {
 		editor.set(edit.emptyEditor());
 		browsing.current = undefined;
 		history.add(state.text.includes("[paste #") ? text : state.text);
+		if (state.pastes.size > 0 && !/^[/!]/.test(command)) view.showPastesAs(text.trim(), state.text.trim());
 		if (command === "/quit" || command === "/exit") return deps.exit(0);
 		if (command === "/model") return openModelPicker();
 		if (command === "/resume" && session.listSessions) return openResumePicker();

@@ -21,14 +21,15 @@ function lastThinkingLines(text: string, n: number): Line[] | undefined {
 /** The item's rows, and whether a blank row separates it from the one above. */
 function renderRows(item: HistoryItem, width: number): { rows: Line[]; marginTop: boolean } {
 	switch (item.kind) {
-		case "user":
-			return {
-				rows: wrapSegments([{ text: sanitizeTerminalText(item.text) }], width, {
-					firstPrefix: [{ text: "› ", style: { bold: true, color: color(theme.user) } }],
-					restPrefix: [{ text: "  " }],
-				}),
-				marginTop: true,
-			};
+		case "user": {
+			const rows = wrapSegments([{ text: sanitizeTerminalText(item.text) }], width, {
+				firstPrefix: [{ text: "› ", style: { bold: true, color: color(theme.user) } }],
+				restPrefix: [{ text: "  " }],
+			});
+			if (item.full !== undefined && !item.expanded)
+				rows.push(...wrapSegments([{ text: "  (pasted text sent in full · Ctrl+O shows it)", style: { dim: true } }], width));
+			return { rows, marginTop: true };
+		}
 		case "markdown":
 			return { rows: renderMarkdown(item.source, width), marginTop: true };
 		case "thinking": {

@@ -393,6 +393,22 @@ describe("App paste", () => {
 		expect(submits(session)).toEqual([[`see: ${lines.join("\n")}`, undefined]]);
 	});
 
+	it("a sent 500-line paste shows in the history as its placeholder; Ctrl+O prints it whole", async () => {
+		const { session, frame, type } = await mount({ rows: 40 });
+		const lines = Array.from({ length: 500 }, (_, i) => `row ${i + 1}`);
+		await type("review this: ");
+		await type(`\x1b[200~${lines.join("\r")}\x1b[201~`);
+		await type(ENTER);
+		expect(submits(session)).toEqual([[`review this: ${lines.join("\n")}`, undefined]]);
+		await vi.waitFor(() => expect(frame()).toContain("› review this: [paste #1 +500 lines]"));
+		expect(frame()).toContain("Ctrl+O shows it");
+		expect(frame()).not.toContain("row 250");
+		session.finish();
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toContain("row 250"));
+		expect(frame()).toContain("row 500");
+	});
+
 	it("a short paste is inserted as text and its newlines do not submit", async () => {
 		const { session, frame, type } = await mount();
 		await type("\x1b[200~a\rb\x1b[201~");
