@@ -77,7 +77,10 @@ export function App(props: AppProps) {
 	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
 	const [, refresh] = useReducer((n: number) => n + 1, 0);
 	const { stdout, write: aboveLiveRegion } = useStdout();
-	const writers = useMemo(() => ({ raw: (data: string) => stdout.write(data), aboveLiveRegion }), [stdout, aboveLiveRegion]);
+	const writers = useMemo(
+		() => ({ raw: (data: string) => stdout.write(data), aboveLiveRegion, rows: () => stdout.rows || 24 }),
+		[stdout, aboveLiveRegion],
+	);
 	const { batches, epoch, reprint } = useHistoryBatches(view.history, writers);
 
 	// A new width re-wraps the history: once the resizing has settled, it is printed again.

@@ -37,6 +37,7 @@ export function completionsFor(text: string, cursor: number, sources: Completion
 	const after = text.slice(cursor);
 	const command = /^\/(\S*)$/.exec(before);
 	if (command) return commandCompletions(command[1], after, sources.commands);
+
 	const at = /(^|\s)@(\S*)$/.exec(before);
 	if (!at) return [];
 	const partial = at[2];
@@ -62,7 +63,9 @@ function commandCompletions(partial: string, after: string, commands: readonly S
 				detail: [c.args, c.description].filter(Boolean).join("  "),
 				text: inserted + after.trimStart(),
 				cursor: inserted.length,
-				...(c.args ? {} : { submits: true }),
+				// Enter runs a command that needs nothing more: no arguments, optional ones only, or the name
+				// typed out in full (then its own usage line says what is missing).
+				...(!c.args || c.args.startsWith("[") || c.name.toLowerCase() === lower ? { submits: true } : {}),
 			};
 		});
 }

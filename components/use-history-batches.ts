@@ -1,7 +1,11 @@
 // What <Static> prints. Items appended since the last render go out as one batch (one Ink node and one
 // write for a frame's worth of closed blocks, and no copy of the whole history per frame). A reprint
-// (Ctrl+L, or a change of terminal width) clears the terminal and prints the recent history again,
-// wrapped to the current width, through a fresh <Static>: printed text cannot be re-wrapped in place.
+// (Ctrl+L, or a change of terminal width) gives the app a clean screen and prints the recent history
+// again, wrapped to the current width, through a fresh <Static>: printed text cannot be re-wrapped in
+// place. The clean screen is made by scrolling what is on it up into the scrollback, never by erasing:
+// the scrollback holds what the user ran before Rudder (`\x1b[3J` wiped it, and `\x1b[2J` alone
+// would still lose the lines on screen). The cost: the history printed before stays in the scrollback
+// too, at its old width, above the reprint.
 import { useCallback, useMemo, useRef, useState } from "react";
 import type { HistoryBatch } from "./History.js";
 import type { HistoryItem } from "./session-view.js";
@@ -26,13 +30,19 @@ export function reprintBatches(history: readonly HistoryItem[], limit = REPRINT_
 	return [{ id: start, items }];
 }
 
-const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
+/**
+ * Line feeds from the bottom row push every row on screen into the scrollback, leaving it blank; then
+ * the cursor goes home for Ink to draw from the top.
+ */
+export const scrollScreenOff = (rows: number): string => `\x1b[${Math.max(1, rows)};1H${"\n".repeat(Math.max(1, rows))}\x1b[H`;
 
 interface Writers {
 	/** Straight to the terminal. */
 	raw(data: string): void;
 	/** Through Ink: erases the live region, writes, and draws the last frame again. */
 	aboveLiveRegion(data: string): void;
+	/** The terminal's height now. */
+	rows(): number;
 }
 
 export function useHistoryBatches(history: readonly HistoryItem[], write: Writers) {
@@ -51,18 +61,18 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 		p.length = length;
 		return p.list;
 	}, [history, length, epoch]);
-	const { raw, aboveLiveRegion } = write;
+	const { raw, aboveLiveRegion, rows } = write;
 	/** `redraw` (Ctrl+L) clears even an empty screen; a resize only re-wraps what is printed. */
 	const reprint = useCallback(
 		(reason: "redraw" | "resize") => {
 			if (history.length > 0) {
-				// Cleared directly: Ink's own write would draw its last frame again first, wrapped for the old
-				// width. The fresh <Static> then makes Ink write the history and a whole new frame.
-				raw(CLEAR_SCREEN);
+				// Scrolled off directly: Ink's own write would draw its last frame again first, wrapped for the
+				// old width. The fresh <Static> then makes Ink write the history and a whole new frame.
+				raw(scrollScreenOff(rows()));
 				setEpoch((n) => n + 1);
-			} else if (reason === "redraw") aboveLiveRegion(CLEAR_SCREEN);
+			} else if (reason === "redraw") aboveLiveRegion(scrollScreenOff(rows()));
 		},
-		[history, raw, aboveLiveRegion],
+		[history, raw, aboveLiveRegion, rows],
 	);
 	return { batches, epoch, reprint };
 }

@@ -191,9 +191,10 @@ export function useInputController(deps: InputControllerDeps) {
 		const fromMenu = deps.menu.key(intent);
 		if (fromMenu === "handled") return;
 		if (fromMenu) {
-			editor.set({ ...editor.current(), text: fromMenu.completion.text, cursor: fromMenu.completion.cursor });
-			if (fromMenu.submit) send();
-			return;
+			const { text, cursor } = fromMenu.completion;
+			if (!fromMenu.submit) return editor.set({ ...editor.current(), text, cursor });
+			editor.set({ ...editor.current(), text: text.trimEnd(), cursor: text.trimEnd().length });
+			return send();
 		}
 		act(intent);
 	};

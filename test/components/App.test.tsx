@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../components/App.js";
 import { openInputHistory } from "../../components/input-history.js";
 import { formatDate } from "../../components/session-picker.js";
+import { scrollScreenOff } from "../../components/use-history-batches.js";
 import { FakeSession } from "./fake-session.js";
 
 // A macrotask, then the two setImmediate turns Ink's input parser may take to flush a held ESC
@@ -185,19 +186,20 @@ describe("App key routing", () => {
 		expect(frame()).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
 	});
 
-	it("Ctrl+L clears the screen and draws the live region again", async () => {
+	it("Ctrl+L scrolls the screen into the scrollback (never erases it) and draws the live region again", async () => {
 		const { app, frame, type } = await mount();
 		await type("keep me");
 		const before = app.frames.length;
 		await type("\x0c");
-		await vi.waitFor(() => expect(app.frames.slice(before).some((f) => f.startsWith("\x1b[2J\x1b[3J\x1b[H"))).toBe(true));
+		await vi.waitFor(() => expect(app.frames.slice(before).some((f) => f.startsWith(scrollScreenOff(24)))).toBe(true));
+		expect(app.frames.join("")).not.toMatch(/\x1b\[[23]J/);
 		// That the live region is drawn again on a real terminal is checked in test/e2e/tmux.test.ts
 		// (Ink's debug mode, used here, does not keep the last frame).
 		await type("!");
 		expect(frame()).toContain("keep me!");
 	});
 
-	it("a new width prints the history again, wrapped to it, after clearing the screen", async () => {
+	it("a new width prints the history again, wrapped to it, on a screen scrolled clean (the scrollback is kept)", async () => {
 		const session = new FakeSession();
 		const props = { session, onExit: vi.fn(), history: openInputHistory(null) };
 		const app = render(<App {...props} size={{ rows: 30, columns: 100 }} />);
@@ -210,7 +212,8 @@ describe("App key routing", () => {
 		await vi.waitFor(() => expect(app.lastFrame()).toContain(`› ${words.slice(0, 95)}`));
 		const before = app.frames.length;
 		app.rerender(<App {...props} size={{ rows: 30, columns: 50 }} />);
-		await vi.waitFor(() => expect(app.frames.slice(before).some((f) => f.includes("\x1b[2J\x1b[3J\x1b[H"))).toBe(true));
+		await vi.waitFor(() => expect(app.frames.slice(before).some((f) => f.includes(scrollScreenOff(24)))).toBe(true));
+		expect(app.frames.join("")).not.toMatch(/\x1b\[[23]J/);
 		// Wrapped at 50 columns: "› " and twelve words, then the rest indented.
 		await vi.waitFor(() => expect(app.lastFrame()).toContain(`› ${words.slice(0, 47)}\n  w13 w14`));
 	});
@@ -280,10 +283,17 @@ describe("App key routing", () => {
 		await type("/q");
 		await type(ENTER);
 		expect(onExit).toHaveBeenCalledWith(0);
-		await type("/co");
+		session.commands = () => [
+			{ name: "export", description: "Write the transcript", args: "<file>" },
+			{ name: "compact", description: "Summarise", args: "[instructions]" },
+		];
+		await type("/ex");
 		await type(ENTER);
 		expect(submits(session)).toEqual([]);
-		expect(frame().replace(/\x1b\[[0-9;]*m/g, "")).toContain("› /compact ");
+		expect(frame().replace(/\x1b\[[0-9;]*m/g, "")).toContain("› /export ");
+		await type("\x15/co");
+		await type(ENTER);
+		expect(submits(session)).toEqual([["/compact", undefined]]);
 	});
 
 	it("Esc closes the menu first (the run goes on), and a second Esc stops the run", async () => {

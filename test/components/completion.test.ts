@@ -40,8 +40,12 @@ describe("completionsFor", () => {
 		const found = completionsFor("/m", 2, sources);
 		expect(found.map((c) => c.label)).toEqual(["/model"]);
 		expect(found[0]).toMatchObject({ text: "/model ", cursor: 7, detail: "[pattern]  Switch model" });
-		expect(found[0].submits).toBeUndefined();
+		// Optional arguments only: Enter runs it.
+		expect(found[0].submits).toBe(true);
 		expect(completionsFor("/q", 2, sources)[0].submits).toBe(true);
+		const required = { commands: [{ name: "export", description: "Write", args: "<file>" }], listDir };
+		expect(completionsFor("/ex", 3, required)[0].submits).toBeUndefined();
+		expect(completionsFor("/export", 7, required)[0].submits).toBe(true);
 		expect(completionsFor("say /m", 6, sources)).toEqual([]);
 		expect(completionsFor("/model x", 8, sources)).toEqual([]);
 	});
@@ -74,7 +78,10 @@ describe("completionsFor", () => {
 });
 
 describe("completion menu keys", () => {
-	const items = completionsFor("/", 1, sources);
+	const items = completionsFor("/", 1, {
+		commands: [{ name: "export", description: "Write", args: "<file>" }, ...commands.slice(1)],
+		listDir,
+	});
 
 	it("Up/Down select with wrap-around, Tab accepts, Enter accepts and runs argument-less commands, Esc closes", () => {
 		expect(menuKey(items, 0, { type: "historyDown" })).toEqual({ kind: "select", selected: 1 });

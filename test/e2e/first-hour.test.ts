@@ -1,0 +1,203 @@
+// The first hour of a new user, in a real terminal: tmux (a private socket) runs the built app
+// (`npm run build` first) against a scripted OpenAI chat-completions server on 127.0.0.1. Checked on
+// the screen (`capture-pane`), the scrollback (`capture-pane -S -`) and the server's request log.
+// With RUDDER_SAVE_CAPTURE set, the screens are written to first-hour-captures.txt next to this file.
+import { execFileSync } from "node:child_process";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { sessionsDir } from "../../src/session/session-store.js";
+import { textRecords } from "../helpers/openai-chunks.js";
+import { BIN, type CliHome, makeHome } from "../helpers/rudder-cli.js";
+import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+
+const LONG = 90_000;
+const SOCKET = `rudder-first-hour-${process.pid}`;
+const SESSION = "app";
+const CAPTURES = join(import.meta.dirname, "first-hour-captures.txt");
+
+const tmux = (...args: string[]) => execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
+const capture = () => tmux("capture-pane", "-p", "-t", SESSION);
+/** The whole pane history, scrollback included. */
+const captureAll = () => tmux("capture-pane", "-p", "-S", "-", "-t", SESSION);
+const sendText = (text: string) => tmux("send-keys", "-t", SESSION, "-l", text);
+const sendKey = (...keys: string[]) => tmux("send-keys", "-t", SESSION, ...keys);
+
+async function waitForScreen(predicate: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	let screen = "";
+	while (Date.now() < deadline) {
+		screen = capture();
+		if (predicate(screen)) return screen;
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	throw new Error(`screen never showed ${what}; last capture:\n${screen}`);
+}
+
+function save(title: string, screen: string): void {
+	if (process.env.RUDDER_SAVE_CAPTURE) appendFileSync(CAPTURES, `--- ${title} ---\n${screen.replace(/\n+$/, "")}\n`);
+}
+
+let server: ScriptedServer | undefined;
+let home: CliHome | undefined;
+let socketPath: string | undefined;
+
+if (process.env.RUDDER_SAVE_CAPTURE) writeFileSync(CAPTURES, "");
+
+afterEach(async () => {
+	try {
+		tmux("kill-server");
+	} catch {
+		// already gone
+	}
+	if (socketPath) rmSync(socketPath, { force: true });
+	await server?.close();
+	home?.cleanup();
+	server = undefined;
+	home = undefined;
+});
+
+/** Starts the app in a fresh pane; `before` runs in the pane's shell first (e.g. `seq 1 100`). */
+async function start(args: string[], options: { before?: string; columns?: number; rows?: number } = {}) {
+	expect(() => execFileSync("tmux", ["-V"]), "tmux is needed: apt-get install -y tmux").not.toThrow();
+	server ??= await startScriptedServer();
+	home ??= makeHome({ mockUrl: server.url });
+	const env = Object.entries({ ...home.env, TERM: "screen-256color", NODE: process.execPath }).map(([k, v]) => `${k}=${v}`);
+	const script = `${options.before ? `${options.before}; ` : ""}exec "$NODE" "$@"`;
+	tmux(
+		"-f",
+		"/dev/null",
+		"new-session",
+		"-d",
+		"-s",
+		SESSION,
+		"-x",
+		String(options.columns ?? 100),
+		"-y",
+		String(options.rows ?? 30),
+		"-c",
+		home.cwd,
+		"env",
+		"-i",
+		...env,
+		"sh",
+		"-c",
+		script,
+		"sh",
+		BIN,
+		"--model",
+		"mock/mock-1",
+		...args,
+	);
+	// Keep the pane's history long enough for the measurement (tmux's default is 2,000 lines).
+	tmux("set-option", "-t", SESSION, "history-limit", "10000");
+	socketPath = tmux("display-message", "-p", "-t", SESSION, "#{socket_path}").trim();
+	await waitForScreen((s) => s.includes("mock/mock-1"), "the footer");
+}
+
+/** Session files as the app writes them, for the picker to list. */
+function writeSessions(cwd: string, env: Record<string, string>, sessions: { id: string; first: string; minutesAgo: number }[]) {
+	const dir = sessionsDir(cwd, env);
+	mkdirSync(dir, { recursive: true });
+	for (const s of sessions) {
+		const when = new Date(Date.now() - s.minutesAgo * 60_000);
+		const header = { type: "session", id: s.id, cwd, timestamp: when.toISOString(), version: 1 };
+		const user = { type: "message", message: { role: "user", content: s.first, timestamp: when.getTime() } };
+		const path = join(dir, `${when.toISOString().replace(/[:.]/g, "-")}_${s.id}.jsonl`);
+		writeFileSync(path, `${JSON.stringify(header)}\n${JSON.stringify(user)}\n`);
+		execFileSync("touch", ["-d", when.toISOString(), path]);
+	}
+}
+
+describe("the first hour, in tmux", () => {
+	it("keeps the scrollback from before it started through a message, a resize and Ctrl+L", { timeout: LONG }, async () => {
+		await start([], { before: "seq 1 100" });
+		server!.enqueue({ kind: "sse", chunks: textRecords(["Hello ", "from ", "the ", "model."]) });
+		sendText("hi");
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("from the model."), "the reply");
+		const count = () => {
+			const lines = new Set(captureAll().split("\n"));
+			return Array.from({ length: 100 }, (_, i) => String(i + 1)).filter((n) => lines.has(n)).length;
+		};
+		expect(count()).toBe(100);
+		tmux("resize-window", "-t", SESSION, "-x", "60", "-y", "30");
+		await waitForScreen((s) => s.split("\n").every((l) => l.length <= 60) && s.includes("from the model."), "the narrow layout");
+		await new Promise((r) => setTimeout(r, 500));
+		expect(count()).toBe(100);
+		tmux("resize-window", "-t", SESSION, "-x", "100", "-y", "30");
+		await new Promise((r) => setTimeout(r, 500));
+		expect(count()).toBe(100);
+		sendKey("C-l");
+		await new Promise((r) => setTimeout(r, 500));
+		await waitForScreen((s) => s.includes("from the model."), "the redrawn history");
+		expect(count()).toBe(100);
+	});
+
+	it("/resume and rudder -r open the session picker; typing searches, Enter opens", { timeout: LONG }, async () => {
+		server = await startScriptedServer();
+		home = makeHome({ mockUrl: server.url });
+		writeSessions(home.cwd, home.env, [
+			{ id: "1111aaaa-0000-4000-8000-000000000001", first: "fix the flaky parser test", minutesAgo: 60 },
+			{ id: "2222bbbb-0000-4000-8000-000000000002", first: "write the release notes", minutesAgo: 5 },
+		]);
+		await start(["-r"]);
+		const picker = await waitForScreen((s) => s.includes("Resume a session (2)"), "the picker");
+		save("rudder -r: the session picker", picker);
+		// Newest first.
+		expect(picker.indexOf("write the release notes")).toBeLessThan(picker.indexOf("fix the flaky parser test"));
+		expect(picker).toMatch(/1 msg · \d+ B/);
+		sendText("flaky");
+		const filtered = await waitForScreen((s) => !s.includes("release notes") && s.includes("search: flaky"), "the search");
+		save("the picker, searching 'flaky'", filtered);
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("› fix the flaky parser test") && s.includes("Resumed session 1111aaaa"), "the resumed session");
+		// And /resume from inside the app.
+		sendText("/resume");
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("Resume a session"), "the /resume picker");
+		sendKey("Escape");
+		await waitForScreen((s) => !s.includes("Resume a session"), "the closed picker");
+	});
+
+	it("the / completion window scrolls through every command and Tab takes the selection", { timeout: LONG }, async () => {
+		await start([]);
+		sendText("/");
+		const menu = await waitForScreen((s) => /1–8 of \d+/.test(s), "the completion window");
+		save("typing / : the completion window", menu);
+		const names = menu.split("\n").filter((l) => /^\s*[▸ ] \/\w/.test(l));
+		expect(names).toHaveLength(8);
+		// Descriptions line up in one column.
+		const columns = new Set(names.map((l) => l.search(/\S/) + l.trimStart().search(/ {2}\S/)));
+		expect(columns.size).toBe(1);
+		sendKey("Down");
+		sendKey("Down");
+		const chosen = /\/[\w-]+/.exec(names[2])![0];
+		await waitForScreen((s) => s.includes(`▸ ${chosen} `), "the third command selected");
+		sendKey("Tab");
+		// The command and a space (capture-pane drops trailing spaces); the menu closes.
+		await waitForScreen((s) => s.includes(`› ${chosen}`) && !/of \d+ · ↑/.test(s), "the accepted command");
+	});
+
+	it("draws a markdown table aligned inside the width", { timeout: LONG }, async () => {
+		await start([], { columns: 70 });
+		const table = [
+			"Here is the plan:\n\n",
+			"| Step | What | Owner |\n",
+			"|:-----|:-----|------:|\n",
+			"| 1 | Read the failing test and reproduce the flaky behaviour locally | me |\n",
+			"| 2 | Fix the parser | you |\n",
+			"\nDone.",
+		];
+		server!.enqueue({ kind: "sse", chunks: textRecords(table), delayMs: 30 });
+		sendText("plan it");
+		sendKey("Enter");
+		const screen = await waitForScreen((s) => s.includes("Done.") && s.includes("└"), "the table");
+		save("a markdown table at 70 columns", screen);
+		const rows = screen.split("\n").filter((l) => /^[┌│├└]/.test(l));
+		expect(rows.length).toBeGreaterThanOrEqual(7);
+		expect(new Set(rows.map((r) => r.length)).size).toBe(1);
+		expect(rows.every((r) => r.length <= 70)).toBe(true);
+		expect(screen).not.toContain("|:-----");
+	});
+});
