@@ -10,29 +10,14 @@ import { sessionsDir } from "../../src/session/session-store.js";
 import { textRecords } from "../helpers/openai-chunks.js";
 import { BIN, type CliHome, makeHome } from "../helpers/rudder-cli.js";
 import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+import { tmuxPane } from "../helpers/tmux-pane.js";
 
 const LONG = 90_000;
 const SOCKET = `rudder-first-hour-${process.pid}`;
 const SESSION = "app";
 const CAPTURES = join(import.meta.dirname, "first-hour-captures.txt");
 
-const tmux = (...args: string[]) => execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
-const capture = () => tmux("capture-pane", "-p", "-t", SESSION);
-/** The whole pane history, scrollback included. */
-const captureAll = () => tmux("capture-pane", "-p", "-S", "-", "-t", SESSION);
-const sendText = (text: string) => tmux("send-keys", "-t", SESSION, "-l", text);
-const sendKey = (...keys: string[]) => tmux("send-keys", "-t", SESSION, ...keys);
-
-async function waitForScreen(predicate: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	let screen = "";
-	while (Date.now() < deadline) {
-		screen = capture();
-		if (predicate(screen)) return screen;
-		await new Promise((r) => setTimeout(r, 100));
-	}
-	throw new Error(`screen never showed ${what}; last capture:\n${screen}`);
-}
+const { tmux, captureAll, sendText, sendKey, waitForScreen } = tmuxPane(SOCKET, SESSION);
 
 function save(title: string, screen: string): void {
 	if (process.env.RUDDER_SAVE_CAPTURE) appendFileSync(CAPTURES, `--- ${title} ---\n${screen.replace(/\n+$/, "")}\n`);

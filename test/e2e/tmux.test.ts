@@ -9,28 +9,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { textRecords } from "../helpers/openai-chunks.js";
 import { BIN, type CliHome, makeHome } from "../helpers/rudder-cli.js";
 import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+import { tmuxPane } from "../helpers/tmux-pane.js";
 
 const LONG = 90_000;
 // A private tmux server (its own socket), so the test never touches anyone else's sessions.
 const SOCKET = `rudder-e2e-${process.pid}`;
 const SESSION = "app";
 
-const tmux = (...args: string[]) => execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
-const capture = () => tmux("capture-pane", "-p", "-t", SESSION);
-const sendText = (text: string) => tmux("send-keys", "-t", SESSION, "-l", text);
-const sendKey = (...keys: string[]) => tmux("send-keys", "-t", SESSION, ...keys);
-
-/** Polls the screen until `predicate` holds; fails with the last capture. */
-async function waitForScreen(predicate: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-	const deadline = Date.now() + timeoutMs;
-	let screen = "";
-	while (Date.now() < deadline) {
-		screen = capture();
-		if (predicate(screen)) return screen;
-		await new Promise((r) => setTimeout(r, 100));
-	}
-	throw new Error(`screen never showed ${what}; last capture:\n${screen}`);
-}
+const { tmux, capture, sendText, sendKey, waitForScreen } = tmuxPane(SOCKET, SESSION);
 
 /** Sends `line` (a command whose output is a snapshot) every 2 s until the screen shows what `predicate` wants. */
 async function askUntil(line: string, predicate: (screen: string) => boolean, what: string): Promise<void> {
