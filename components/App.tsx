@@ -154,7 +154,8 @@ export function App(props: AppProps) {
 
 	// Spinners and elapsed seconds move while something runs, a few times a second.
 	// While a reply streams, its own frames already move them: tick only after a quiet TICK_MS.
-	const busy = state.isStreaming || view.tools.size > 0 || view.shells.size > 0;
+	// The run phase covers streaming, tools, a retry wait, an approval and a compaction.
+	const busy = state.phase.kind !== "idle" || view.tools.size > 0 || view.shells.size > 0;
 	const lastRenderAt = useRef(0);
 	lastRenderAt.current = Date.now();
 	useEffect(() => {

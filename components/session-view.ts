@@ -5,7 +5,7 @@
 // connects it to React.
 import type { AgentMessage } from "../src/agent/types.js";
 import type { AssistantMessage, ToolResultMessage } from "../src/ai/types.js";
-import type { AgentSessionApi, SessionEvent } from "../src/session/types.js";
+import type { AgentSessionApi, RunPhase, SessionEvent } from "../src/session/types.js";
 import { MarkdownBlockSplitter } from "./markdown/block-splitter.js";
 
 export type HistoryItem =
@@ -59,6 +59,8 @@ export class SessionView {
 	readonly shells = new Map<number, RunningShell>();
 	steering: string[] = [];
 	followUp: string[] = [];
+	/** The session's run phase as of the last `phase_changed` (a retry wait, an approval, ...). */
+	phase: RunPhase;
 	/** Bumped on every change; the React hook compares it. */
 	version = 0;
 
@@ -74,6 +76,7 @@ export class SessionView {
 		private readonly now: () => number = Date.now,
 	) {
 		const state = session.getState();
+		this.phase = state.phase;
 		this.steering = [...state.steering];
 		this.followUp = [...state.followUp];
 		this.addResumed(state.messages);
@@ -156,6 +159,9 @@ export class SessionView {
 			case "agent_end":
 				this.tools.clear();
 				this.resetTail();
+				break;
+			case "phase_changed":
+				this.phase = event.phase;
 				break;
 			case "queue_update":
 				this.steering = event.steering;

@@ -189,7 +189,22 @@ export interface StreamOptions {
 	maxRetries?: number;
 	/** Cap on one retry wait, honouring retry-after. Default 60000. */
 	maxRetryDelayMs?: number;
+	/** Ours: told before each wait for a retry, so a UI can say "retrying in 3 s (429 rate limited)". */
+	onRetry?: (retry: RetryInfo, model: Model) => void;
 	metadata?: Record<string, unknown>;
+}
+
+/** A failed attempt that will be retried after `delayMs`. */
+export interface RetryInfo {
+	/** The attempt that will be made next, from 2 (the first retry). */
+	attempt: number;
+	/** How many attempts there are at most (1 + the retries allowed). */
+	maxAttempts: number;
+	delayMs: number;
+	/** The HTTP status that failed, when there was a response. */
+	status?: number;
+	/** One line: "429 rate limited", "503 server error", "connection failed: ECONNREFUSED". */
+	reason: string;
 }
 
 export interface ThinkingBudgets {

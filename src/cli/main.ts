@@ -8,7 +8,15 @@ import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { ModelRegistry } from "../ai/model-registry.js";
 import { runJson } from "../modes/json.js";
-import { errorLine, forOutput, type ModeOutput, runPrint } from "../modes/print.js";
+import {
+	errorLine,
+	forOutput,
+	INTERRUPTED_EXIT_CODE,
+	type Interruption,
+	interruptionOf,
+	type ModeOutput,
+	runPrint,
+} from "../modes/print.js";
 import { runRpc } from "../modes/rpc.js";
 import { loadSettings } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
@@ -91,9 +99,9 @@ async function run(argv: string[]): Promise<number> {
 	try {
 		switch (mode) {
 			case "print":
-				return await withInterruptAbort(session, () => runPrint(session, prompt, { stdout, stderr }));
+				return await withInterruptAbort(session, (interrupted) => runPrint(session, prompt, { stdout, stderr, interrupted }));
 			case "json":
-				return await withInterruptAbort(session, () => runJson(session, prompt, { stdout, stderr }));
+				return await withInterruptAbort(session, (interrupted) => runJson(session, prompt, { stdout, stderr, interrupted }));
 			case "rpc":
 				return await runRpc(
 					session,
@@ -178,17 +186,23 @@ function formatTokens(count: number): string {
 	return String(count);
 }
 
-/** Ctrl+C aborts the run (which then ends as a failure, exit 1); a second Ctrl+C quits at once. */
-async function withInterruptAbort(session: AgentSessionApi, body: () => Promise<number>): Promise<number> {
-	let interrupts = 0;
+/**
+ * Ctrl+C aborts the run; the mode then exits 130 with one line saying what was interrupted (read from
+ * the run phase at that moment). A second Ctrl+C quits at once.
+ */
+async function withInterruptAbort(
+	session: AgentSessionApi,
+	body: (interrupted: () => Interruption | undefined) => Promise<number>,
+): Promise<number> {
+	let interruption: Interruption | undefined;
 	const onInterrupt = () => {
-		interrupts++;
-		if (interrupts === 1) session.abort();
-		else process.exit(130);
+		if (interruption) process.exit(INTERRUPTED_EXIT_CODE);
+		interruption = interruptionOf(session.getState());
+		session.abort();
 	};
 	setInterruptHandler(onInterrupt);
 	try {
-		return await body();
+		return await body(() => interruption);
 	} finally {
 		setInterruptHandler(undefined);
 	}

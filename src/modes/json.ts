@@ -8,7 +8,7 @@ import type { Model } from "../ai/types.js";
 import { toJsonLine } from "../safety/json-line.js";
 import { REDACTED, redactSecrets } from "../safety/secrets.js";
 import type { AgentSessionApi, SessionEvent, SessionState } from "../session/types.js";
-import { errorLine, lastRunOutcome, type PrintIo } from "./print.js";
+import { errorLine, INTERRUPTED_EXIT_CODE, interruptedLine, lastRunOutcome, type PrintIo } from "./print.js";
 
 /** `value` as one output line for json and rpc clients: escaped, secrets redacted, newline-terminated. */
 export function jsonOutputLine(value: unknown): string {
@@ -20,6 +20,11 @@ export async function runJson(session: AgentSessionApi, prompt: string, io: Prin
 	try {
 		await session.prompt(prompt);
 		await session.waitForIdle();
+		const interrupted = io.interrupted?.();
+		if (interrupted) {
+			io.stderr.write(interruptedLine(interrupted));
+			return INTERRUPTED_EXIT_CODE;
+		}
 		const outcome = lastRunOutcome(session.getState().messages);
 		if (!outcome.ok) {
 			io.stderr.write(errorLine(outcome.error));

@@ -1,5 +1,6 @@
 // Print mode (`rudder -p`): one prompt, the final answer's text on stdout, exit. A failed or aborted
-// run prints its error on stderr and exits 1, so scripts can tell an answer from a failure. On a
+// run prints its error on stderr and exits 1, so scripts can tell an answer from a failure; Ctrl+C
+// exits 130 (as a shell does for SIGINT) with one line saying what it interrupted. On a
 // terminal the answer is sanitised (no escape sequence of the model's reaches it); through a pipe it
 // is written byte for byte, as scripts expect. Known secrets are redacted from both.
 
@@ -7,7 +8,7 @@ import type { AgentMessage } from "../agent/types.js";
 import type { AssistantMessage } from "../ai/types.js";
 import { sanitizeTerminalText } from "../safety/sanitize.js";
 import { redactSecrets } from "../safety/secrets.js";
-import type { AgentSessionApi } from "../session/types.js";
+import type { AgentSessionApi, RunPhase, SessionState } from "../session/types.js";
 
 export interface ModeOutput {
 	write(text: string): void;
@@ -18,6 +19,38 @@ export interface ModeOutput {
 export interface PrintIo {
 	stdout: ModeOutput;
 	stderr: ModeOutput;
+	/** Set by the Ctrl+C handler: what the session was doing when the user interrupted it. */
+	interrupted?: () => Interruption | undefined;
+}
+
+export interface Interruption {
+	phase: RunPhase;
+	toolsRunning: number;
+}
+
+export const INTERRUPTED_EXIT_CODE = 130;
+
+/** What the Ctrl+C handler records, read from the session's run phase. */
+export function interruptionOf(state: SessionState): Interruption {
+	return { phase: state.phase, toolsRunning: state.pendingToolCalls.size };
+}
+
+/** The one stderr line for Ctrl+C: "interrupted by Ctrl+C while a tool ran". */
+export function interruptedLine(at: Interruption): string {
+	const p = at.phase;
+	const during =
+		p.kind === "running"
+			? at.toolsRunning > 0
+				? " while a tool ran"
+				: " while the model was answering"
+			: p.kind === "retrying"
+				? ` while waiting to retry (${p.reason})`
+				: p.kind === "compacting"
+					? " while compacting the context"
+					: p.kind === "awaiting-approval"
+						? ` while waiting for approval of ${p.toolName}`
+						: "";
+	return errorLine(`interrupted by Ctrl+C${during}`);
 }
 
 export async function runPrint(session: AgentSessionApi, prompt: string, io: PrintIo): Promise<number> {
@@ -26,6 +59,11 @@ export async function runPrint(session: AgentSessionApi, prompt: string, io: Pri
 	});
 	try {
 		await session.prompt(prompt);
+		const interrupted = io.interrupted?.();
+		if (interrupted) {
+			io.stderr.write(interruptedLine(interrupted));
+			return INTERRUPTED_EXIT_CODE;
+		}
 		const outcome = lastRunOutcome(session.getState().messages);
 		if (!outcome.ok) {
 			io.stderr.write(errorLine(outcome.error));

@@ -5,6 +5,7 @@
 import type { Readable } from "node:stream";
 import type { ImageContent, Model } from "../ai/types.js";
 import type { AgentSession } from "../session/agent-session.js";
+import type { RunPhase } from "../session/types.js";
 import { jsonOutputLine } from "./json.js";
 import { readJsonlLines } from "./jsonl.js";
 import { type ModeOutput, oneLine } from "./print.js";
@@ -26,35 +27,8 @@ export interface RpcOptions {
 export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptions): Promise<number> {
 	// Escaped (no raw C1 control or U+2028/9) and redacted (no known secret), as json mode does.
 	const write = (value: object) => io.stdout.write(jsonOutputLine(value));
-	// Our own flag: `isStreaming` may flip only after `prompt` has started its first await, and two
-	// prompt lines in one chunk must not both start a run.
-	let running: Promise<void> | undefined;
-	// Set once the current run's agent_end has gone out: the run is only settling (saving, a threshold
-	// compaction), and a command a client sends on seeing agent_end waits for that instead of failing.
-	let ended = false;
-	const ctx: RpcContext = {
-		session,
-		findModel: options.findModel,
-		busy: () => running !== undefined || session.getState().isStreaming,
-		settled: async () => {
-			if (running && ended) await running;
-		},
-		startRun: (message: string, images?: ImageContent[]) => {
-			ended = false;
-			const run = session
-				.prompt(message, images)
-				.catch((error: unknown) => write({ type: "notice", level: "error", text: oneLine(errorText(error)) }))
-				.finally(() => {
-					if (running === run) running = undefined;
-				});
-			running = run;
-		},
-		runEnded: async () => {
-			await (running ?? session.waitForIdle());
-		},
-	};
+	const ctx = runControl(session, options, write);
 	const unsubscribe = session.subscribe((event) => {
-		if (event.type === "agent_end") ended = true;
 		if (event.type === "compaction_end") {
 			ctx.lastCompaction = compactionResultOf(event, session);
 			write(rpcCompactionEnd(event, ctx.lastCompaction));
@@ -62,8 +36,53 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 		}
 		write(rpcEventLine(event, options.fullUpdates === true));
 	});
+	const handleLine = lineHandler(ctx, write);
+	const inFlight = new Set<Promise<void>>();
+	try {
+		for await (const line of readJsonlLines(io.stdin)) {
+			const handled = handleLine(line);
+			inFlight.add(handled);
+			void handled.finally(() => inFlight.delete(handled));
+		}
+		await Promise.all(inFlight);
+		await session.waitForIdle();
+		return 0;
+	} finally {
+		unsubscribe();
+	}
+}
 
-	const handleLine = async (line: string) => {
+/**
+ * Run control read from the session's one run phase (no flags of our own). The session is busy from
+ * the moment `prompt` is called, so two prompt lines in one chunk never both start a run; a command
+ * sent on seeing `agent_end` finds the phase `running` with `settling` (or a threshold compaction) and
+ * waits for the run to settle instead of failing as busy.
+ */
+function runControl(session: AgentSession, options: RpcOptions, write: (value: object) => void): RpcContext {
+	return {
+		session,
+		findModel: options.findModel,
+		busy: () => session.getState().phase.kind !== "idle",
+		settled: async () => {
+			if (isSettling(session.getState().phase)) await session.waitForIdle();
+		},
+		startRun: (message: string, images?: ImageContent[]) => {
+			void session
+				.prompt(message, images)
+				.catch((error: unknown) => write({ type: "notice", level: "error", text: oneLine(errorText(error)) }));
+		},
+		runEnded: () => session.waitForIdle(),
+	};
+}
+
+/** The run has ended for the model; what is left (saving, compacting after it) ends by itself. */
+export function isSettling(phase: RunPhase): boolean {
+	return (phase.kind === "running" && phase.settling === true) || (phase.kind === "compacting" && phase.reason !== "manual");
+}
+
+/** Parses one line, dispatches it to its handler and writes exactly one response line. */
+function lineHandler(ctx: RpcContext, write: (value: object) => void): (line: string) => Promise<void> {
+	return async (line) => {
 		if (line.trim() === "") return;
 		const parsed = parseCommand(line);
 		if (!parsed.ok) {
@@ -84,21 +103,6 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 			write({ ...base, success: false, error: oneLine(errorText(error)) });
 		}
 	};
-
-	const inFlight = new Set<Promise<void>>();
-	try {
-		for await (const line of readJsonlLines(io.stdin)) {
-			const handled = handleLine(line);
-			inFlight.add(handled);
-			void handled.finally(() => inFlight.delete(handled));
-		}
-		await Promise.all(inFlight);
-		if (running) await running;
-		await session.waitForIdle();
-		return 0;
-	} finally {
-		unsubscribe();
-	}
 }
 
 type ParsedCommand = { ok: true; command: Command } | { ok: false; error: string };

@@ -17,10 +17,11 @@ import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowE
 import { loadContextFiles } from "./context-files.js";
 import { exportMarkdown } from "./export-markdown.js";
 import { expandAttachments } from "./prompt-attachments.js";
+import { RunPhaseBox } from "./run-phase.js";
 import { currentBranch, type ForkPoint, forkBefore, forkPoints } from "./session-fork.js";
 import { type LoadedSession, loadSession, repairTranscript } from "./session-load.js";
 import { SessionLog } from "./session-log.js";
-import { type CompactionSummaryMessage, convertToLlm, type ShellOutputMessage } from "./session-messages.js";
+import { type CompactionSummaryMessage, convertToLlm, messageText, type ShellOutputMessage } from "./session-messages.js";
 import { findSession, listSessions, type SessionInfo } from "./session-store.js";
 import { globalSettingsPath, loadSettings, type Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
@@ -69,13 +70,6 @@ export interface CreateAgentSessionOptions {
 }
 
 const zeroTotals = (): SessionTotals => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
-
-interface QueuedInput {
-	/** The message given to the Agent; drains are recognised by identity. */
-	message: AgentMessage;
-	/** What the user typed, to put back into the input. */
-	text: string;
-}
 
 function userMessage(text: string, images: ImageContent[] = []): UserMessage {
 	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
@@ -204,8 +198,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private log?: SessionLog;
 	private sessionId = "";
 
-	private steeringQueue: QueuedInput[] = [];
-	private followUpQueue: QueuedInput[] = [];
+	/** What the user typed for each queued message (the queues themselves are the Agent's). */
+	private readonly typedText = new WeakMap<AgentMessage, string>();
 	/** `!cmd` outputs from while a run was active; they join the transcript when it ends. */
 	private pendingShell: ShellOutputMessage[] = [];
 	/** Running `!cmd`s, stopped by `abort()`. */
@@ -213,7 +207,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private shellCount = 0;
 	private totals: SessionTotals = zeroTotals();
 	private contextTokens = 0;
-	private running = false;
+	/** The run phase, derived in one place from what starts and ends. */
+	private readonly phases: RunPhaseBox;
 	private compacting?: AbortController;
 	private compactionDone: Promise<void> = Promise.resolve();
 	private queuedWhileCompacting = false;
@@ -248,6 +243,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			followUpMode: this.settings.followUpMode,
 			onListenerError: (error) => this.notify("error", `Listener failed: ${errorText(error)}`),
 		});
+		this.phases = new RunPhaseBox(
+			() => this.agent.state.isStreaming,
+			(phase) => this.emit({ type: "phase_changed", phase }),
+		);
 		// Synchronous on purpose: the Agent then adds no microtask per streamed token.
 		this.agent.subscribe((event) => this.onAgentEvent(event));
 		if (config.mcp && config.mcp.servers.length > 0) {
@@ -278,12 +277,12 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			model: s.model,
 			thinkingLevel: s.thinkingLevel,
 			messages: s.messages,
-			isStreaming: s.isStreaming || this.running,
+			phase: this.phases.phase,
+			isStreaming: this.phases.runActive,
 			streamingMessage: s.streamingMessage,
 			pendingToolCalls: s.pendingToolCalls,
 			errorMessage: s.errorMessage,
-			steering: this.steeringQueue.map((q) => q.text),
-			followUp: this.followUpQueue.map((q) => q.text),
+			...this.queuedTexts(),
 			totals: { ...this.totals },
 			contextTokens: this.contextTokens,
 			contextWindow: s.model.contextWindow,
@@ -330,7 +329,21 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	// ---- Input ---------------------------------------------------------------------------------
 
 	private get busy(): boolean {
-		return this.running || this.agent.state.isStreaming || this.compacting !== undefined;
+		return this.phases.phase.kind !== "idle";
+	}
+
+	/**
+	 * Runs `ask` (a tool call's approval prompt, from a `beforeToolCall` hook) with the phase
+	 * `awaiting-approval` while it is pending; back to `running` when it settles or throws.
+	 */
+	async awaitApproval<T>(toolCall: { id: string; name: string }, ask: () => Promise<T>): Promise<T> {
+		const pending = { toolCallId: toolCall.id, toolName: toolCall.name };
+		this.phases.approvalStarted(pending);
+		try {
+			return await ask();
+		} finally {
+			this.phases.approvalEnded(pending);
+		}
 	}
 
 	async submit(text: string, options: { as?: "steer" | "followUp"; images?: ImageContent[] } = {}): Promise<SubmitOutcome> {
@@ -421,13 +434,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	private enqueue(kind: "steer" | "followUp", message: UserMessage, text: string): void {
-		if (kind === "steer") {
-			this.agent.steer(message);
-			this.steeringQueue.push({ message, text });
-		} else {
-			this.agent.followUp(message);
-			this.followUpQueue.push({ message, text });
-		}
+		this.typedText.set(message, text);
+		if (kind === "steer") this.agent.steer(message);
+		else this.agent.followUp(message);
 		// While compacting no run is there to drain the queue; the compaction starts one when it ends.
 		if (this.compacting) this.queuedWhileCompacting = true;
 		this.emitQueue();
@@ -440,12 +449,17 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	takeQueuedMessages(): { steering: string[]; followUp: string[] } {
-		const taken = { steering: this.steeringQueue.map((q) => q.text), followUp: this.followUpQueue.map((q) => q.text) };
+		const taken = this.queuedTexts();
 		this.agent.clearAllQueues();
-		this.steeringQueue = [];
-		this.followUpQueue = [];
 		this.emitQueue();
 		return taken;
+	}
+
+	/** The Agent's queues as the user typed them, oldest first. */
+	private queuedTexts(): { steering: string[]; followUp: string[] } {
+		const queued = this.agent.getQueuedMessages();
+		const text = (m: AgentMessage) => this.typedText.get(m) ?? messageText(m);
+		return { steering: queued.steering.map(text), followUp: queued.followUp.map(text) };
 	}
 
 	async waitForIdle(): Promise<void> {
@@ -453,23 +467,23 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		while (this.busy) {
 			await this.agent.waitForIdle();
 			await this.compactionDone;
-			if (this.running && !this.agent.state.isStreaming) await new Promise((r) => setImmediate(r));
+			if (this.phases.runActive && !this.agent.state.isStreaming) await new Promise((r) => setImmediate(r));
 		}
 	}
 
 	private emitQueue(): void {
-		this.emit({ type: "queue_update", steering: this.steeringQueue.map((q) => q.text), followUp: this.followUpQueue.map((q) => q.text) });
+		this.emit({ type: "queue_update", ...this.queuedTexts() });
 	}
 
 	// ---- Runs ----------------------------------------------------------------------------------
 
 	/** Streams one run, then checks overflow and the compaction threshold. */
 	private async runAgent(start: () => Promise<void>, overflowRetried = false): Promise<void> {
-		this.running = true;
+		this.phases.setRunning(true);
 		try {
 			await start();
 		} finally {
-			this.running = false;
+			this.phases.setRunning(false);
 			this.flushPendingShell();
 		}
 		const last = this.agent.state.messages.at(-1);
@@ -477,11 +491,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			// The failed reply stays in the file; the context drops it so the retry ends on the user's turn.
 			this.agent.replaceMessages(this.agent.state.messages.slice(0, -1));
 			// Busy from the failure through the retry, so waitForIdle and submit see one stretch of work.
-			this.running = true;
+			this.phases.setRunning(true);
 			try {
 				if (await this.tryCompact("overflow")) await this.runAgent(() => this.agent.continue(), true);
 			} finally {
-				this.running = false;
+				this.phases.setRunning(false);
 			}
 			return;
 		}
@@ -529,7 +543,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	private onAgentEvent(event: AgentEvent): void {
 		try {
-			if (event.type === "message_start" && event.message.role === "user") this.noteDrained(event.message);
+			// A queued message the Agent has taken from its queue: the queue lines change.
+			if (event.type === "message_start" && event.message.role === "user" && this.typedText.has(event.message)) this.emitQueue();
 			else if (event.type === "message_end") {
 				this.syncToFile();
 				if (event.message.role === "assistant") this.addUsage(event.message);
@@ -539,13 +554,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			this.notify("error", `Could not save the session: ${errorText(error)}`);
 		}
 		this.emit(event);
-	}
-
-	private noteDrained(message: AgentMessage): void {
-		const before = this.steeringQueue.length + this.followUpQueue.length;
-		this.steeringQueue = this.steeringQueue.filter((q) => q.message !== message);
-		this.followUpQueue = this.followUpQueue.filter((q) => q.message !== message);
-		if (this.steeringQueue.length + this.followUpQueue.length !== before) this.emitQueue();
+		if (event.type === "message_update" || event.type === "message_end") this.phases.progressed();
+		else if (event.type === "agent_start") this.phases.agentStart();
+		else if (event.type === "agent_end") this.phases.agentEnd();
 	}
 
 	private addUsage(message: Extract<AgentMessage, { role: "assistant" }>): void {
@@ -643,7 +654,14 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	/** The stream function with the retry settings applied to every call. */
 	private readonly streamWithSettings: StreamFn = (model, context, options) =>
-		this.baseStreamFn(model, context, { ...options, maxRetries: this.settings.retry.enabled ? this.settings.retry.maxRetries : 0 });
+		this.baseStreamFn(model, context, {
+			...options,
+			maxRetries: this.settings.retry.enabled ? this.settings.retry.maxRetries : 0,
+			onRetry: (retry, m) => {
+				options?.onRetry?.(retry, m);
+				this.phases.retrying(retry);
+			},
+		});
 
 	login(provider: string, key: string): void {
 		if (!this.registry) throw new Error("No model registry to store the key in");
@@ -758,8 +776,6 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private async stopForSwitch(): Promise<void> {
 		this.abort();
 		await this.waitForIdle();
-		this.steeringQueue = [];
-		this.followUpQueue = [];
 		this.pendingShell = [];
 	}
 
@@ -803,6 +819,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		});
 		// Set before the start event, so a listener reading getState() sees it.
 		this.compacting = controller;
+		this.phases.compactionStarted(reason);
 		this.emit({ type: "compaction_start", reason });
 		try {
 			if (cut === undefined) throw new Error("Nothing to compact yet: the conversation has a single user turn");
@@ -827,6 +844,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			throw error;
 		} finally {
 			this.compacting = undefined;
+			this.phases.compactionEnded();
 			finished();
 		}
 		// Input typed during the compaction was queued with no run to drain it; send it now. (Messages

@@ -6,9 +6,34 @@ import type { AgentEvent, AgentMessage } from "../agent/types.js";
 import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
 
+/**
+ * What the session is doing: the one run phase every mode and the TUI read (`getState().phase`, and a
+ * `phase_changed` event on each change). No mode keeps its own running flags.
+ * - `idle`: nothing runs; a prompt starts a run.
+ * - `running`: a run streams or runs tools; input steers or queues a follow-up. `settling`: the Agent's
+ *   run has ended (`agent_end` went out) and the session is saving or about to compact; input sent now
+ *   should wait for `idle` (`waitForIdle()`), not steer.
+ * - `awaiting-approval`: a tool call waits for the user's yes or no. Entered and left only through
+ *   `AgentSession.awaitApproval(toolCall, ask)`, which a `beforeToolCall` hook wraps around its prompt:
+ *   the phase is `awaiting-approval` while `ask()` is pending and goes back to `running` when it settles
+ *   (also when it throws). Esc (`abort()`) ends the run as usual; the hook sees its signal.
+ * - `compacting`: the context is being summarised (`reason` as in `compaction_start`).
+ * - `retrying`: a request failed with a retryable error and is retried after `delayMs` (at `until`,
+ *   epoch ms): "retrying in 3 s (429 rate limited) · Esc stops". Back to `running` with the next
+ *   attempt's first event, or to `idle` when the run ends.
+ */
+export type RunPhase =
+	| { kind: "idle" }
+	| { kind: "running"; settling?: true }
+	| { kind: "awaiting-approval"; toolCallId: string; toolName: string }
+	| { kind: "compacting"; reason: "manual" | "threshold" | "overflow" }
+	| { kind: "retrying"; attempt: number; maxAttempts: number; delayMs: number; until: number; reason: string; status?: number };
+
 /** Events a session emits: every Agent event, plus what the session itself changes. */
 export type SessionEvent =
 	| AgentEvent
+	/** `getState().phase` changed. */
+	| { type: "phase_changed"; phase: RunPhase }
 	/** The steering or follow-up queue changed (enqueue, drain into the transcript, clear). */
 	| { type: "queue_update"; steering: string[]; followUp: string[] }
 	| { type: "model_changed"; model: Model; thinkingLevel: ThinkingLevel }
@@ -39,6 +64,9 @@ export interface SessionState {
 	thinkingLevel: ThinkingLevel;
 	/** The live transcript (the Agent's array; do not mutate). */
 	messages: readonly AgentMessage[];
+	/** What the session is doing now (see `RunPhase`). */
+	phase: RunPhase;
+	/** A run is active (streaming, tools, a retry wait, an approval, an overflow compaction inside it). */
 	isStreaming: boolean;
 	streamingMessage?: AgentMessage;
 	pendingToolCalls: ReadonlySet<string>;
@@ -53,6 +81,7 @@ export interface SessionState {
 	/** Absent with --no-session. */
 	sessionFile?: string;
 	sessionId: string;
+	/** `phase.kind === "compacting"`. */
 	isCompacting: boolean;
 	/** Configured MCP servers with their status and tools (empty without any). */
 	mcpServers?: readonly McpServerInfo[];

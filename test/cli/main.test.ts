@@ -1,6 +1,6 @@
 // The built CLI end to end (run `npm run build` first): a child process talking to a scripted
 // OpenAI-compatible server on 127.0.0.1, in an isolated home with no keys and no local discovery.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { textBody, textRecords, toolCallBody } from "../helpers/openai-chunks.js";
@@ -118,7 +118,7 @@ describe("rudder (built CLI)", () => {
 		expect(transcriptOf(server.requests[2].body)).toEqual(["user: newer question", "assistant: second answer", "user: and now?"]);
 	});
 
-	it("Ctrl+C during -p aborts the run: exit 1, one line on stderr", { timeout: LONG }, async () => {
+	it("Ctrl+C during -p aborts the run: exit 130, one line on stderr", { timeout: LONG }, async () => {
 		const { server, home } = await setUp();
 		server.enqueue({ kind: "sse", chunks: textRecords(Array.from({ length: 300 }, (_, i) => `t${i} `)), delayMs: 100 });
 		const result = await runCli(["--model", "mock/mock-1", "-p", "talk forever"], home, {
@@ -130,11 +130,34 @@ describe("rudder (built CLI)", () => {
 				}, 20);
 			},
 		});
-		expect(result.code).toBe(1);
+		expect(result.code).toBe(130);
 		expect(result.stdout).toBe("");
-		expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
-		expect(result.stderr).toMatch(/^rudder: .*abort/i);
+		expect(result.stderr).toBe("rudder: interrupted by Ctrl+C while the model was answering\n");
 	});
+
+	for (const mode of [["-p"], ["--mode", "json"]]) {
+		it(`Ctrl+C while a tool runs in ${mode.join(" ")}: exit 130, one line on stderr, the tool stopped`, { timeout: LONG }, async () => {
+			const { server, home } = await setUp();
+			const marker = join(home.cwd, "tool-started");
+			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: `touch ${marker} && sleep 30` })] });
+			const started = Date.now();
+			const result = await runCli(["--model", "mock/mock-1", ...mode, "run the slow command"], home, {
+				onStart: (child) => {
+					const poll = setInterval(() => {
+						if (!existsSync(marker)) return;
+						clearInterval(poll);
+						child.kill("SIGINT");
+					}, 20);
+				},
+			});
+			expect(result.code).toBe(130);
+			expect(result.stderr).toBe("rudder: interrupted by Ctrl+C while a tool ran\n");
+			if (mode[0] === "-p") expect(result.stdout).toBe("");
+			// The 30 s sleep was stopped, not waited for; the model was not asked again.
+			expect(Date.now() - started).toBeLessThan(20_000);
+			expect(server.requests).toHaveLength(1);
+		});
+	}
 
 	it("runs a tool the model asks for and sends its result back", { timeout: LONG }, async () => {
 		const { server, home } = await setUp();

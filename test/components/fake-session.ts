@@ -28,6 +28,7 @@ export class FakeSession implements AgentSessionApi {
 		model: fakeModel,
 		thinkingLevel: "off",
 		messages: [],
+		phase: { kind: "idle" },
 		isStreaming: false,
 		pendingToolCalls: new Set(),
 		steering: [],
@@ -69,7 +70,7 @@ export class FakeSession implements AgentSessionApi {
 
 	prompt(text: string): Promise<void> {
 		this.calls.push({ method: "prompt", args: [text] });
-		this.state = { ...this.state, isStreaming: true };
+		this.state = { ...this.state, phase: { kind: "running" }, isStreaming: true };
 		this.emit({ type: "agent_start" });
 		this.addMessage({ role: "user", content: text, timestamp: Date.now() });
 		this.emit({ type: "turn_start" });
@@ -202,7 +203,7 @@ export class FakeSession implements AgentSessionApi {
 		this.state = { ...this.state, messages: [...this.state.messages, message], streamingMessage: undefined };
 		this.emit({ type: "message_end", message });
 		this.emit({ type: "turn_end", message, toolResults: [] });
-		this.state = { ...this.state, isStreaming: false, pendingToolCalls: new Set() };
+		this.state = { ...this.state, phase: { kind: "idle" }, isStreaming: false, pendingToolCalls: new Set() };
 		this.emit({ type: "agent_end", messages: [] });
 		for (const r of this.idle.splice(0)) r();
 	}

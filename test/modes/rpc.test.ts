@@ -39,6 +39,25 @@ async function requestsReach(server: ScriptedServer, n: number): Promise<void> {
 }
 
 describe("--mode rpc", () => {
+	it("get_state shows the run phase: idle, retrying with its reason while a 429 is waited out, idle again", { timeout: LONG }, async () => {
+		const { server, client } = await start();
+		server.enqueue(
+			{ kind: "status", status: 429, body: '{"error":{"message":"slow down"}}', headers: { "retry-after-ms": "1500" } },
+			{ kind: "sse", chunks: [textBody("after the wait")] },
+		);
+		client.send({ id: "s0", type: "get_state" });
+		expect((await client.waitFor(response("s0"))).data.phase).toEqual({ kind: "idle" });
+		client.send({ id: "p1", type: "prompt", message: "hello" });
+		const retrying = await client.waitFor((l) => l.type === "phase_changed" && l.phase.kind === "retrying");
+		expect(retrying.phase).toMatchObject({ attempt: 2, delayMs: 1500, status: 429, reason: "429 rate limited" });
+		client.send({ id: "s1", type: "get_state" });
+		expect((await client.waitFor(response("s1"))).data.phase).toMatchObject({ kind: "retrying", status: 429 });
+		await client.waitFor((l) => l.type === "agent_end");
+		await client.waitFor((l) => l.type === "phase_changed" && l.phase.kind === "idle");
+		client.send({ id: "s3", type: "get_state" });
+		expect((await client.waitFor(response("s3"))).data.phase).toEqual({ kind: "idle" });
+	});
+
 	it("prompt streams events and get_state answers", { timeout: LONG }, async () => {
 		const { server, client } = await start();
 		server.enqueue({ kind: "sse", chunks: [textBody("Hi from mock.")] });

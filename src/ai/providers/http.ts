@@ -2,7 +2,7 @@
 // watchdog on the body, SSE framing that survives chunks split anywhere (also inside a UTF-8
 // character), and one-line errors that name the provider and the key's env var.
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { Model, ResponseInfo } from "../types.js";
+import type { Model, ResponseInfo, RetryInfo } from "../types.js";
 
 export interface SseRequest {
 	/** Human name used in error text, e.g. "Anthropic". */
@@ -23,6 +23,8 @@ export interface SseRequest {
 	idleTimeoutMs?: number;
 	model?: Model;
 	onResponse?: (response: ResponseInfo, model: Model) => void;
+	/** Told before each wait for a retry. */
+	onRetry?: (retry: RetryInfo) => void;
 }
 
 export interface SseEvent {
@@ -130,7 +132,14 @@ async function fetchWithRetry(req: SseRequest, controller: AbortController, onSt
 			if (attempt >= maxRetries) {
 				throw new ProviderError(`${req.providerName}: cannot reach ${originOf(req.url)}: ${describeNetworkError(error)}`);
 			}
-			await sleep(Math.min(maxDelay, baseDelay * 2 ** attempt), signal);
+			const wait = Math.min(maxDelay, baseDelay * 2 ** attempt);
+			req.onRetry?.({
+				attempt: attempt + 2,
+				maxAttempts: maxRetries + 1,
+				delayMs: wait,
+				reason: `connection failed: ${describeNetworkError(error)}`,
+			});
+			await sleep(wait, signal);
 			continue;
 		}
 		clearTimeout(headerTimer);
@@ -147,12 +156,29 @@ async function fetchWithRetry(req: SseRequest, controller: AbortController, onSt
 		if (RETRYABLE_STATUS.has(response.status) && attempt < maxRetries) {
 			const wait = retryDelay(response.headers, baseDelay * 2 ** attempt, maxDelay);
 			if (wait !== undefined) {
+				const status = response.status;
+				req.onRetry?.({
+					attempt: attempt + 2,
+					maxAttempts: maxRetries + 1,
+					delayMs: wait,
+					status,
+					reason: `${status} ${statusReason(status)}`,
+				});
 				await sleep(wait, signal);
 				continue;
 			}
 		}
 		throw httpError(req, response.status, text);
 	}
+}
+
+/** A few words for a retryable status, for "retrying in 3 s (429 rate limited)". */
+function statusReason(status: number): string {
+	if (status === 429) return "rate limited";
+	if (status === 529) return "overloaded";
+	if (status === 408) return "request timeout";
+	if (status === 409 || status === 425) return "conflict";
+	return "server error";
 }
 
 /** The wait before the next try, or undefined when the server asks for longer than the cap allows. */

@@ -26,5 +26,6 @@ export async function streamProviderRequest(
 		maxRetryDelayMs: options?.maxRetryDelayMs,
 		model,
 		onResponse: options?.onResponse,
+		onRetry: options?.onRetry ? (retry) => options.onRetry?.(retry, model) : undefined,
 	});
 }
