@@ -2,7 +2,8 @@
 // then the process exits (1 when the run failed). Token events are trimmed to their delta so that
 // each line costs O(token), not O(message so far): `message_update` lines carry
 // `assistantMessageEvent` without its `partial` message and no `message`; `message_end` carries the
-// complete message.
+// complete message. Of the run phase only what the events do not already say is written (retrying,
+// awaiting-approval, compacting): plain running and idle are agent_start … agent_end.
 // Lines are escaped by `toJsonLine` (no raw C1 control or U+2028/9) and redacted (no known secret).
 import type { Model } from "../ai/types.js";
 import { toJsonLine } from "../safety/json-line.js";
@@ -16,7 +17,10 @@ export function jsonOutputLine(value: unknown): string {
 }
 
 export async function runJson(session: AgentSessionApi, prompt: string, io: PrintIo): Promise<number> {
-	const unsubscribe = session.subscribe((event) => io.stdout.write(jsonOutputLine(toJsonEvent(event))));
+	const unsubscribe = session.subscribe((event) => {
+		if (event.type === "phase_changed" && (event.phase.kind === "running" || event.phase.kind === "idle")) return;
+		io.stdout.write(jsonOutputLine(toJsonEvent(event)));
+	});
 	try {
 		await session.prompt(prompt);
 		await session.waitForIdle();
