@@ -25,6 +25,7 @@ function state(messages: AgentMessage[], extra: Partial<SessionState> = {}): Ses
 		},
 		thinkingLevel: "off",
 		messages,
+		phase: { kind: "idle" },
 		isStreaming: false,
 		pendingToolCalls: new Set(["c1"]),
 		steering: ["a"],
