@@ -4,7 +4,7 @@
 // folder in the data folder, tied to the exact command line, so a changed command asks again), or in
 // their global settings with `enableAllProjectMcpServers` / `enabledMcpjsonServers`.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { mcpTrustFile } from "../../config/paths.js";
 import type { McpServerConfig, McpTrustSettings } from "./config.js";
@@ -28,6 +28,15 @@ export function fingerprint(config: McpServerConfig): string {
 	return createHash("sha256").update(JSON.stringify(config.transport)).digest("hex");
 }
 
+/** Folders by real path: the same project reached through a symlink is the same answer. */
+function folderKey(cwd: string): string {
+	try {
+		return realpathSync(cwd);
+	} catch {
+		return cwd;
+	}
+}
+
 function readTrustFile(path: string): TrustFile {
 	try {
 		const data = JSON.parse(readFileSync(path, "utf8")) as TrustFile;
@@ -47,7 +56,7 @@ export interface TrustContext {
 export function trustOf(config: McpServerConfig, context: TrustContext, file = readTrustFile(mcpTrustFile(context.env))): TrustState {
 	if (config.source === "global") return "trusted";
 	if (context.settings.enableAllProjectMcpServers || context.settings.enabledMcpjsonServers.includes(config.name)) return "trusted";
-	const decision = file.projects[context.cwd]?.[config.name];
+	const decision = file.projects[folderKey(context.cwd)]?.[config.name];
 	if (!decision || decision.fingerprint !== fingerprint(config)) return "unknown";
 	return decision.allowed ? "trusted" : "declined";
 }
@@ -62,9 +71,10 @@ export function trustStates(configs: readonly McpServerConfig[], context: TrustC
 export function rememberTrust(configs: readonly McpServerConfig[], allowed: boolean, context: { cwd: string; env?: Env }): void {
 	const path = mcpTrustFile(context.env);
 	const file = readTrustFile(path);
-	const project = file.projects[context.cwd] ?? {};
+	const key = folderKey(context.cwd);
+	const project = file.projects[key] ?? {};
 	for (const config of configs) project[config.name] = { fingerprint: fingerprint(config), allowed };
-	file.projects[context.cwd] = project;
+	file.projects[key] = project;
 	mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
 	const temp = `${path}.${process.pid}.tmp`;
 	writeFileSync(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });

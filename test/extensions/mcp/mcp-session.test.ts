@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is the MCP configuration syntax these tests use
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../../src/ai/index.js";
@@ -222,6 +222,18 @@ describe("trusting a project's MCP servers", () => {
 		session.startMcpServers("interactive");
 		await eventually(() => session.getState().mcpServers?.[0].status === "ready");
 		expect(fx.notices().filter((n) => n.includes("MCP"))).toEqual([]);
+	});
+
+	it("remembers the answer by the folder's real path, so a symlink to the project is the same project", async () => {
+		fx = await createFixture();
+		writeMcpJson(fx, { proj: stdioServer() });
+		const first = await fx.open();
+		first.answerMcpTrust(true);
+		const link = join(fx.root, "link");
+		symlinkSync(fx.cwd, link);
+		const viaLink = await fx.open({ cwd: link });
+		expect(viaLink.mcpTrustRequest()).toBeUndefined();
+		expect(viaLink.getState().mcpServers?.[0].status).toBe("stopped");
 	});
 
 	it("/mcp deny is remembered: no notice next time, and /mcp lists it as declined", async () => {
