@@ -17,10 +17,13 @@ import { InputBox, inputRows } from "./InputBox.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./ink/live-budget.js";
 import { useRawInput } from "./ink/use-raw-input.js";
 import { type InputHistory, openInputHistory } from "./input-history.js";
+import { hintLine, keyLabel } from "./key-hints.js";
+import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "./keybindings.js";
 import { loadHighlighter } from "./markdown/highlight.js";
 import { PendingTools, pendingToolRows, spinnerFrame } from "./PendingTools.js";
 import { Picker, pickerRows } from "./Picker.js";
 import { QueueLines, queueLines } from "./QueueLines.js";
+import type { RenderHints } from "./render/hints.js";
 import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import { color, theme } from "./theme.js";
 import { useCompletionMenu } from "./use-completion-menu.js";
@@ -39,6 +42,10 @@ export interface AppProps {
 	history?: InputHistory;
 	/** Terminal size override (tests); defaults to stdout's, following resizes. */
 	size?: { rows: number; columns: number };
+	/** The key table (defaults plus keybindings.json); the defaults when absent. */
+	keyBindings?: KeyBindings;
+	/** Why keybindings.json was not used, shown first as a warning. */
+	keyBindingsError?: string;
 	/** Opens the session picker at start (`rudder -r`). */
 	openResumePicker?: boolean;
 	/** Shown above the input while the transcript is empty (the first-start panel). */
@@ -54,6 +61,23 @@ const WELCOME_ROWS = 8;
 function listDir(cwd: string) {
 	return (dir: string): DirEntry[] =>
 		readdirSync(join(cwd, dir), { withFileTypes: true }).map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
+}
+
+/** The live region's key hints, from the key table: " · Enter steers · Alt+Enter queues · Esc stops". */
+function keyHints(bindings: KeyBindings): { working: string; shell: string; render: RenderHints } {
+	const line = (parts: Parameters<typeof hintLine>[1]) => {
+		const text = hintLine(bindings, parts);
+		return text ? ` · ${text}` : "";
+	};
+	return {
+		working: line([
+			["submit", "steers"],
+			["followUp", "queues"],
+			["abort", "stops"],
+		]),
+		shell: line([["abort", "stops"]]),
+		render: { expandKey: keyLabel(bindings, "toggleToolOutput") },
+	};
 }
 
 function useTerminalSize(override?: { rows: number; columns: number }) {
@@ -111,7 +135,10 @@ export function App(props: AppProps) {
 	completionsRef.current = completions;
 	const menu = useCompletionMenu(() => completionsRef.current, `${editor.state.cursor}:${editor.state.text}`);
 
+	const bindings = props.keyBindings ?? DEFAULT_KEY_BINDINGS;
+	const hints = useMemo(() => keyHints(bindings), [bindings]);
 	const { onRaw, picker, setPickerQuery, openResumePicker } = useInputController({
+		bindings,
 		session,
 		view,
 		editor,
@@ -137,6 +164,7 @@ export function App(props: AppProps) {
 
 	// biome-ignore lint/correctness/useExhaustiveDependencies: mount-time only (see below)
 	useEffect(() => {
+		if (props.keyBindingsError) view.add({ kind: "notice", level: "warning", text: props.keyBindingsError });
 		for (const text of props.notices ?? []) view.add({ kind: "notice", level: "info", text });
 		refresh();
 		if (props.openResumePicker) openResumePicker();
@@ -183,7 +211,7 @@ export function App(props: AppProps) {
 
 	return (
 		<>
-			<History key={epoch} items={batches} columns={size.columns} />
+			<History key={epoch} items={batches} columns={size.columns} hints={hints.render} />
 			<Box flexDirection="column">
 				{showWelcome ? props.welcome : null}
 				<StreamingMessage tail={view.tail} columns={size.columns} maxRows={tail} />
@@ -191,19 +219,19 @@ export function App(props: AppProps) {
 				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} />
 				{state.isStreaming && !view.tail.writingToolCall ? (
 					<Text dimColor wrap="truncate">
-						<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text> working · Enter steers · Alt+Enter queues · Esc stops
+						<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text> working{hints.working}
 					</Text>
 				) : null}
 				{[...view.shells].map(([id, shell]) => (
 					<Text key={`shell-${id}`} dimColor wrap="truncate">
 						<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text> $ {sanitizeTerminalText(shell.command)} ·{" "}
-						{Math.floor((now - shell.startedAt) / 1000)}s · Esc stops
+						{Math.floor((now - shell.startedAt) / 1000)}s{hints.shell}
 					</Text>
 				))}
 				<QueueLines lines={queue} />
 				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
-				{picker ? <Picker picker={picker} onQuery={setPickerQuery} /> : null}
-				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} /> : null}
+				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
+				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
 				<Footer state={state} />
 			</Box>
 		</>

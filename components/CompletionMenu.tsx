@@ -1,11 +1,13 @@
 // The completion menu under the input: every match in a scrolling window of COMPLETION_ROWS, the
 // selected one inverse, descriptions in one column after the widest label. Up/Down select, Tab and
-// Enter accept, Esc closes it until the input changes. `menuKey` is the pure key handling.
+// Enter accept, Esc closes it until the input changes (the completion keys of keybindings.ts). `menuKey` is the pure key handling.
 import { Box, Text } from "ink";
 import React from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { Completion } from "./completion.js";
+import { keyLabel } from "./key-hints.js";
 import type { Intent } from "./key-map.js";
+import { type Action, DEFAULT_KEY_BINDINGS, type KeyBindings } from "./keybindings.js";
 import { padCells } from "./Picker.js";
 import { displayWidth } from "./text-width.js";
 import { color, theme } from "./theme.js";
@@ -24,21 +26,32 @@ export function menuKey(items: readonly Completion[], selected: number, intent: 
 	if (items.length === 0) return undefined;
 	const current = items[Math.min(selected, items.length - 1)];
 	switch (intent.type) {
-		case "historyUp":
+		case "completionUp":
 			return { kind: "select", selected: (selected - 1 + items.length) % items.length };
-		case "historyDown":
+		case "completionDown":
 			return { kind: "select", selected: (selected + 1) % items.length };
 		case "complete":
 			return { kind: "accept", completion: current, submit: false };
-		case "submit":
-		case "steer":
+		case "completionAccept":
 			return { kind: "accept", completion: current, submit: current.submits === true };
-		case "dismiss":
-		case "abort":
+		case "completionClose":
 			return { kind: "close" };
 		default:
 			return undefined;
 	}
+}
+
+/** The menu's key hint from the key table: "↑/↓ select · Tab/Enter accept · Esc closes". */
+export function menuHint(bindings: KeyBindings): string {
+	const both = (a: Action, b: Action) => [keyLabel(bindings, a), keyLabel(bindings, b)].filter(Boolean).join("/");
+	return [
+		[both("completionUp", "completionDown"), "select"],
+		[both("complete", "completionAccept"), "accept"],
+		[keyLabel(bindings, "completionClose"), "closes"],
+	]
+		.filter(([keys]) => keys)
+		.map(([keys, text]) => `${keys} ${text}`)
+		.join(" · ");
 }
 
 /** Rows the menu takes: the window, plus a position line when it scrolls. */
@@ -48,7 +61,15 @@ export const menuRows = (count: number): number => Math.min(COMPLETION_ROWS, cou
 export const windowStart = (count: number, selected: number): number =>
 	Math.max(0, Math.min(selected - COMPLETION_ROWS + 1, count - COMPLETION_ROWS));
 
-export const CompletionMenu = React.memo(function CompletionMenu({ items, selected }: { items: readonly Completion[]; selected: number }) {
+export const CompletionMenu = React.memo(function CompletionMenu({
+	items,
+	selected,
+	bindings = DEFAULT_KEY_BINDINGS,
+}: {
+	items: readonly Completion[];
+	selected: number;
+	bindings?: KeyBindings;
+}) {
 	const first = windowStart(items.length, selected);
 	const shown = items.slice(first, first + COMPLETION_ROWS);
 	const labels = items.map((c) => sanitizeTerminalText(c.label));
@@ -67,7 +88,7 @@ export const CompletionMenu = React.memo(function CompletionMenu({ items, select
 				);
 			})}
 			{items.length > COMPLETION_ROWS ? (
-				<Text dimColor>{`  ${first + 1}–${first + shown.length} of ${items.length} · ↑/↓ select · Tab/Enter accept · Esc closes`}</Text>
+				<Text dimColor>{`  ${first + 1}–${first + shown.length} of ${items.length} · ${menuHint(bindings)}`}</Text>
 			) : null}
 		</Box>
 	);

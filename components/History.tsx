@@ -5,6 +5,7 @@
 // (use-history-batches.ts), which prints them again through a fresh <Static>.
 import { Static, Text } from "ink";
 import React from "react";
+import type { RenderHints } from "./render/hints.js";
 import { renderHistoryItem } from "./render/history-item.js";
 import type { HistoryItem } from "./session-view.js";
 
@@ -14,13 +15,22 @@ export interface HistoryBatch {
 	items: readonly HistoryItem[];
 }
 
-export const History = React.memo(function History({ items, columns }: { items: readonly HistoryBatch[]; columns: number }) {
+export const History = React.memo(function History({
+	items,
+	columns,
+	hints,
+}: {
+	items: readonly HistoryBatch[];
+	columns: number;
+	/** Key hints in collapsed items; keep the object stable, or every render re-prints nothing but costs a frame. */
+	hints?: RenderHints;
+}) {
 	return (
 		<Static items={items as HistoryBatch[]}>
 			{(batch) => (
 				// One <Text> per batch: each item is already styled and wrapped (render/history-item.ts), so
 				// Ink has one node to lay out and no line wider than the terminal to wrap.
-				<Text key={batch.id}>{batch.items.map((item) => renderHistoryItem(item, columns)).join("\n")}</Text>
+				<Text key={batch.id}>{batch.items.map((item) => renderHistoryItem(item, columns, hints)).join("\n")}</Text>
 			)}
 		</Static>
 	);

@@ -4,7 +4,9 @@
 // pure (`pickerKey`), so they are tested without a terminal; `use-picker.ts` holds them in React.
 import { Box, Text } from "ink";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
+import { keyLabel } from "./key-hints.js";
 import type { Intent } from "./key-map.js";
+import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "./keybindings.js";
 import { SingleLineField } from "./SingleLineField.js";
 import { displayWidth } from "./text-width.js";
 
@@ -52,27 +54,24 @@ export type PickerOutcome<T> =
 	{ kind: "open"; state: PickerState<T> } | { kind: "closed" } | { kind: "picked"; value: T };
 
 /**
- * What a key does while a picker is open. Up/Down move (wrapping), Enter picks, Esc / Ctrl+C close;
- * in a searchable picker the search field takes the text keys itself, so they leave the state alone.
+ * What a key does while a picker is open (the picker's keys of keybindings.ts): up/down move
+ * (wrapping), pick, close; in a searchable picker the search field takes the text keys itself, so they
+ * leave the state alone.
  */
 export function pickerKey<T>(p: PickerState<T>, intent: Intent): PickerOutcome<T> {
 	const visible = visibleIndices(p);
 	switch (intent.type) {
-		case "historyUp":
-		case "historyDown": {
-			const step = intent.type === "historyUp" ? -1 : 1;
+		case "pickerUp":
+		case "pickerDown": {
+			const step = intent.type === "pickerUp" ? -1 : 1;
 			const n = Math.max(1, visible.length);
 			return { kind: "open", state: { ...p, index: (p.index + step + n) % n } };
 		}
-		case "submit":
-		case "steer":
-		case "followUp": {
+		case "pickerPick": {
 			const at = visible[p.index];
 			return at === undefined ? { kind: "open", state: p } : { kind: "picked", value: p.values[at] };
 		}
-		case "dismiss":
-		case "abort":
-		case "clearInput":
+		case "pickerClose":
 			return { kind: "closed" };
 		default:
 			return { kind: "open", state: p };
@@ -85,7 +84,23 @@ export const withQuery = <T,>(p: PickerState<T>, query: string): PickerState<T> 
 /** Pads `text` with spaces to `width` cells (labels of a column line up even with wide characters). */
 export const padCells = (text: string, width: number): string => text + " ".repeat(Math.max(0, width - displayWidth(text)));
 
-export function Picker({ picker, onQuery }: { picker: PickerState; onQuery?: (query: string) => void }) {
+/** The picker's key hint from the key table: "↑/↓, Enter; Esc cancels". */
+export function pickerHint(bindings: KeyBindings): string {
+	const moves = [keyLabel(bindings, "pickerUp"), keyLabel(bindings, "pickerDown")].filter(Boolean).join("/");
+	const pick = keyLabel(bindings, "pickerPick");
+	const close = keyLabel(bindings, "pickerClose");
+	return [[moves, pick].filter(Boolean).join(", "), close ? `${close} cancels` : ""].filter(Boolean).join("; ");
+}
+
+export function Picker({
+	picker,
+	onQuery,
+	bindings = DEFAULT_KEY_BINDINGS,
+}: {
+	picker: PickerState;
+	onQuery?: (query: string) => void;
+	bindings?: KeyBindings;
+}) {
 	const visible = visibleIndices(picker);
 	const { index } = picker;
 	const first = Math.max(0, Math.min(index - PICKER_ROWS + 1, visible.length - PICKER_ROWS));
@@ -93,7 +108,8 @@ export function Picker({ picker, onQuery }: { picker: PickerState; onQuery?: (qu
 	return (
 		<Box flexDirection="column">
 			<Text dimColor>
-				{picker.title} ({searchable ? "type to search, " : ""}↑/↓, Enter; Esc cancels)
+				{picker.title} ({searchable ? "type to search, " : ""}
+				{pickerHint(bindings)})
 			</Text>
 			{searchable ? (
 				<Box>

@@ -1,6 +1,7 @@
 // Keys → intents, before anything acts (the Codex TUI's split): the app reads raw key sequences from
-// Ink's input stream, this module names them, and only then does the app call the editor or session.
-// Pure, so the whole key table is tested without a terminal.
+// Ink's input stream, this module names them and looks them up in the key table (keybindings.ts), and
+// only then does the app call the editor or session. Pure, so every key is tested without a terminal.
+import { type Action, type BindingContext, DEFAULT_KEY_BINDINGS, type KeyBindings, SEQUENCE_MS } from "./keybindings.js";
 
 /** A key press decoded from one raw input sequence. */
 export interface KeyPress {
@@ -14,35 +15,14 @@ export interface KeyPress {
 	text: string;
 }
 
+/**
+ * What a key means, before anything acts: an action of the key table (keybindings.ts), refined by the
+ * app's state where one key does two things (Ctrl+C, Ctrl+D), or text to insert.
+ */
 export type Intent =
-	/** Enter while idle: the session prompts. */
-	| { type: "submit" }
-	/** Enter while the agent works: the text steers the current run. */
-	| { type: "steer" }
-	/** Alt+Enter: queue after the run (prompts when idle). */
-	| { type: "followUp" }
-	/** Esc while the agent works. */
-	| { type: "abort" }
-	| { type: "newline" }
-	| { type: "historyUp" }
-	| { type: "historyDown" }
-	| { type: "left" }
-	| { type: "right" }
-	| { type: "wordLeft" }
-	| { type: "wordRight" }
-	| { type: "home" }
-	| { type: "end" }
-	| { type: "backspace" }
-	| { type: "delete" }
-	| { type: "deleteWordBack" }
-	| { type: "deleteToLineStart" }
+	| { type: Exclude<Action, "interrupt"> }
 	/** Ctrl+C: clears the input; the second within a second quits. */
 	| { type: "clearInput" }
-	| { type: "quit" }
-	| { type: "redraw" }
-	| { type: "toggleToolOutput" }
-	| { type: "complete" }
-	| { type: "dismiss" }
 	| { type: "insert"; text: string }
 	| { type: "pasteStart" }
 	| { type: "pasteEnd" }
@@ -50,10 +30,19 @@ export type Intent =
 
 /** What the key map needs to know about the app. */
 export interface KeyContext {
+	/** A run (or a `!cmd`) is active. */
 	isStreaming: boolean;
 	inputEmpty: boolean;
 	/** Milliseconds since the last Ctrl+C, or Infinity. */
 	sinceLastCtrlC: number;
+	/** What has the keys: the input (default), an open picker, or an approval prompt. */
+	mode?: "editor" | "picker" | "approval";
+	/** The completion popup is showing. */
+	completionOpen?: boolean;
+	/** The previous key press (canonical, see `keyOf`) and how long ago, for two-key sequences. */
+	previous?: { key: string; ms: number };
+	/** The table in use; the defaults when absent. */
+	bindings?: KeyBindings;
 }
 
 export const DOUBLE_CTRL_C_MS = 1000;
@@ -113,6 +102,7 @@ export function parseKeyPress(raw: string): KeyPress {
 
 function parseCsi(raw: string): KeyPress {
 	const body = raw.slice(2);
+	if (body === "Z") return key("tab", { shift: true });
 	// Kitty / fixterms `CSI code;mod u` and xterm modifyOtherKeys `CSI 27;mod;code ~`: Shift+Enter arrives this way.
 	const kitty = /^(\d+)(?:;(\d+))?u$/.exec(body);
 	const other = /^27;(\d+);(\d+)~$/.exec(body);
@@ -131,76 +121,57 @@ function parseCsi(raw: string): KeyPress {
 	return name ? key(name) : key("unknown");
 }
 
+/** The key as the table writes it ("ctrl+c", "alt+enter", "y"), or undefined for text and markers. */
+export function keyOf(k: KeyPress): string | undefined {
+	let name: string;
+	let shift = k.shift;
+	if (k.name === "char") {
+		const chars = [...k.text];
+		if (chars.length !== 1) return undefined;
+		const lower = chars[0].toLowerCase();
+		if (lower !== chars[0]) shift = true;
+		name = lower === " " ? "space" : lower;
+	} else if (k.name === "wordLeft" || k.name === "wordRight") name = k.name === "wordLeft" ? "b" : "f";
+	else if (k.name === "return") name = "enter";
+	else if (k.name === "paste-start" || k.name === "paste-end" || k.name === "unknown") return undefined;
+	else name = k.name;
+	return `${k.ctrl ? "ctrl+" : ""}${k.meta ? "alt+" : ""}${shift ? "shift+" : ""}${name}`;
+}
+
+/** The binding contexts that see a key, first match wins. */
+function layers(ctx: KeyContext): BindingContext[] {
+	if (ctx.mode === "picker") return ["picker"];
+	if (ctx.mode === "approval") return ["approval"];
+	const run: BindingContext = ctx.isStreaming ? "busy" : "idle";
+	return ctx.completionOpen ? ["completion", run, "editor"] : [run, "editor"];
+}
+
+/** The action `key` triggers in these layers, trying the two-key sequence with the previous press first. */
+export function actionFor(key: string, ctx: KeyContext): Action | undefined {
+	const { byContext } = ctx.bindings ?? DEFAULT_KEY_BINDINGS;
+	const contexts = layers(ctx);
+	const sequence = ctx.previous && ctx.previous.ms <= SEQUENCE_MS ? `${ctx.previous.key} ${key}` : undefined;
+	for (const candidate of sequence ? [sequence, key] : [key]) {
+		for (const context of contexts) {
+			const action = byContext[context].get(candidate);
+			if (action) return action;
+		}
+	}
+	return undefined;
+}
+
 /** Maps a key press to what the user means, given the app's state. */
 export function intentFor(k: KeyPress, ctx: KeyContext): Intent {
-	switch (k.name) {
-		case "paste-start":
-			return { type: "pasteStart" };
-		case "paste-end":
-			return { type: "pasteEnd" };
-		case "return":
-			if (k.meta) return { type: "followUp" };
-			if (k.shift || k.ctrl) return { type: "newline" };
-			return { type: ctx.isStreaming ? "steer" : "submit" };
-		case "escape":
-			return ctx.isStreaming ? { type: "abort" } : { type: "dismiss" };
-		case "up":
-			return { type: "historyUp" };
-		case "down":
-			return { type: "historyDown" };
-		case "left":
-			return { type: k.ctrl || k.meta ? "wordLeft" : "left" };
-		case "right":
-			return { type: k.ctrl || k.meta ? "wordRight" : "right" };
-		case "wordLeft":
-			return { type: "wordLeft" };
-		case "wordRight":
-			return { type: "wordRight" };
-		case "home":
-			return { type: "home" };
-		case "end":
-			return { type: "end" };
-		case "backspace":
-			return { type: k.meta || k.ctrl ? "deleteWordBack" : "backspace" };
-		case "delete":
-			return { type: "delete" };
-		case "tab":
-			return { type: "complete" };
-		case "char":
-			if (k.meta) return { type: "none" };
-			return { type: "insert", text: k.text };
-		case "unknown":
-			return { type: "none" };
-	}
-	if (!k.ctrl) return { type: "none" };
-	switch (k.name) {
-		case "c":
-			if (ctx.sinceLastCtrlC < DOUBLE_CTRL_C_MS) return { type: "quit" };
-			return { type: "clearInput" };
-		case "d":
-			return ctx.inputEmpty ? { type: "quit" } : { type: "delete" };
-		case "j":
-			return { type: "newline" };
-		case "l":
-			return { type: "redraw" };
-		case "o":
-			return { type: "toggleToolOutput" };
-		case "w":
-			return { type: "deleteWordBack" };
-		case "u":
-			return { type: "deleteToLineStart" };
-		case "a":
-			return { type: "home" };
-		case "e":
-			return { type: "end" };
-		case "b":
-			return { type: "left" };
-		case "f":
-			return { type: "right" };
-		case "p":
-			return { type: "historyUp" };
-		case "n":
-			return { type: "historyDown" };
+	if (k.name === "paste-start") return { type: "pasteStart" };
+	if (k.name === "paste-end") return { type: "pasteEnd" };
+	const key = keyOf(k);
+	const action = key === undefined ? undefined : actionFor(key, ctx);
+	if (action === "interrupt") return { type: ctx.sinceLastCtrlC < DOUBLE_CTRL_C_MS ? "quit" : "clearInput" };
+	if (action === "quit") return { type: ctx.inputEmpty ? "quit" : "delete" };
+	if (action) return { type: action };
+	// Text goes into the input (a picker's search field takes it itself); unbound control keys do nothing.
+	if (ctx.mode === undefined || ctx.mode === "editor") {
+		if (k.name === "char" && !k.ctrl && !k.meta) return { type: "insert", text: k.text };
 	}
 	return { type: "none" };
 }

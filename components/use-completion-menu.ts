@@ -10,6 +10,8 @@ export interface CompletionMenuHandle {
 	/** The matches shown (none while closed). */
 	items: readonly Completion[];
 	selected: number;
+	/** The menu shows matches (its keys go first). */
+	isOpen(): boolean;
 	/** A key for the open menu: what to do, or undefined when the menu does not take the key. */
 	key(intent: Intent): Extract<MenuOutcome, { kind: "accept" }> | "handled" | undefined;
 }
@@ -22,6 +24,7 @@ export function useCompletionMenu(completions: () => readonly Completion[], inpu
 	return {
 		items,
 		selected: Math.min(state.current.selected, Math.max(0, items.length - 1)),
+		isOpen: () => !state.current.closed && completions().length > 0,
 		key(intent) {
 			if (state.current.closed) return undefined;
 			const outcome = menuKey(completions(), state.current.selected, intent);

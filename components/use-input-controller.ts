@@ -5,7 +5,8 @@ import { useRef } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
-import { type Intent, intentFor, parseKeyPress } from "./key-map.js";
+import { type Intent, intentFor, keyOf, parseKeyPress } from "./key-map.js";
+import type { KeyBindings } from "./keybindings.js";
 import { resumePicker } from "./session-picker.js";
 import type { SessionView } from "./session-view.js";
 import type { CompletionMenuHandle } from "./use-completion-menu.js";
@@ -22,17 +23,21 @@ export interface InputControllerDeps {
 	editor: EditorHandle;
 	history: InputHistory;
 	/** The completion menu: while it shows matches it takes Up/Down, Tab, Enter and Esc. */
-	menu: Pick<CompletionMenuHandle, "key">;
+	menu: Pick<CompletionMenuHandle, "key" | "isOpen">;
 	exit: (code: number) => void;
 	redraw: () => void;
 	/** Re-render now (for changes the session does not report, like a printed notice). */
 	refresh: () => void;
+	/** The key table in use (defaults plus keybindings.json); the defaults when absent. */
+	bindings?: KeyBindings;
 	now?: () => number;
 }
 
 export function useInputController(deps: InputControllerDeps) {
 	const paste = useRef<string | undefined>(undefined);
 	const lastCtrlC = useRef(Number.NEGATIVE_INFINITY);
+	/** The last key and when, for two-key sequences (Esc Esc). */
+	const previous = useRef<{ key: string; at: number } | undefined>(undefined);
 	/** Position in input history while browsing with Up/Down; `draft` is what was typed before. */
 	const browsing = useRef<{ index: number; draft: string } | undefined>(undefined);
 	const pickers = usePicker();
@@ -108,7 +113,6 @@ export function useInputController(deps: InputControllerDeps) {
 	const act = (intent: Intent) => {
 		switch (intent.type) {
 			case "submit":
-			case "steer":
 				return send();
 			case "followUp":
 				return send("followUp");
@@ -177,11 +181,19 @@ export function useInputController(deps: InputControllerDeps) {
 			return;
 		}
 		const key = parseKeyPress(raw);
+		const at = now();
+		const last = previous.current;
+		const named = keyOf(key);
+		previous.current = named === undefined ? undefined : { key: named, at };
 		const intent = intentFor(key, {
 			// A running `!cmd` is stopped by Esc like a reply.
 			isStreaming: session.getState().isStreaming || view.shells.size > 0,
 			inputEmpty: editor.current().text === "",
-			sinceLastCtrlC: now() - lastCtrlC.current,
+			sinceLastCtrlC: at - lastCtrlC.current,
+			mode: pickers.isOpen() ? "picker" : "editor",
+			completionOpen: deps.menu.isOpen(),
+			previous: last && { key: last.key, ms: at - last.at },
+			bindings: deps.bindings,
 		});
 		if (intent.type === "pasteStart") {
 			paste.current = "";

@@ -5,21 +5,22 @@ import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 import { renderMarkdown } from "../markdown/render-markdown.js";
 import { type HistoryItem, THINKING_SHOWN } from "../session-view.js";
 import { color, theme } from "../theme.js";
+import { DEFAULT_HINTS, expandHint, type RenderHints } from "./hints.js";
 import { type Line, linesToAnsi, type Segment, wrapSegments } from "./styled-text.js";
 import { renderToolCall } from "./tool-call.js";
 
 /** Collapsed thinking: its last lines, with how many are hidden above them. */
-function lastThinkingLines(text: string, n: number): Line[] | undefined {
+function lastThinkingLines(text: string, n: number, hints: RenderHints): Line[] | undefined {
 	const lines = text.split("\n");
 	if (lines.length <= n) return undefined;
 	return [
-		[{ text: `… ${lines.length - n} earlier lines (Ctrl+O to expand)`, style: { dim: true } }],
+		[{ text: `… ${lines.length - n} earlier lines${expandHint(hints)}`, style: { dim: true } }],
 		...thinkingRows(lines.slice(-n).join("\n")),
 	];
 }
 
 /** The item's rows, and whether a blank row separates it from the one above. */
-function renderRows(item: HistoryItem, width: number): { rows: Line[]; marginTop: boolean } {
+function renderRows(item: HistoryItem, width: number, hints: RenderHints): { rows: Line[]; marginTop: boolean } {
 	switch (item.kind) {
 		case "user": {
 			const rows = wrapSegments([{ text: sanitizeTerminalText(item.text) }], width, {
@@ -33,11 +34,11 @@ function renderRows(item: HistoryItem, width: number): { rows: Line[]; marginTop
 		case "markdown":
 			return { rows: renderMarkdown(item.source, width), marginTop: true };
 		case "thinking": {
-			const collapsed = item.expanded ? undefined : lastThinkingLines(item.text, THINKING_SHOWN);
+			const collapsed = item.expanded ? undefined : lastThinkingLines(item.text, THINKING_SHOWN, hints);
 			return { rows: (collapsed ?? thinkingRows(item.text)).flatMap((row) => wrapSegments(row, width)), marginTop: true };
 		}
 		case "tool":
-			return { rows: renderToolCall(item, width), marginTop: true };
+			return { rows: renderToolCall(item, width, hints), marginTop: true };
 		case "error":
 			return {
 				rows: wrapSegments([{ text: `Error: ${sanitizeTerminalText(item.text)}`, style: { color: color(theme.error) } }], width),
@@ -70,7 +71,7 @@ function thinkingRows(text: string): Line[] {
 }
 
 /** The item as ANSI text whose every row fits in `columns` cells; a leading "\n" is its top margin. */
-export function renderHistoryItem(item: HistoryItem, columns: number): string {
-	const { rows, marginTop } = renderRows(item, Math.max(1, columns));
+export function renderHistoryItem(item: HistoryItem, columns: number, hints: RenderHints = DEFAULT_HINTS): string {
+	const { rows, marginTop } = renderRows(item, Math.max(1, columns), hints);
 	return (marginTop ? "\n" : "") + linesToAnsi(rows);
 }

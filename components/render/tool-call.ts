@@ -1,11 +1,12 @@
 // A finished tool call in history: a status mark, the name and arguments on one row, then the result
-// collapsed to a few lines (Ctrl+O prints the last one in full), or the edit's diff coloured.
+// collapsed to a few lines (the expand key, Ctrl+O by default, prints the last one in full), or the edit's diff coloured.
 
 import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 import { formatToolArgs } from "../format-args.js";
 import type { HistoryItem } from "../session-view.js";
 import { color, theme } from "../theme.js";
 import { type DiffLine, type DiffLineKind, diffSign, numberDiff } from "./diff.js";
+import { DEFAULT_HINTS, expandHint, type RenderHints } from "./hints.js";
 import { type Line, type Segment, type Style, truncateLine, wrapSegments } from "./styled-text.js";
 
 export const COLLAPSED_LINES = 4;
@@ -32,11 +33,11 @@ function diffRows(line: DiffLine, width: number): Line[] {
 }
 
 /** The first `limit` lines as rows, then a note saying how many were left out. */
-function collapsed<T>(lines: readonly T[], limit: number, width: number, rowsOf: (line: T) => Line[]): Line[] {
+function collapsed<T>(lines: readonly T[], limit: number, width: number, rowsOf: (line: T) => Line[], hints: RenderHints): Line[] {
 	const rows = lines.slice(0, limit).flatMap(rowsOf);
 	if (lines.length > limit) {
 		rows.push(
-			...wrapSegments([{ text: `… ${lines.length - limit} more lines (Ctrl+O to expand)`, style: { dim: true } }], width, {
+			...wrapSegments([{ text: `… ${lines.length - limit} more lines${expandHint(hints)}`, style: { dim: true } }], width, {
 				firstPrefix: INDENT,
 				restPrefix: INDENT,
 			}),
@@ -60,18 +61,18 @@ function header(item: ToolItem, width: number): Line {
 	return truncateLine(row, width);
 }
 
-export function renderToolCall(item: ToolItem, width: number): Line[] {
+export function renderToolCall(item: ToolItem, width: number, hints: RenderHints = DEFAULT_HINTS): Line[] {
 	const limit = (collapsedTo: number) => (item.expanded ? Number.POSITIVE_INFINITY : collapsedTo);
 	const rows: Line[] = [header(item, width)];
 	if (item.diff) {
 		const diffLines = numberDiff(sanitizeTerminalText(item.diff));
-		rows.push(...collapsed(diffLines, limit(COLLAPSED_DIFF_LINES), width, (line) => diffRows(line, width)));
+		rows.push(...collapsed(diffLines, limit(COLLAPSED_DIFF_LINES), width, (line) => diffRows(line, width), hints));
 		return rows;
 	}
 	const output = sanitizeTerminalText(item.output).replace(/\n+$/, "");
 	if (output) {
 		const style: Style = item.isError ? { color: color(theme.error) } : { dim: true };
-		rows.push(...collapsed(output.split("\n"), limit(COLLAPSED_LINES), width, outputRows(width, style)));
+		rows.push(...collapsed(output.split("\n"), limit(COLLAPSED_LINES), width, outputRows(width, style), hints));
 	}
 	return rows;
 }

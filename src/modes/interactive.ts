@@ -6,8 +6,10 @@ import { createElement } from "react";
 import { App } from "../../components/App.js";
 import { FirstStart } from "../../components/first-start.js";
 import { installReflowGuard } from "../../components/ink/reflow-guard.js";
+import { loadKeyBindings } from "../../components/keybindings-file.js";
 import { McpTrustPrompt } from "../../components/McpTrustPrompt.js";
 import { isDemoModel } from "../ai/constants.js";
+import { configFile } from "../config/paths.js";
 import type { McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { AgentSessionApi } from "../session/types.js";
 
@@ -38,12 +40,15 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	const removeReflowGuard = stdout.isTTY ? installReflowGuard(stdout) : () => {};
 	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
 	process.once("exit", restore);
+	const keys = loadKeyBindings(configFile("keybindings"));
 	const welcome = isDemoModel(session.getState().model) ? createElement(FirstStart, { models: session.availableModels() }) : undefined;
 	const instance = render(
 		createElement(App, {
 			session,
 			onExit,
 			notices: options.notices,
+			keyBindings: keys.bindings,
+			keyBindingsError: keys.error,
 			initialPrompt: options.initialPrompt,
 			openResumePicker: options.openResumePicker,
 			welcome,

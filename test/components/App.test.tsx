@@ -1,47 +1,16 @@
 import { render } from "ink-testing-library";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { App } from "../../components/App.js";
 import { openInputHistory } from "../../components/input-history.js";
 import { formatDate } from "../../components/session-picker.js";
 import { scrollScreenOff } from "../../components/use-history-batches.js";
 import { FakeSession } from "./fake-session.js";
+import { mountApp, tick, unmountLater } from "./mount-app.js";
 
-// A macrotask, then the two setImmediate turns Ink's input parser may take to flush a held ESC
-// (docs/ink.md §6); a plain setTimeout(0) can run first on a loaded machine.
-const tick = async () => {
-	await new Promise((r) => setTimeout(r, 0));
-	for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
-};
+const mount = mountApp;
 const ENTER = "\r";
 const ALT_ENTER = "\x1b\r";
 const ESC = "\x1b";
-
-let mounted: { unmount: () => void }[] = [];
-afterEach(() => {
-	for (const m of mounted) m.unmount();
-	mounted = [];
-});
-
-async function mount(options: { rows?: number; columns?: number } = {}) {
-	const session = new FakeSession();
-	const onExit = vi.fn();
-	const app = render(
-		<App
-			session={session}
-			onExit={onExit}
-			history={openInputHistory(null)}
-			size={{ rows: options.rows ?? 30, columns: options.columns ?? 100 }}
-		/>,
-	);
-	mounted.push(app);
-	await tick();
-	const frame = () => app.lastFrame() ?? "";
-	const type = async (text: string) => {
-		app.stdin.write(text);
-		await tick();
-	};
-	return { session, onExit, app, frame, type };
-}
 
 const submits = (s: FakeSession) => s.calls.filter((c) => c.method === "submit").map((c) => c.args);
 
@@ -203,7 +172,7 @@ describe("App key routing", () => {
 		const session = new FakeSession();
 		const props = { session, onExit: vi.fn(), history: openInputHistory(null) };
 		const app = render(<App {...props} size={{ rows: 30, columns: 100 }} />);
-		mounted.push(app);
+		unmountLater(app);
 		await tick();
 		const words = Array.from({ length: 40 }, (_, i) => `w${String(i + 1).padStart(2, "0")}`).join(" ");
 		app.stdin.write(words);
@@ -385,7 +354,7 @@ describe("App /resume", () => {
 		const app = render(
 			<App session={session} onExit={vi.fn()} history={openInputHistory(null)} size={{ rows: 30, columns: 100 }} openResumePicker />,
 		);
-		mounted.push(app);
+		unmountLater(app);
 		await vi.waitFor(() => expect(app.lastFrame()).toContain("Resume a session (2)"));
 	});
 });
@@ -606,7 +575,7 @@ describe("App first start and quit", () => {
 				welcome={<FirstStart models={[local]} />}
 			/>,
 		);
-		mounted.push(app);
+		unmountLater(app);
 		await tick();
 		const f = app.lastFrame() ?? "";
 		expect(f).toContain("ANTHROPIC_API_KEY");

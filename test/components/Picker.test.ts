@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { intentFor, parseKeyPress } from "../../components/key-map.js";
 import { type PickerState, pickerKey, pickerRows, visibleIndices, withQuery } from "../../components/Picker.js";
 import { editsField } from "../../components/SingleLineField.js";
 import { formatBytes, resumePicker } from "../../components/session-picker.js";
@@ -11,6 +12,10 @@ const picker = (query?: string): PickerState<string> => ({
 	onPick: () => {},
 	query,
 });
+
+/** What a raw key means while a picker is open (busy or not: the picker has the keys). */
+const inPicker = (raw: string, isStreaming = false) =>
+	intentFor(parseKeyPress(raw), { mode: "picker", isStreaming, inputEmpty: true, sinceLastCtrlC: Number.POSITIVE_INFINITY });
 
 describe("picker state", () => {
 	it("a query keeps the items holding every word, case-insensitive, searching `search` when given", () => {
@@ -27,16 +32,17 @@ describe("picker state", () => {
 	it("Up/Down wrap within the matches, Enter picks the highlighted match, Esc and Ctrl+C close", () => {
 		const p = withQuery(picker(), "a");
 		expect(visibleIndices(p)).toEqual([0, 1, 2]);
-		const down = pickerKey(p, { type: "historyDown" });
+		const down = pickerKey(p, inPicker("\x1b[B"));
 		expect(down).toMatchObject({ kind: "open", state: { index: 1 } });
-		const up = pickerKey(p, { type: "historyUp" });
+		const up = pickerKey(p, inPicker("\x1b[A"));
 		expect(up).toMatchObject({ kind: "open", state: { index: 2 } });
-		expect(pickerKey({ ...withQuery(p, "gamma") }, { type: "submit" })).toEqual({ kind: "picked", value: "c" });
-		expect(pickerKey(withQuery(p, "zzz"), { type: "submit" })).toMatchObject({ kind: "open" });
-		expect(pickerKey(p, { type: "dismiss" })).toEqual({ kind: "closed" });
-		expect(pickerKey(p, { type: "abort" })).toEqual({ kind: "closed" });
-		expect(pickerKey(p, { type: "clearInput" })).toEqual({ kind: "closed" });
+		expect(pickerKey({ ...withQuery(p, "gamma") }, inPicker("\r"))).toEqual({ kind: "picked", value: "c" });
+		expect(pickerKey(withQuery(p, "zzz"), inPicker("\r"))).toMatchObject({ kind: "open" });
+		expect(pickerKey(p, inPicker("\x1b"))).toEqual({ kind: "closed" });
+		expect(pickerKey(p, inPicker("\x1b", true))).toEqual({ kind: "closed" });
+		expect(pickerKey(p, inPicker("\x03"))).toEqual({ kind: "closed" });
 		// Text keys belong to the search field.
+		expect(inPicker("x")).toEqual({ type: "none" });
 		expect(pickerKey(p, { type: "insert", text: "x" })).toEqual({ kind: "open", state: p });
 	});
 

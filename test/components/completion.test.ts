@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COMPLETION_ROWS, menuKey, menuRows, windowStart } from "../../components/CompletionMenu.js";
 import { type CompletionSources, completionsFor, type DirEntry } from "../../components/completion.js";
+import { intentFor, parseKeyPress } from "../../components/key-map.js";
 
 const commands = [
 	{ name: "model", description: "Switch model", args: "[pattern]" },
@@ -84,15 +85,21 @@ describe("completion menu keys", () => {
 	});
 
 	it("Up/Down select with wrap-around, Tab accepts, Enter accepts and runs argument-less commands, Esc closes", () => {
-		expect(menuKey(items, 0, { type: "historyDown" })).toEqual({ kind: "select", selected: 1 });
-		expect(menuKey(items, 0, { type: "historyUp" })).toEqual({ kind: "select", selected: 2 });
+		expect(menuKey(items, 0, { type: "completionDown" })).toEqual({ kind: "select", selected: 1 });
+		expect(menuKey(items, 0, { type: "completionUp" })).toEqual({ kind: "select", selected: 2 });
 		expect(menuKey(items, 1, { type: "complete" })).toEqual({ kind: "accept", completion: items[1], submit: false });
-		expect(menuKey(items, 1, { type: "submit" })).toEqual({ kind: "accept", completion: items[1], submit: true });
-		expect(menuKey(items, 0, { type: "submit" })).toEqual({ kind: "accept", completion: items[0], submit: false });
-		expect(menuKey(items, 0, { type: "dismiss" })).toEqual({ kind: "close" });
-		expect(menuKey(items, 0, { type: "abort" })).toEqual({ kind: "close" });
+		expect(menuKey(items, 1, { type: "completionAccept" })).toEqual({ kind: "accept", completion: items[1], submit: true });
+		expect(menuKey(items, 0, { type: "completionAccept" })).toEqual({ kind: "accept", completion: items[0], submit: false });
+		expect(menuKey(items, 0, { type: "completionClose" })).toEqual({ kind: "close" });
+		// Esc while busy is the menu's first: the keys of an open menu go before the run's.
+		expect(
+			intentFor(parseKeyPress("\x1b"), { isStreaming: true, inputEmpty: false, sinceLastCtrlC: Infinity, completionOpen: true }),
+		).toEqual({
+			type: "completionClose",
+		});
+		expect(menuKey(items, 0, { type: "abort" })).toBeUndefined();
 		expect(menuKey(items, 0, { type: "insert", text: "x" })).toBeUndefined();
-		expect(menuKey([], 0, { type: "historyDown" })).toBeUndefined();
+		expect(menuKey([], 0, { type: "completionDown" })).toBeUndefined();
 	});
 
 	it("scrolls a window that keeps the selection in view", () => {

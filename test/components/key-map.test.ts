@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { intentFor, type KeyContext, parseKeyPress } from "../../components/key-map.js";
+import { intentFor, type KeyContext, keyOf, parseKeyPress } from "../../components/key-map.js";
+import { buildKeyBindings } from "../../components/keybindings.js";
 
 const idle: KeyContext = { isStreaming: false, inputEmpty: false, sinceLastCtrlC: Number.POSITIVE_INFINITY };
 const streaming: KeyContext = { ...idle, isStreaming: true };
 const intent = (raw: string, ctx: KeyContext = idle) => intentFor(parseKeyPress(raw), ctx).type;
 
 describe("key map", () => {
-	it("routes Enter by state: submit when idle, steer while streaming", () => {
+	it("Enter is submit in both states: the session prompts or steers by its own state", () => {
 		expect(intent("\r", idle)).toBe("submit");
-		expect(intent("\r", streaming)).toBe("steer");
+		expect(intent("\r", streaming)).toBe("submit");
 	});
 
 	it("Alt+Enter is a follow-up in both states", () => {
@@ -18,7 +19,7 @@ describe("key map", () => {
 
 	it("Esc aborts only while streaming", () => {
 		expect(intent("\x1b", streaming)).toBe("abort");
-		expect(intent("\x1b", idle)).toBe("dismiss");
+		expect(intent("\x1b", idle)).toBe("none");
 	});
 
 	it("Shift+Enter (CSI-u and modifyOtherKeys forms) and Ctrl+J are newlines", () => {
@@ -48,7 +49,10 @@ describe("key map", () => {
 		expect(intent("\x1b[3~")).toBe("delete");
 		expect(intent("\x0c")).toBe("redraw");
 		expect(intent("\x0f")).toBe("toggleToolOutput");
-		expect(intent("\t")).toBe("complete");
+		expect(intent("\t", { ...idle, completionOpen: true })).toBe("complete");
+		expect(intent("\t")).toBe("none");
+		expect(intent("\x1b[Z")).toBe("cycleMode");
+		expect(intent("\x07")).toBe("externalEditor");
 	});
 
 	it("recognises bracketed paste markers and passes text through", () => {
@@ -60,5 +64,61 @@ describe("key map", () => {
 	it("ignores unknown sequences instead of inserting them", () => {
 		expect(intent("\x1b[99;9X")).toBe("none");
 		expect(intent("\x1b[15~")).toBe("none");
+	});
+});
+
+describe("key map contexts", () => {
+	it("Esc twice within the sequence window on an idle input is rewind; once, or slowly, it is nothing", () => {
+		expect(intent("\x1b", { ...idle, previous: { key: "escape", ms: 200 } })).toBe("rewind");
+		expect(intent("\x1b", { ...idle, previous: { key: "escape", ms: 900 } })).toBe("none");
+		expect(intent("\x1b", { ...idle, previous: { key: "x", ms: 10 } })).toBe("none");
+		// While busy the second Esc stops the run like the first.
+		expect(intent("\x1b", { ...streaming, previous: { key: "escape", ms: 200 } })).toBe("abort");
+	});
+
+	it("a picker has its own keys: text is left to its search field", () => {
+		const picker: KeyContext = { ...streaming, mode: "picker" };
+		expect(intent("\x1b[A", picker)).toBe("pickerUp");
+		expect(intent("\x0e", picker)).toBe("pickerDown");
+		expect(intent("\r", picker)).toBe("pickerPick");
+		expect(intent("\x1b", picker)).toBe("pickerClose");
+		expect(intent("\x03", picker)).toBe("pickerClose");
+		expect(intent("a", picker)).toBe("none");
+	});
+
+	it("an approval prompt answers y/a/p/n, moves with Up/Down, takes Enter, and Esc denies and stops", () => {
+		const approval: KeyContext = { ...streaming, mode: "approval" };
+		expect(["y", "a", "p", "n", "\x1b[A", "\x1b[B", "\r", "\x1b"].map((raw) => intent(raw, approval))).toEqual([
+			"approvalAllow",
+			"approvalAlways",
+			"approvalAlwaysProject",
+			"approvalDeny",
+			"approvalUp",
+			"approvalDown",
+			"approvalSelect",
+			"approvalDenyAndStop",
+		]);
+	});
+
+	it("names keys as the table writes them", () => {
+		expect(["\x03", "\x1b\r", "\x1b[13;2u", "\x1bb", "Y", " ", "\x1b[Z", "\x1b[1;5D", "ab"].map((r) => keyOf(parseKeyPress(r)))).toEqual([
+			"ctrl+c",
+			"alt+enter",
+			"shift+enter",
+			"alt+b",
+			"shift+y",
+			"space",
+			"shift+tab",
+			"ctrl+left",
+			undefined,
+		]);
+	});
+
+	it("follows a table with user overrides", () => {
+		const built = buildKeyBindings({ submit: ["ctrl+s"], newline: ["enter"] });
+		if (!("bindings" in built)) throw new Error(built.errors.join("; "));
+		const ctx = { ...idle, bindings: built.bindings };
+		expect(intent("\x13", ctx)).toBe("submit");
+		expect(intent("\r", ctx)).toBe("newline");
 	});
 });

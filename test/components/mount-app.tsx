@@ -1,0 +1,38 @@
+// Mounts the App on a FakeSession in ink-testing-library, with helpers to type and read the frame.
+import { render } from "ink-testing-library";
+import { afterEach, vi } from "vitest";
+import { App, type AppProps } from "../../components/App.js";
+import { openInputHistory } from "../../components/input-history.js";
+import { FakeSession } from "./fake-session.js";
+
+// A macrotask, then the two setImmediate turns Ink's input parser may take to flush a held ESC
+// (docs/ink.md §6); a plain setTimeout(0) can run first on a loaded machine.
+export const tick = async () => {
+	await new Promise((r) => setTimeout(r, 0));
+	for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+};
+
+let mounted: { unmount: () => void }[] = [];
+/** Unmounts `app` after the test (for tests that render the App themselves). */
+export const unmountLater = (app: { unmount: () => void }) => {
+	mounted.push(app);
+};
+afterEach(() => {
+	for (const m of mounted) m.unmount();
+	mounted = [];
+});
+
+export async function mountApp(options: { rows?: number; columns?: number } & Partial<Omit<AppProps, "session" | "onExit">> = {}) {
+	const { rows = 30, columns = 100, ...props } = options;
+	const session = new FakeSession();
+	const onExit = vi.fn();
+	const app = render(<App session={session} onExit={onExit} history={openInputHistory(null)} size={{ rows, columns }} {...props} />);
+	mounted.push(app);
+	await tick();
+	const frame = () => app.lastFrame() ?? "";
+	const type = async (text: string) => {
+		app.stdin.write(text);
+		await tick();
+	};
+	return { session, onExit, app, frame, type };
+}
