@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { menuHint } from "../../components/CompletionMenu.js";
 import { displayKey, hintLine, keyLabel, keyLabels } from "../../components/key-hints.js";
 import { buildKeyBindings, DEFAULT_KEY_BINDINGS, type KeyOverrides } from "../../components/keybindings.js";
 import { pickerHint } from "../../components/Picker.js";
@@ -40,6 +41,8 @@ describe("key hints", () => {
 
 	it("the picker's hint and a collapsed tool result name the keys in the table", () => {
 		expect(pickerHint(DEFAULT_KEY_BINDINGS)).toBe("↑/↓, Enter; Esc cancels");
+		expect(menuHint(DEFAULT_KEY_BINDINGS)).toBe("↑/↓ select · Tab/Enter accept · Esc closes");
+		expect(menuHint(table({ completionClose: [], completionAccept: [] }))).toBe("↑/↓ select · Tab accept");
 		expect(pickerHint(table({ pickerClose: ["ctrl+q"], pickerUp: ["ctrl+k"] }))).toBe("Ctrl+K/↓, Enter; Ctrl+Q cancels");
 		const tool = { kind: "tool", id: 1, name: "bash", args: {}, output: "1\n2\n3\n4\n5\n6", isError: false } as const;
 		expect(linesToAnsi(renderToolCall(tool, 80))).toContain("… 2 more lines (Ctrl+O to expand)");
