@@ -1,6 +1,8 @@
 // The built CLI end to end (run `npm run build` first): a child process talking to a scripted
 // OpenAI-compatible server on 127.0.0.1, in an isolated home with no keys and no local discovery.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { textBody, textRecords, toolCallBody } from "../helpers/openai-chunks.js";
@@ -90,6 +92,36 @@ describe("rudder (built CLI)", () => {
 		expect(second.stderr).toBe("");
 		expect(second.stdout).toBe("You are Ada.\n");
 		expect(transcriptOf(server.requests[1].body)).toEqual(["user: my name is Ada", "assistant: Hello, Ada.", "user: what is my name?"]);
+	});
+
+	it("-c on a session another process has open: one line naming it and --fork; -c --fork continues in a copy", {
+		timeout: LONG,
+	}, async () => {
+		const { server, home } = await setUp();
+		server.enqueue({ kind: "sse", chunks: [textBody("Hello, Ada.")] }, { kind: "sse", chunks: [textBody("You are Ada.")] });
+		expect((await runCli(["--model", "mock/mock-1", "-p", "my name is Ada"], home)).code).toBe(0);
+		const sessions = join(home.rudderHome, "data", "sessions");
+		const file = readdirSync(sessions, { recursive: true, encoding: "utf8" }).find((f) => f.endsWith(".jsonl")) as string;
+		// Another live process holds the lock (a real one: its pid answers signal 0).
+		const holder = spawn("sleep", ["60"], { stdio: "ignore" });
+		try {
+			writeFileSync(join(sessions, `${file}.lock`), JSON.stringify({ pid: holder.pid, host: hostname() }));
+			const refused = await runCli(["--model", "mock/mock-1", "-c", "-p", "what is my name?"], home);
+			expect(refused.code).toBe(1);
+			expect(refused.stderr).toBe(
+				`rudder: ${join(sessions, file)} is open in another rudder (pid ${holder.pid}); close that one, or fork the session to continue in a copy (--fork)\n`,
+			);
+			expect(server.requests).toHaveLength(1);
+			const forked = await runCli(["--model", "mock/mock-1", "-c", "--fork", "-p", "what is my name?"], home);
+			expect(forked.stderr).toBe("");
+			expect(forked.stdout).toBe("You are Ada.\n");
+			expect(transcriptOf(server.requests[1].body)).toEqual(["user: my name is Ada", "assistant: Hello, Ada.", "user: what is my name?"]);
+			expect(readdirSync(sessions, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".jsonl"))).toHaveLength(2);
+		} finally {
+			holder.kill("SIGKILL");
+		}
+		const alone = await runCli(["--model", "mock/mock-1", "--fork", "-p", "x"], home);
+		expect(alone).toMatchObject({ code: 2, stderr: "rudder: --fork needs -c, -r or --session\n" });
 	});
 
 	it("without -c a new session starts empty", { timeout: LONG }, async () => {
