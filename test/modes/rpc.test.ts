@@ -196,8 +196,10 @@ describe("--mode rpc", () => {
 		client.send({ id: "s", type: "get_state" });
 		expect((await client.waitFor(response("s"))).data).toMatchObject({ messageCount: 0, model: { id: "mock-2" } });
 		server.enqueue({ kind: "sse", chunks: [textBody("fresh")] });
+		// Counted before sending: findIndex of a response not yet received is -1, and slice(-1) sees only the last line.
+		const fromFresh = client.lines.length;
 		client.send({ id: "p2", type: "prompt", message: "fresh start" });
-		await client.waitFor((l) => l.type === "agent_end", { from: client.lines.findIndex(response("p2")) });
+		await client.waitFor((l) => l.type === "agent_end", { from: fromFresh });
 		expect(server.requests[2].body.model).toBe("mock-2");
 		expect(server.requests[2].body.messages.filter((m: any) => m.role === "user")).toHaveLength(1);
 		expect((await client.end()).code).toBe(0);
