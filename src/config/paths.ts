@@ -46,6 +46,11 @@ export function sessionsRoot(env?: Env): string {
 	return join(dataDir(env), "sessions");
 }
 
+/** Workspace snapshots for rewind, one store per workspace real path (src/session/checkpoints). */
+export function checkpointsDir(env?: Env): string {
+	return join(dataDir(env), "checkpoints");
+}
+
 /** Up/Down recall of earlier inputs. */
 export function inputHistoryFile(env?: Env): string {
 	return join(dataDir(env), "input-history.jsonl");

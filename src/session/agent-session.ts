@@ -12,11 +12,12 @@ import { type CustomCommand, expandCommand, loadCustomCommands } from "../extens
 import { type LoadedMcpConfig, loadMcpConfig } from "../extensions/mcp/config.js";
 import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
 import { formatSkillsForPrompt, loadSkills, type Skill } from "../extensions/skills.js";
-import { createAllTools, createCodingTools, toolNames } from "../tools/index.js";
+import { createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
 import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowError, shouldCompact, summarize } from "./compaction.js";
 import { loadContextFiles } from "./context-files.js";
 import { exportMarkdown } from "./export-markdown.js";
 import { expandAttachments } from "./prompt-attachments.js";
+import { type RestoreWhat, type RewindHost, type RewindResult, SessionRewind } from "./rewind.js";
 import { RunPhaseBox } from "./run-phase.js";
 import { currentBranch, type ForkPoint, forkBefore, forkPoints } from "./session-fork.js";
 import { type LoadedSession, loadSession, repairTranscript } from "./session-load.js";
@@ -75,9 +76,9 @@ function userMessage(text: string, images: ImageContent[] = []): UserMessage {
 	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
 }
 
-function pickTools(cwd: string, names: string[] | undefined): AgentTool[] {
-	if (!names) return createCodingTools(cwd);
-	const all = createAllTools(cwd) as Record<string, AgentTool>;
+function pickTools(cwd: string, names: string[] | undefined, options: ToolsOptions): AgentTool[] {
+	if (!names) return createCodingTools(cwd, options);
+	const all = createAllTools(cwd, options) as Record<string, AgentTool>;
 	return names.map((name) => {
 		const tool = all[name];
 		if (!tool) throw new Error(`Unknown tool "${name}" (known: ${toolNames.join(", ")})`);
@@ -115,13 +116,16 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const mcp = loadMcpConfig({ cwd, env });
 	notices.push(...commands.warnings, ...skills.warnings, ...mcp.warnings);
 
+	// The tools exist before the session; edit/write reach its checkpoints through this forwarder.
+	const beforeMutate: MutationForwarder = { target: undefined };
 	return new AgentSession({
 		cwd,
 		env,
 		settings,
+		beforeMutate,
 		model,
 		thinkingLevel: options.thinkingLevel ?? loaded?.thinkingLevel ?? settings.defaultThinkingLevel ?? "off",
-		tools: pickTools(cwd, options.tools),
+		tools: pickTools(cwd, options.tools, { beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve() }),
 		systemPrompt: options.systemPrompt,
 		appendSystemPrompt: options.appendSystemPrompt,
 		persist: mode.kind !== "none",
@@ -149,10 +153,16 @@ function loadLatest(cwd: string, env: Env, notices: string[]): LoadedSession | u
 	return undefined;
 }
 
+/** Late binding of edit/write's `beforeMutate` to the session's checkpoints. */
+interface MutationForwarder {
+	target?: (absolutePath: string) => Promise<void>;
+}
+
 interface AgentSessionConfig {
 	cwd: string;
 	env: Env;
 	settings: Settings;
+	beforeMutate?: MutationForwarder;
 	model: Model;
 	thinkingLevel: ThinkingLevel;
 	tools: AgentTool[];
@@ -196,6 +206,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	/** The session file; absent with --no-session. */
 	private log?: SessionLog;
+	/** Checkpoints and the tree moves built on them (src/session/rewind.ts). */
+	readonly rewind: SessionRewind;
 	private sessionId = "";
 
 	/** What the user typed for each queued message (the queues themselves are the Agent's). */
@@ -265,6 +277,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		}
 		if (config.loaded) this.adoptLoaded(config.loaded, config.fork === true);
 		else this.startFreshFile();
+		this.rewind = new SessionRewind(this.rewindHost, { env: this.env, enabled: this.persist && this.settings.checkpoints !== false });
+		if (config.beforeMutate) config.beforeMutate.target = this.rewind.beforeMutate;
 		for (const text of config.notices) this.notify("warning", text);
 	}
 
@@ -384,8 +398,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		if (this.busy) throw new Error("A run is already active: steer or queue a follow-up, or wait for it to finish");
 		await this.runAgent(async () => {
 			await this.mcpReady();
+			await this.rewind.beforePrompt();
 			await this.agent.prompt(text, images);
 		});
+		await this.rewind.afterRun();
 	}
 
 	// ---- MCP servers ---------------------------------------------------------------------------
@@ -469,6 +485,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			await this.compactionDone;
 			if (this.phases.runActive && !this.agent.state.isStreaming) await new Promise((r) => setImmediate(r));
 		}
+		await this.rewind.settled();
 	}
 
 	private emitQueue(): void {
@@ -595,13 +612,20 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.agent.sessionId = this.sessionId;
 	}
 
-	/** Continues a loaded file (or, with `fork`, a new file holding a copy of it). Throws if it is locked. */
-	private adoptLoaded(loaded: LoadedSession, fork: boolean): void {
+	/**
+	 * Continues a loaded file (or, with `fork`, a new file holding a copy of it). Throws if it is locked.
+	 * With `keep`, that open log is the file's and only the transcript is replaced.
+	 */
+	private adoptLoaded(loaded: LoadedSession, fork: boolean, keep?: SessionLog): void {
 		const options = { secrets: this.secrets };
-		let log: SessionLog | undefined;
-		if (this.persist) log = fork ? SessionLog.fork(loaded, { ...options, cwd: this.cwd, env: this.env }) : SessionLog.open(loaded, options);
-		this.log?.close();
-		this.log = log;
+		let log = keep;
+		if (!keep) {
+			// `keep`: the open log moved to another branch of its own file (a rewind); it stays open and locked.
+			if (this.persist)
+				log = fork ? SessionLog.fork(loaded, { ...options, cwd: this.cwd, env: this.env }) : SessionLog.open(loaded, options);
+			this.log?.close();
+			this.log = log;
+		}
 		this.sessionId = log?.header.id ?? loaded.header.id;
 		this.agent.sessionId = this.sessionId;
 		this.agent.replaceMessages(repairTranscript(loaded.messages));
@@ -617,6 +641,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	// ---- Model and thinking --------------------------------------------------------------------
 
 	async warmUp(): Promise<void> {
+		// The first snapshot of a large tree takes a while: take it while the user types.
+		this.rewind.start();
 		await preloadApi(this.agent.state.model.api);
 	}
 
@@ -751,6 +777,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const { text, kept } = forkBefore(current, entryId);
 		if (kept.entries.length === 0) await this.newSession({ parentSession: current.path });
 		else await this.switchToCopy(kept);
+		// The UI puts the prompt back in the input, as after a conversation rewind.
+		this.emit({ type: "rewound", entryId, restore: "conversation", files: [], text });
 		return { text };
 	}
 
@@ -789,6 +817,48 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	requestQuit(): void {
 		this.quitRequested = true;
 		this.emit({ type: "quit" });
+	}
+
+	// ---- Rewind --------------------------------------------------------------------------------
+
+	private readonly rewindHost: RewindHost = {
+		cwd: () => this.cwd,
+		log: () => this.log,
+		adoptBranch: (loaded) => {
+			this.agent.reset();
+			this.adoptLoaded(loaded, false, this.log);
+			this.emit({ type: "session_changed", sessionFile: this.log?.path });
+		},
+		notify: (level, text) => this.notify(level, text),
+		emitCheckpoint: (entryId, snapshot, engine) => this.emit({ type: "checkpoint_created", entryId, snapshot, engine }),
+	};
+
+	/**
+	 * Restores code, conversation or both to just before the prompt `entryId` (a user-message entry of
+	 * the current branch). Only when idle; a conversation restore starts a branch in the same file.
+	 */
+	async rewindTo(entryId: string, restore: RestoreWhat): Promise<RewindResult> {
+		this.assertIdleFor("Rewind");
+		const result = await this.rewind.rewind(entryId, restore);
+		this.emit({ type: "rewound", ...result });
+		return result;
+	}
+
+	async undo(): Promise<RewindResult> {
+		this.assertIdleFor("Undo");
+		const result = await this.rewind.undo();
+		this.emit({ type: "rewound", ...result });
+		return result;
+	}
+
+	/** Continues on another branch of this session's tree (`/tree`). */
+	switchBranch(leafId: string): void {
+		this.assertIdleFor("Switching branches");
+		this.rewind.switchBranch(leafId);
+	}
+
+	private assertIdleFor(what: string): void {
+		if (this.busy) throw new Error(`${what} works when the agent is idle: press Esc to stop the run first`);
 	}
 
 	// ---- Compaction ----------------------------------------------------------------------------

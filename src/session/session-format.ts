@@ -44,6 +44,17 @@ export interface SessionEntryKinds {
 		firstKeptEntryId: string;
 		tokensBefore: number;
 	};
+	/**
+	 * A snapshot of the workspace (src/session/checkpoints): `before` is taken before a prompt is sent
+	 * (the prompt's user message is its child), `after` when that run ended.
+	 */
+	checkpoint: { snapshot: string; engine: "git" | "files"; when: "before" | "after" };
+	/**
+	 * The current position moved in the tree (a rewind, `/branch`, `/tree`): this entry is a child of the
+	 * new position, so the branch to the last entry of the file is the one last used. `fromId` is the
+	 * leaf that was left.
+	 */
+	branch: { fromId: string | null };
 }
 
 export type SessionEntryKind = keyof SessionEntryKinds;
@@ -120,6 +131,12 @@ export const entryKindSchemas: { [K in SessionEntryKind]: TSchema } = {
 	model_change: Type.Object({ provider: Type.String(), modelId: Type.String() }),
 	thinking_level_change: Type.Object({ thinkingLevel: Type.Union(THINKING_LEVELS.map((l) => Type.Literal(l))) }),
 	compaction: Type.Object({ summary: Type.String(), firstKeptEntryId: Type.String(), tokensBefore: Type.Number() }),
+	checkpoint: Type.Object({
+		snapshot: Type.String({ minLength: 1 }),
+		engine: Type.Union([Type.Literal("git"), Type.Literal("files")]),
+		when: Type.Union([Type.Literal("before"), Type.Literal("after")]),
+	}),
+	branch: Type.Object({ fromId: Type.Union([Type.String(), Type.Null()]) }),
 };
 
 export const entryBaseSchema = Type.Object({

@@ -138,6 +138,17 @@ export class SessionLog {
 		return this.leafId;
 	}
 
+	/**
+	 * Moves the position in the tree to `id` (null: before the first entry) and records the move with a
+	 * `branch` entry there, so a later load continues on this branch. Returns the marker's id.
+	 */
+	branchFrom(id: string | null): string {
+		if (id !== null && !this.ids.has(id)) throw new Error(`No entry ${id} in ${this.path}`);
+		const fromId = this.leafId;
+		this.leafId = id;
+		return this.append({ type: "branch", fromId });
+	}
+
 	/** Appends any entry kind (see `SessionEntryKinds`) as a child of the leaf; returns its id. */
 	append(entry: NewSessionEntry): string {
 		const id = this.newId();

@@ -36,6 +36,8 @@ export interface Settings {
 	compaction: CompactionSettings;
 	retry: RetrySettings;
 	tools: ToolSettings;
+	/** Snapshots of the workspace before each prompt, for /rewind and /undo (default on). */
+	checkpoints?: boolean;
 }
 
 /** What a settings file may hold: every field optional, sections merged field by field. */
@@ -79,6 +81,7 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	compaction: { enabled: bool, reserveTokens: count, keepRecentTokens: count },
 	retry: { enabled: bool, maxRetries: count },
 	tools: { maxProcesses: positive },
+	checkpoints: bool,
 	// Read by src/extensions/mcp/config.ts per file (where a server comes from decides whether it is trusted).
 	mcpServers: checkMcpServersSetting,
 	enableAllProjectMcpServers: bool,

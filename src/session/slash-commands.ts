@@ -4,11 +4,12 @@
 import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
+import { type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
 import type { SessionInfo } from "./session-store.js";
 import type { SessionState, SlashCommandInfo } from "./types.js";
 
 /** What commands need from the session. `AgentSession` implements it. */
-export interface SlashCommandHost {
+export interface SlashCommandHost extends RewindCommandHost {
 	getState(): SessionState;
 	notify(level: "info" | "warning" | "error", text: string): void;
 	availableModels(): Model[];
@@ -202,6 +203,8 @@ export const slashCommands: readonly SlashCommand[] = [
 			s.notify("info", `Skills (the model reads one when a task matches):\n${lines.join("\n")}`);
 		},
 	},
+	// Checkpoints, rewind and the session tree (rewind-commands.ts).
+	...rewindCommands,
 	{
 		name: "quit",
 		description: "Quit Rudder",

@@ -47,6 +47,16 @@ export type SessionEvent =
 	/** A `!cmd` (or `!!cmd`, kept out of the context) started; `id` pairs it with its `user_shell`. */
 	| { type: "user_shell_start"; id: number; command: string; excluded: boolean }
 	| { type: "user_shell"; id: number; command: string; output: string; exitCode: number | null; aborted: boolean; excluded: boolean }
+	/** A snapshot of the workspace was taken before a prompt (`entryId`: the checkpoint's log entry). */
+	| { type: "checkpoint_created"; entryId: string; snapshot: string; engine: "git" | "files" }
+	/** Code and/or conversation went back to before the prompt `entryId`; `text` is that prompt, for the input. */
+	| {
+			type: "rewound";
+			entryId: string;
+			restore: "code" | "conversation" | "both";
+			files: { path: string; status: "added" | "modified" | "deleted"; added: number; removed: number }[];
+			text?: string;
+	  }
 	/** `/quit` was typed: the UI or mode should exit (after `dispose()`). */
 	| { type: "quit" };
 

@@ -5,7 +5,7 @@ import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
 import { applyEdits } from "./edit-apply.js";
 import { diffTexts } from "./edit-diff.js";
-import { mutateToolFile } from "./file-mutation-queue.js";
+import { type BeforeMutate, mutateToolFile } from "./file-mutation-queue.js";
 import { FileReadState } from "./file-read-state.js";
 import { describeFsError } from "./fs-errors.js";
 import { openRegularFile, readHead } from "./regular-file.js";
@@ -56,6 +56,8 @@ export function prepareEditArguments(raw: unknown): unknown {
 export interface EditToolOptions {
 	/** Shared with read and write; default: a fresh one (so every file must be read first). */
 	readState?: FileReadState;
+	/** Sees each file before this tool changes it. */
+	beforeMutate?: BeforeMutate;
 }
 
 /** Larger files are edited with bash (sed); the whole file is held in memory twice while editing. */
@@ -89,22 +91,28 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
 		parameters: editSchema,
 		prepareArguments: prepareEditArguments,
 		async execute(_toolCallId, params: EditToolInput, signal) {
-			return mutateToolFile(params.path, cwd, signal, async (absolutePath) => {
-				const raw = await readForEdit(absolutePath, params.path, readState);
-				const { text: before, lineEnding, hasBom } = decodeText(raw);
-				const edits = params.edits.map((e) => ({ oldText: normalizeLineEndings(e.oldText), newText: normalizeLineEndings(e.newText) }));
-				const after = applyEdits(before, edits, params.path);
-				throwIfAborted(signal);
-				try {
-					await writeFile(absolutePath, encodeText(after, lineEnding, hasBom), "utf8");
-					readState.recordSeen(absolutePath, await stat(absolutePath));
-				} catch (error) {
-					throw describeFsError(error, params.path);
-				}
-				const { diff, firstChangedLine } = diffTexts(params.path, before, after);
-				const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
-				return { content: [{ type: "text", text: `Applied ${count} to ${params.path}` }], details: { diff, firstChangedLine } };
-			});
+			return mutateToolFile(
+				params.path,
+				cwd,
+				signal,
+				async (absolutePath) => {
+					const raw = await readForEdit(absolutePath, params.path, readState);
+					const { text: before, lineEnding, hasBom } = decodeText(raw);
+					const edits = params.edits.map((e) => ({ oldText: normalizeLineEndings(e.oldText), newText: normalizeLineEndings(e.newText) }));
+					const after = applyEdits(before, edits, params.path);
+					throwIfAborted(signal);
+					try {
+						await writeFile(absolutePath, encodeText(after, lineEnding, hasBom), "utf8");
+						readState.recordSeen(absolutePath, await stat(absolutePath));
+					} catch (error) {
+						throw describeFsError(error, params.path);
+					}
+					const { diff, firstChangedLine } = diffTexts(params.path, before, after);
+					const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
+					return { content: [{ type: "text", text: `Applied ${count} to ${params.path}` }], details: { diff, firstChangedLine } };
+				},
+				options.beforeMutate,
+			);
 		},
 	};
 }

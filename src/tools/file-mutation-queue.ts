@@ -23,6 +23,9 @@ export function withFileMutationQueue<T>(absolutePath: string, fn: () => Promise
 	return run;
 }
 
+/** Called with a file's absolute path just before a tool may change it (the checkpoints' file-copy fallback). */
+export type BeforeMutate = (absolutePath: string) => Promise<void>;
+
 /**
  * What `write` and `edit` share: resolve the tool's path, then run `fn` in that file's queue, checking
  * the signal before queueing and again when its turn comes (an abort while waiting must not write).
@@ -32,11 +35,13 @@ export function mutateToolFile<T>(
 	cwd: string,
 	signal: AbortSignal | undefined,
 	fn: (absolutePath: string) => Promise<T>,
+	beforeMutate?: BeforeMutate,
 ): Promise<T> {
 	throwIfAborted(signal);
 	const absolutePath = resolveToolPath(path, cwd);
-	return withFileMutationQueue(absolutePath, () => {
+	return withFileMutationQueue(absolutePath, async () => {
 		throwIfAborted(signal);
+		await beforeMutate?.(absolutePath);
 		return fn(absolutePath);
 	});
 }

@@ -2,6 +2,7 @@
 import type { AgentTool } from "../agent/types.js";
 import { type BashToolOptions, createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
+import type { BeforeMutate } from "./file-mutation-queue.js";
 import { FileReadState } from "./file-read-state.js";
 import { createFindTool, type FindToolOptions } from "./find.js";
 import { createGrepTool, type GrepToolOptions } from "./grep.js";
@@ -30,6 +31,8 @@ export interface ToolsOptions {
 	grep?: GrepToolOptions;
 	find?: FindToolOptions;
 	ls?: LsToolOptions;
+	/** Sees each file before edit or write changes it. */
+	beforeMutate?: BeforeMutate;
 }
 
 /**
@@ -41,8 +44,8 @@ export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<
 	return {
 		read: createReadTool(cwd, { readState, ...options.read }),
 		bash: createBashTool(cwd, options.bash),
-		edit: createEditTool(cwd, { readState }),
-		write: createWriteTool(cwd, { readState }),
+		edit: createEditTool(cwd, { readState, beforeMutate: options.beforeMutate }),
+		write: createWriteTool(cwd, { readState, beforeMutate: options.beforeMutate }),
 		grep: createGrepTool(cwd, options.grep),
 		find: createFindTool(cwd, options.find),
 		ls: createLsTool(cwd, options.ls),

@@ -5,7 +5,7 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
-import { mutateToolFile } from "./file-mutation-queue.js";
+import { type BeforeMutate, mutateToolFile } from "./file-mutation-queue.js";
 import { FileReadState } from "./file-read-state.js";
 import { describeFsError } from "./fs-errors.js";
 import { notRegularFileError } from "./regular-file.js";
@@ -25,6 +25,8 @@ export interface WriteToolDetails {
 export interface WriteToolOptions {
 	/** Shared with read and edit; default: a fresh one (so every existing file must be read first). */
 	readState?: FileReadState;
+	/** Sees each file before this tool changes it. */
+	beforeMutate?: BeforeMutate;
 }
 
 /** The path's stats, or undefined when nothing is there yet. */
@@ -46,21 +48,27 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
 			"Write a file, replacing it if it exists (an existing file must have been read first). Parent folders are created. Use edit for changes to an existing file.",
 		parameters: writeSchema,
 		async execute(_toolCallId, params: WriteToolInput, signal) {
-			return mutateToolFile(params.path, cwd, signal, async (absolutePath) => {
-				const before = await statIfExists(absolutePath, params.path);
-				// Writing into a FIFO would block until a reader comes; a device is not ours to fill.
-				if (before && !before.isFile()) throw notRegularFileError(params.path, before, "write");
-				readState.assertCanChange(absolutePath, params.path, before, "write");
-				try {
-					await mkdir(dirname(absolutePath), { recursive: true });
-					await writeFile(absolutePath, params.content, "utf8");
-					readState.recordSeen(absolutePath, await stat(absolutePath));
-				} catch (error) {
-					throw describeFsError(error, params.path);
-				}
-				const bytes = Buffer.byteLength(params.content, "utf8");
-				return { content: [{ type: "text", text: `Wrote ${bytes} bytes to ${params.path}` }], details: { bytes } };
-			});
+			return mutateToolFile(
+				params.path,
+				cwd,
+				signal,
+				async (absolutePath) => {
+					const before = await statIfExists(absolutePath, params.path);
+					// Writing into a FIFO would block until a reader comes; a device is not ours to fill.
+					if (before && !before.isFile()) throw notRegularFileError(params.path, before, "write");
+					readState.assertCanChange(absolutePath, params.path, before, "write");
+					try {
+						await mkdir(dirname(absolutePath), { recursive: true });
+						await writeFile(absolutePath, params.content, "utf8");
+						readState.recordSeen(absolutePath, await stat(absolutePath));
+					} catch (error) {
+						throw describeFsError(error, params.path);
+					}
+					const bytes = Buffer.byteLength(params.content, "utf8");
+					return { content: [{ type: "text", text: `Wrote ${bytes} bytes to ${params.path}` }], details: { bytes } };
+				},
+				options.beforeMutate,
+			);
 		},
 	};
 }

@@ -75,7 +75,8 @@ export async function createFixture(
 			model: faux.getModel(),
 			tools: ["read", "ls"],
 			sessionMode: { kind: "new" },
-			settings: mergeSettings(options.settings ?? {}),
+			// Checkpoints (a git snapshot per prompt) are tested in rewind.test.ts; elsewhere they would only add lines to the file.
+			settings: mergeSettings({ checkpoints: false, ...options.settings }),
 			...options.session,
 			...extra,
 		});

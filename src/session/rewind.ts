@@ -1,0 +1,287 @@
+// Rewind for a session: a checkpoint of the workspace before each prompt and after each run, kept as
+// entries of the session log, and the operations built on them — restore code and/or conversation to
+// before a prompt (`/rewind`, `/undo`), branch the conversation (`/branch`), list and switch branches
+// (`/tree`), and fork a new session file (`/fork`). The conversation is never deleted: a restore moves
+// the log's position in its tree, and what came after stays on the branch it was on.
+import type { AgentMessage } from "../agent/types.js";
+import { checkpointsDir } from "../config/paths.js";
+import { type FileChange, type OpenedCheckpoints, openCheckpoints } from "./checkpoints/index.js";
+import { type CheckpointRecord, previewRewind, type RewindPreview } from "./checkpoints/rewind-plan.js";
+import type { EntryOf, SessionEntry } from "./session-format.js";
+import { type LoadedSession, loadSession } from "./session-load.js";
+import type { SessionLog } from "./session-log.js";
+import { messageText } from "./session-messages.js";
+
+export type RestoreWhat = "code" | "conversation" | "both";
+
+/** A prompt of the current branch that can be rewound to. */
+export interface RewindPoint {
+	/** The user message's entry id. */
+	entryId: string;
+	text: string;
+	timestamp: string;
+	/** Absent for prompts without a checkpoint (steering, older files, checkpoints off): conversation only. */
+	checkpoint?: CheckpointRecord;
+	/** What the run after this prompt changed in the files (empty without a checkpoint). */
+	changes: FileChange[];
+}
+
+export interface RewindResult {
+	entryId: string;
+	restore: RestoreWhat;
+	/** Files the code restore changed. */
+	files: FileChange[];
+	/** The prompt's text, for the input (a conversation restore). */
+	text?: string;
+}
+
+/** One branch of the session's tree, by its leaf. */
+export interface BranchInfo {
+	leafId: string;
+	/** The last prompt on the branch ("" when it has none). */
+	text: string;
+	timestamp: string;
+	current: boolean;
+	messageCount: number;
+}
+
+/** What the coordinator needs from the session (`AgentSession` implements it). */
+export interface RewindHost {
+	cwd(): string;
+	log(): SessionLog | undefined;
+	/** Replaces the transcript with the branch the log is on now (after a move). */
+	adoptBranch(loaded: LoadedSession): void;
+	notify(level: "info" | "warning" | "error", text: string): void;
+	emitCheckpoint(entryId: string, snapshot: string, engine: "git" | "files"): void;
+}
+
+/** How many of the newest prompts get their changed files listed (each costs two `git diff`s). */
+const POINTS_WITH_CHANGES = 50;
+
+export class SessionRewind {
+	private opened?: Promise<OpenedCheckpoints | undefined>;
+	/** Checkpoint work runs one piece at a time, so log entries keep their order. */
+	private chain: Promise<unknown> = Promise.resolve();
+	/** The `before` snapshot of the run going on, until its `after` is written. */
+	private openRun?: string;
+
+	constructor(
+		private readonly host: RewindHost,
+		private readonly options: { env: Record<string, string | undefined>; enabled: boolean; storeRoot?: string },
+	) {}
+
+	/** Opens the workspace's store in the background (the first snapshot of a large tree takes a while). */
+	start(): void {
+		if (this.opened || !this.options.enabled) return;
+		const storeRoot = this.options.storeRoot ?? checkpointsDir(this.options.env);
+		// RUDDER_GIT: another git binary (a path, for a git not on PATH).
+		const gitBinary = this.options.env.RUDDER_GIT || undefined;
+		this.opened = openCheckpoints({ workspace: this.host.cwd(), storeRoot, gitBinary }).then(
+			(opened) => {
+				if (opened.notice) this.host.notify("warning", opened.notice);
+				return opened;
+			},
+			(error: unknown) => {
+				this.host.notify("warning", `Checkpoints are off for this session: ${error instanceof Error ? error.message : String(error)}`);
+				return undefined;
+			},
+		);
+	}
+
+	/** For edit/write: the file-copy engine must see a file before it changes. */
+	readonly beforeMutate = async (absolutePath: string): Promise<void> => {
+		const opened = await this.opened;
+		await opened?.observer?.beforeMutate(absolutePath);
+	};
+
+	/** Before a prompt is sent: a `before` checkpoint; the prompt's user message becomes its child. */
+	beforePrompt(): Promise<void> {
+		return this.serial(async () => {
+			const log = this.host.log();
+			if (!log) return;
+			this.start();
+			const opened = await this.opened;
+			if (!opened) return;
+			const snapshot = await opened.engine.snapshot();
+			const entryId = log.append({ type: "checkpoint", snapshot, engine: opened.engine.kind, when: "before" });
+			this.openRun = snapshot;
+			this.host.emitCheckpoint(entryId, snapshot, opened.engine.kind);
+		});
+	}
+
+	/** When a run ended: an `after` checkpoint, so later changes by someone else can be told apart. */
+	afterRun(): Promise<void> {
+		return this.serial(async () => {
+			const log = this.host.log();
+			const opened = await this.opened;
+			if (!log || !opened || this.openRun === undefined) return;
+			this.openRun = undefined;
+			const snapshot = await opened.engine.snapshot();
+			log.append({ type: "checkpoint", snapshot, engine: opened.engine.kind, when: "after" });
+		});
+	}
+
+	/** Resolves when no checkpoint is being taken. */
+	settled(): Promise<void> {
+		return this.chain.then(() => undefined);
+	}
+
+	/** The prompts of the current branch, newest first, each with what its run changed. */
+	async points(): Promise<RewindPoint[]> {
+		const loaded = this.loadOwnFile();
+		if (!loaded) return [];
+		const opened = await this.opened;
+		const points = pointsOf(loaded.branch, opened?.engine.kind).reverse();
+		if (opened) {
+			const now = () => opened.engine.snapshot();
+			for (const point of points.slice(0, POINTS_WITH_CHANGES)) {
+				if (point.checkpoint) point.changes = await opened.engine.changes(point.checkpoint.before, point.checkpoint.after ?? (await now()));
+			}
+		}
+		return points;
+	}
+
+	/** What a code restore to before `entryId` would change, and which of those files changed outside Rudder. */
+	async preview(entryId: string): Promise<RewindPreview> {
+		const { opened, records, index } = await this.locate(entryId, "code");
+		return previewRewind(opened.engine, records, index);
+	}
+
+	/** Restores code, conversation or both to just before the prompt `entryId`. */
+	async rewind(entryId: string, restore: RestoreWhat): Promise<RewindResult> {
+		await this.settled();
+		const loaded = this.loadOwnFile();
+		if (!loaded) throw new Error("Rewind needs a session file (this session runs with --no-session)");
+		const entry = loaded.branch.find((e) => e.id === entryId);
+		if (!entry || entry.type !== "message" || entry.message.role !== "user") throw new Error(`No prompt ${entryId} on this branch`);
+		let files: FileChange[] = [];
+		if (restore !== "conversation") {
+			const { opened, records, index } = await this.locate(entryId, "code");
+			files = await opened.engine.restore(records[index].before);
+		}
+		const result: RewindResult = { entryId, restore, files };
+		if (restore !== "code") {
+			this.moveTo(entry.parentId);
+			result.text = messageText(entry.message);
+		}
+		return result;
+	}
+
+	/** Code and conversation back to just before the last prompt that has a checkpoint. */
+	async undo(): Promise<RewindResult> {
+		const last = (await this.points()).find((p) => p.checkpoint);
+		if (!last) throw new Error("Nothing to undo: no prompt of this branch has a checkpoint");
+		return this.rewind(last.entryId, "both");
+	}
+
+	/** The branches of the session's tree, newest first. */
+	branches(): BranchInfo[] {
+		const loaded = this.loadOwnFile();
+		if (!loaded) return [];
+		const byId = new Map(loaded.entries.map((e) => [e.id, e]));
+		const hasChild = new Set(loaded.entries.map((e) => e.parentId).filter((id): id is string => id !== null));
+		const current = loaded.leafId;
+		const out: BranchInfo[] = [];
+		for (const leaf of loaded.entries) {
+			if (hasChild.has(leaf.id)) continue;
+			const path = pathTo(byId, leaf.id);
+			const prompts = path.filter(isUserMessage);
+			const lastPrompt = prompts.at(-1);
+			out.push({
+				leafId: leaf.id,
+				text: lastPrompt ? messageText(lastPrompt.message) : "",
+				timestamp: leaf.timestamp,
+				current: leaf.id === current,
+				messageCount: path.filter((e) => e.type === "message").length,
+			});
+		}
+		return out.reverse();
+	}
+
+	/** Continues on the branch ending at `leafId`. */
+	switchBranch(leafId: string): void {
+		const loaded = this.loadOwnFile();
+		if (!loaded?.entries.some((e) => e.id === leafId)) throw new Error(`No branch ${leafId} in this session`);
+		this.moveTo(leafId);
+	}
+
+	private moveTo(entryId: string | null): void {
+		const log = this.host.log();
+		if (!log) throw new Error("Rewind needs a session file");
+		log.branchFrom(entryId);
+		this.openRun = undefined;
+		this.host.adoptBranch(loadSession(log.path));
+	}
+
+	private loadOwnFile(): LoadedSession | undefined {
+		const log = this.host.log();
+		if (!log) return undefined;
+		try {
+			return loadSession(log.path);
+		} catch {
+			// Not written yet: a session with no entries has no prompts to go back to.
+			return undefined;
+		}
+	}
+
+	private async locate(entryId: string, need: "code"): Promise<{ opened: OpenedCheckpoints; records: CheckpointRecord[]; index: number }> {
+		const opened = await this.opened;
+		if (!opened) throw new Error(`Cannot restore ${need}: checkpoints are off for this session`);
+		const loaded = this.loadOwnFile();
+		const points = loaded ? pointsOf(loaded.branch, opened.engine.kind) : [];
+		const withCheckpoint = points.filter((p) => p.checkpoint);
+		const index = withCheckpoint.findIndex((p) => p.entryId === entryId);
+		if (index < 0) throw new Error(`Cannot restore ${need}: the prompt ${entryId} has no checkpoint`);
+		return { opened, records: withCheckpoint.map((p) => p.checkpoint as CheckpointRecord), index };
+	}
+
+	private serial<T>(work: () => Promise<T>): Promise<T> {
+		const next = this.chain.then(work, work);
+		this.chain = next.catch((error: unknown) => {
+			this.host.notify("warning", `Checkpoint failed: ${error instanceof Error ? error.message : String(error)}`);
+		});
+		return next.catch(() => undefined as T);
+	}
+}
+
+const isUserMessage = (e: SessionEntry): e is EntryOf<"message"> & { message: Extract<AgentMessage, { role: "user" }> } =>
+	e.type === "message" && e.message.role === "user";
+
+/**
+ * The prompts of a branch in order. A prompt has a checkpoint when its parent entry is a `before`
+ * checkpoint of the engine in use; the run's `after` is the first one before the next such prompt.
+ */
+export function pointsOf(branch: readonly SessionEntry[], engine: "git" | "files" | undefined): RewindPoint[] {
+	const points: RewindPoint[] = [];
+	let lastWithCheckpoint: RewindPoint | undefined;
+	const byId = new Map(branch.map((e) => [e.id, e]));
+	for (const entry of branch) {
+		if (entry.type === "checkpoint" && entry.when === "after" && entry.engine === engine) {
+			if (lastWithCheckpoint?.checkpoint && !lastWithCheckpoint.checkpoint.after) lastWithCheckpoint.checkpoint.after = entry.snapshot;
+			continue;
+		}
+		if (!isUserMessage(entry)) continue;
+		const parent = entry.parentId ? byId.get(entry.parentId) : undefined;
+		const point: RewindPoint = { entryId: entry.id, text: messageText(entry.message), timestamp: entry.timestamp, changes: [] };
+		if (parent?.type === "checkpoint" && parent.when === "before" && parent.engine === engine) {
+			point.checkpoint = { entryId: entry.id, before: parent.snapshot };
+			lastWithCheckpoint = point;
+		}
+		points.push(point);
+	}
+	return points;
+}
+
+function pathTo(byId: Map<string, SessionEntry>, leafId: string): SessionEntry[] {
+	const path: SessionEntry[] = [];
+	const seen = new Set<string>();
+	let id: string | null = leafId;
+	while (id !== null && !seen.has(id)) {
+		seen.add(id);
+		const entry = byId.get(id);
+		if (!entry) break;
+		path.push(entry);
+		id = entry.parentId;
+	}
+	return path.reverse();
+}

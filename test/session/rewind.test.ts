@@ -1,0 +1,194 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
+import { loadSession } from "../../src/session/session-load.js";
+import { createFixture, type Fixture, userTexts } from "./session-fixture.js";
+
+let fx: Fixture;
+afterEach(async () => {
+	await fx?.cleanup();
+});
+
+const tools = ["read", "write", "edit", "bash"];
+const file = (name: string) => join(fx.cwd, name);
+const text = (name: string) => readFileSync(file(name), "utf8");
+const isExecutable = (name: string) => (statSync(file(name)).mode & 0o111) !== 0;
+
+function fingerprint(dir: string): Record<string, string> {
+	const out: Record<string, string> = {};
+	const walk = (folder: string) => {
+		for (const entry of readdirSync(folder, { withFileTypes: true })) {
+			const full = join(folder, entry.name);
+			if (entry.isDirectory()) walk(full);
+			else out[relative(dir, full)] = `${createHash("sha256").update(readFileSync(full)).digest("hex")}:${statSync(full).mode}`;
+		}
+	};
+	walk(dir);
+	return out;
+}
+
+/** A project under git with three files the run will edit, remove and chmod. */
+function seedProject() {
+	writeFileSync(file("a.ts"), "const a = 1;\n");
+	writeFileSync(file("g.txt"), "gone soon\n");
+	writeFileSync(file("h.sh"), "echo h\n");
+	chmodSync(file("h.sh"), 0o644);
+	const git = (...args: string[]) => execFileSync("git", args, { cwd: fx.cwd, stdio: "ignore" });
+	git("init", "--quiet");
+	git("add", ".");
+	git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "seed");
+}
+
+/** One prompt whose tools read and edit a.ts, write b.ts and run a bash command that writes, removes and chmods. */
+function scriptTheRun() {
+	fx.faux.setResponses([
+		fauxAssistantMessage([fauxToolCall("read", { path: "a.ts" }, { id: "r1" })]),
+		fauxAssistantMessage([
+			fauxToolCall("edit", { path: "a.ts", edits: [{ oldText: "const a = 1;", newText: "const a = 2;\nconst extra = 3;" }] }, { id: "e1" }),
+			fauxToolCall("write", { path: "b.ts", content: "export const b = true;\n" }, { id: "w1" }),
+			fauxToolCall("bash", { command: "echo x > f && rm g.txt && chmod +x h.sh" }, { id: "b1" }),
+		]),
+		fauxAssistantMessage([fauxText("All done.")]),
+	]);
+}
+
+describe("rewind through the session", () => {
+	it("undoes edit, write and bash byte-exact with modes; the next request has no trace of the turn; .git is untouched", async () => {
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		seedProject();
+		const dotGit = fingerprint(join(fx.cwd, ".git"));
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("Hello.")])]);
+		await fx.session.prompt("say hello");
+		scriptTheRun();
+		await fx.session.prompt("change the files");
+		expect(text("a.ts")).toBe("const a = 2;\nconst extra = 3;\n");
+		expect(existsSync(file("g.txt"))).toBe(false);
+		expect(isExecutable("h.sh")).toBe(true);
+
+		const points = await fx.session.rewind.points();
+		expect(points.map((p) => p.text)).toEqual(["change the files", "say hello"]);
+		expect(points[0].changes.map((c) => `${c.status} ${c.path} +${c.added} -${c.removed}`)).toEqual([
+			"modified a.ts +2 -1",
+			"added b.ts +1 -0",
+			"added f +1 -0",
+			"deleted g.txt +0 -1",
+			"modified h.sh +0 -0",
+		]);
+		expect(points[1].changes).toEqual([]);
+
+		const rewound = fx.waitForEvent("rewound");
+		const result = await fx.session.rewindTo(points[0].entryId, "both");
+		expect((await rewound).text).toBe("change the files");
+		expect(result.text).toBe("change the files");
+		expect(text("a.ts")).toBe("const a = 1;\n");
+		expect(text("g.txt")).toBe("gone soon\n");
+		expect(isExecutable("h.sh")).toBe(false);
+		expect(existsSync(file("b.ts"))).toBe(false);
+		expect(existsSync(file("f"))).toBe(false);
+		expect(fingerprint(join(fx.cwd, ".git"))).toEqual(dotGit);
+		expect(fx.session.getState().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("Again.")])]);
+		const before = fx.faux.calls.length;
+		await fx.session.prompt("something else");
+		const sent = fx.faux.calls[before].context.messages;
+		expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+		expect(userTexts(fx.faux, before)).toEqual(["say hello", "something else"]);
+		expect(JSON.stringify(sent)).not.toContain("change the files");
+	});
+
+	it("keeps the undone turn on its own branch; /tree switches back and a resume continues the branch last used", async () => {
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		writeFileSync(file("a.ts"), "const a = 1;\n");
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("first answer")])]);
+		await fx.session.prompt("first");
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("second answer")])]);
+		await fx.session.prompt("second");
+		const [second] = await fx.session.rewind.points();
+		await fx.session.rewindTo(second.entryId, "conversation");
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("other answer")])]);
+		await fx.session.prompt("second, differently");
+
+		const branches = fx.session.rewind.branches();
+		expect(branches.map((b) => [b.text, b.current])).toEqual([
+			["second, differently", true],
+			["second", false],
+		]);
+		fx.session.switchBranch(branches[1].leafId);
+		expect(fx.session.getState().messages.map((m) => (m.role === "assistant" ? m.content[0] : m.role))).toEqual([
+			"user",
+			{ type: "text", text: "first answer" },
+			"user",
+			{ type: "text", text: "second answer" },
+		]);
+		const path = fx.session.getState().sessionFile as string;
+		await fx.session.dispose();
+		expect(loadSession(path).messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+		const resumed = await fx.open({ sessionMode: { kind: "continue" } });
+		expect(resumed.getState().messages).toHaveLength(4);
+		expect(resumed.rewind.branches().map((b) => b.text)).toEqual(["second", "second, differently"]);
+	});
+
+	it("/undo restores code and conversation of the last prompt, and refuses when a file changed outside Rudder since", async () => {
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		seedProject();
+		scriptTheRun();
+		await fx.session.submit("change the files");
+		await fx.session.waitForIdle();
+		writeFileSync(file("a.ts"), "edited by the user\n");
+		await fx.session.submit("/undo");
+		expect(fx.notices().at(-1)).toMatch(/^Not undone: a\.ts changed outside Rudder/);
+		expect(text("a.ts")).toBe("edited by the user\n");
+
+		await fx.session.submit("/rewind 1 code");
+		expect(fx.notices().at(-1)).toMatch(
+			/This restore would change:[\s\S]*revert {2}a\.ts[\s\S]*Changed outside Rudder since then: a\.ts[\s\S]*\/rewind 1 code yes/,
+		);
+		await fx.session.submit("/rewind 1 code yes");
+		expect(text("a.ts")).toBe("const a = 1;\n");
+		expect(fx.session.getState().messages.length).toBeGreaterThan(1);
+
+		scriptTheRun();
+		await fx.session.submit("change the files again");
+		await fx.session.waitForIdle();
+		await fx.session.submit("/undo");
+		expect(fx.notices().at(-1)).toMatch(/^Code and conversation restored/);
+		expect(text("a.ts")).toBe("const a = 1;\n");
+		expect(existsSync(file("b.ts"))).toBe(false);
+	});
+
+	it("/fork continues in a new file holding the branch up to a prompt", async () => {
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("one")]), fauxAssistantMessage([fauxText("two")])]);
+		await fx.session.prompt("first");
+		await fx.session.prompt("second");
+		const original = fx.session.getState().sessionFile;
+		await fx.session.submit("/fork 1");
+		const forked = fx.session.getState().sessionFile;
+		expect(forked).not.toBe(original);
+		expect(fx.session.getState().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+		expect((await fx.waitForEvent("rewound")).text).toBe("second");
+		expect(loadSession(original as string).messages).toHaveLength(4);
+	});
+
+	it("without git, the copies of files edit and write touched are restored, and one notice says bash is not tracked", async () => {
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		await fx.session.dispose();
+		const session = await fx.open({ env: { ...fx.env, RUDDER_GIT: join(fx.root, "no-such-git") } });
+		writeFileSync(file("a.ts"), "const a = 1;\n");
+		writeFileSync(file("g.txt"), "gone soon\n");
+		writeFileSync(file("h.sh"), "echo h\n");
+		scriptTheRun();
+		await session.prompt("change the files");
+		expect(fx.notices().some((n) => /bash are not tracked/.test(n))).toBe(true);
+		const [point] = await session.rewind.points();
+		await session.rewindTo(point.entryId, "code");
+		expect(text("a.ts")).toBe("const a = 1;\n");
+		expect(existsSync(file("b.ts"))).toBe(false);
+		// bash's changes are not seen by the fallback.
+		expect(existsSync(file("f"))).toBe(true);
+	});
+});
