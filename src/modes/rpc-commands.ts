@@ -179,6 +179,30 @@ export const rpcHandlers: Record<string, Handler> = {
 			.filter((c) => c.source !== undefined)
 			.map((c) => ({ name: c.name, description: c.description, source: "prompt", sourceInfo: { path: c.source } })),
 	}),
+	// Rewind (ours; docs/rpc.md): checkpoints, code and conversation restores, the session tree.
+	rewind: async (command, ctx) => {
+		const entryId = requireString(command, "entryId");
+		const restore = command.restore ?? "both";
+		if (restore !== "code" && restore !== "conversation" && restore !== "both") {
+			throw new Error('"restore" must be "code", "conversation" or "both"');
+		}
+		await ctx.settled();
+		return ctx.session.rewindTo(entryId, restore);
+	},
+	undo: async (_command, ctx) => {
+		await ctx.settled();
+		return ctx.session.undo();
+	},
+	branch: async (command, ctx) => {
+		await ctx.settled();
+		return ctx.session.rewindTo(requireString(command, "entryId"), "conversation");
+	},
+	get_rewind_points: async (_command, ctx) => ({ points: await ctx.session.rewind.points() }),
+	get_tree: (_command, ctx) => ctx.session.rewind.tree(),
+	switch_branch: async (command, ctx) => {
+		await ctx.settled();
+		ctx.session.switchBranch(requireString(command, "leafId"));
+	},
 };
 
 /** Called on compaction_end: keeps the result `compact` answers with (null when it failed). */

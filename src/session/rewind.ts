@@ -45,6 +45,17 @@ export interface BranchInfo {
 	messageCount: number;
 }
 
+/** One entry of the session tree, as rpc `get_tree` lists it. */
+export interface TreeEntry {
+	id: string;
+	parentId: string | null;
+	type: string;
+	timestamp: string;
+	/** Message entries: the role and the start of the text. */
+	role?: string;
+	text?: string;
+}
+
 /** What the coordinator needs from the session (`AgentSession` implements it). */
 export interface RewindHost {
 	cwd(): string;
@@ -196,6 +207,21 @@ export class SessionRewind {
 			});
 		}
 		return out.reverse();
+	}
+
+	/** Every entry of the file with its place in the tree, and the current leaf (rpc `get_tree`). */
+	tree(): { entries: TreeEntry[]; leafId: string | null } {
+		const loaded = this.loadOwnFile();
+		if (!loaded) return { entries: [], leafId: null };
+		const entries = loaded.entries.map((e): TreeEntry => {
+			const out: TreeEntry = { id: e.id, parentId: e.parentId, type: e.type, timestamp: e.timestamp };
+			if (e.type === "message") {
+				out.role = e.message.role;
+				out.text = messageText(e.message).slice(0, 200);
+			}
+			return out;
+		});
+		return { entries, leafId: loaded.leafId };
 	}
 
 	/** Continues on the branch ending at `leafId`. */

@@ -1,7 +1,7 @@
 // `rudder --mode rpc` (built CLI): JSON-line commands on stdin, one response per command, events as
 // lines; steering reaches the next request; abort ends the run and closes the connection.
 
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { textBody, textRecords } from "../helpers/openai-chunks.js";
@@ -282,5 +282,41 @@ describe("--mode rpc", () => {
 		expect(result.code).toBe(0);
 		const end = client.lines.find((l) => l.type === "agent_end");
 		expect(end.messages.at(-1).content).toEqual([{ type: "text", text: "slow but sure" }]);
+	});
+
+	it("checkpoints each prompt; get_rewind_points, rewind and get_tree work on the session file", { timeout: LONG }, async () => {
+		server = await startScriptedServer();
+		home = makeHome({ mockUrl: server.url, modelIds: ["mock-1"] });
+		writeFileSync(join(home.cwd, "a.txt"), "original\n");
+		client = startCli(["--mode", "rpc", "--model", "mock/mock-1"], home);
+		server.enqueue({ kind: "sse", chunks: [textBody("first reply")] });
+		client.send({ id: "p1", type: "prompt", message: "first prompt" });
+		const checkpoint = await client.waitFor((l) => l.type === "checkpoint_created");
+		expect(checkpoint).toMatchObject({ engine: "git" });
+		await client.waitFor((l) => l.type === "agent_end");
+		// The user's own shell command changes the files after the run.
+		client.send({ id: "b1", type: "bash", command: "echo changed > a.txt && echo new > b.txt" });
+		await client.waitFor(response("b1"));
+
+		client.send({ id: "r0", type: "get_rewind_points" });
+		const points = (await client.waitFor(response("r0"))).data.points;
+		expect(points.map((p: any) => p.text)).toEqual(["first prompt"]);
+		client.send({ id: "r1", type: "rewind", entryId: points[0].entryId, restore: "both" });
+		const rewound = await client.waitFor(response("r1"));
+		expect(rewound).toMatchObject({ success: true, data: { restore: "both", text: "first prompt" } });
+		expect(rewound.data.files.map((f: any) => `${f.status} ${f.path}`).sort()).toEqual(["deleted b.txt", "modified a.txt"]);
+		expect(await client.waitFor((l) => l.type === "rewound")).toMatchObject({ entryId: points[0].entryId });
+		expect(readFileSync(join(home.cwd, "a.txt"), "utf8")).toBe("original\n");
+		expect(existsSync(join(home.cwd, "b.txt"))).toBe(false);
+
+		client.send({ id: "t1", type: "get_tree" });
+		const tree = (await client.waitFor(response("t1"))).data;
+		const leaf = tree.entries.find((e: any) => e.id === tree.leafId);
+		expect(leaf.type).toBe("branch");
+		expect(tree.entries.filter((e: any) => e.role === "user").map((e: any) => e.text)).toEqual(["first prompt"]);
+		client.send({ id: "m1", type: "get_messages" });
+		expect((await client.waitFor(response("m1"))).data.messages).toEqual([]);
+		client.send({ id: "x1", type: "rewind", entryId: "nope", restore: "code" });
+		expect(await client.waitFor(response("x1"))).toMatchObject({ success: false, error: expect.stringMatching(/nope/) });
 	});
 });
