@@ -6,6 +6,8 @@ import { patchedInk } from "./test/helpers/patched-ink.js";
 
 export default defineConfig({
 	test: {
+		// Generous: a shared 2-core machine running several suites at once must not fail a test by the clock.
+		testTimeout: 30_000,
 		projects: [
 			{ extends: true, test: { name: "unit", include: ["test/**/*.test.{ts,tsx}"], exclude: ["test/components/ink/patched/**"] } },
 			{

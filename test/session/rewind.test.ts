@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
 import { loadSession } from "../../src/session/session-load.js";
+import { fingerprint } from "../helpers/fingerprint.js";
 import { createFixture, type Fixture, userTexts } from "./session-fixture.js";
 
 let fx: Fixture;
@@ -16,19 +16,6 @@ const tools = ["read", "write", "edit", "bash"];
 const file = (name: string) => join(fx.cwd, name);
 const text = (name: string) => readFileSync(file(name), "utf8");
 const isExecutable = (name: string) => (statSync(file(name)).mode & 0o111) !== 0;
-
-function fingerprint(dir: string): Record<string, string> {
-	const out: Record<string, string> = {};
-	const walk = (folder: string) => {
-		for (const entry of readdirSync(folder, { withFileTypes: true })) {
-			const full = join(folder, entry.name);
-			if (entry.isDirectory()) walk(full);
-			else out[relative(dir, full)] = `${createHash("sha256").update(readFileSync(full)).digest("hex")}:${statSync(full).mode}`;
-		}
-	};
-	walk(dir);
-	return out;
-}
 
 /** A project under git with three files the run will edit, remove and chmod. */
 function seedProject() {

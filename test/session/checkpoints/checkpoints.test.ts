@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openCheckpoints, storeDirFor } from "../../../src/session/checkpoints/index.js";
 import { type CheckpointRecord, changedByRun, formatChange, previewRewind } from "../../../src/session/checkpoints/rewind-plan.js";
+import { fingerprint } from "../../helpers/fingerprint.js";
 
 let root: string;
 let ws: string;
@@ -24,20 +24,6 @@ const put = (path: string, text: string | Buffer) => {
 	writeFileSync(join(ws, path), text);
 };
 const mode = (path: string) => statSync(join(ws, path)).mode & 0o777;
-
-/** Every file under a folder with its bytes' hash and mode: a fingerprint to compare before and after. */
-function fingerprint(dir: string): Record<string, string> {
-	const out: Record<string, string> = {};
-	const walk = (folder: string) => {
-		for (const entry of readdirSync(folder, { withFileTypes: true })) {
-			const full = join(folder, entry.name);
-			if (entry.isDirectory()) walk(full);
-			else out[relative(dir, full)] = `${createHash("sha256").update(readFileSync(full)).digest("hex")}:${statSync(full).mode}`;
-		}
-	};
-	walk(dir);
-	return out;
-}
 
 const git = (...args: string[]) => execFileSync("git", args, { cwd: ws, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
