@@ -59,12 +59,16 @@ export function useInputController(deps: InputControllerDeps) {
 		browsing.current = undefined;
 		history.add(state.text.includes("[paste #") ? text : state.text);
 		if (state.pastes.size > 0 && !/^[/!]/.test(command)) view.showPastesAs(text.trim(), state.text.trim());
-		if (command === "/quit" || command === "/exit") return deps.exit(0);
-		if (command === "/model") return openModelPicker();
-		if (command === "/resume" && session.listSessions) return openResumePicker();
-		session.submit(text, as ? { as } : undefined).catch((error: unknown) => {
-			notify("error", error instanceof Error ? error.message : String(error));
-		});
+		// Every command, /quit and the pickers' included, goes to the session's registry; one that needs
+		// the UI answers with what to show.
+		session
+			.submit(text, as ? { as, ui: true } : { ui: true })
+			.then((outcome) => {
+				if (outcome.kind !== "command" || !outcome.ui) return;
+				if (outcome.ui === "pick-model") openModelPicker();
+				else if (outcome.ui === "pick-session") openResumePicker();
+			})
+			.catch(fail);
 	};
 
 	const fail = (error: unknown) => notify("error", error instanceof Error ? error.message : String(error));

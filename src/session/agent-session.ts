@@ -27,7 +27,7 @@ import { findSession, listSessions, type SessionInfo } from "./session-store.js"
 import { globalSettingsPath, loadSettings, type Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import { buildSystemPrompt } from "./system-prompt.js";
-import type { AgentSessionApi, SessionEvent, SessionState, SessionTotals, SlashCommandInfo, SubmitOutcome } from "./types.js";
+import type { AgentSessionApi, SessionEvent, SessionState, SessionTotals, SlashCommandInfo, SubmitOptions, SubmitOutcome } from "./types.js";
 import { runUserShell, type UserShellResult } from "./user-shell.js";
 
 type Env = Record<string, string | undefined>;
@@ -360,13 +360,13 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		}
 	}
 
-	async submit(text: string, options: { as?: "steer" | "followUp"; images?: ImageContent[] } = {}): Promise<SubmitOutcome> {
+	async submit(text: string, options: SubmitOptions = {}): Promise<SubmitOutcome> {
 		const line = text.trim();
 		if (!line && !options.images?.length) return { kind: "ignored" };
 		const custom = line.startsWith("/") ? this.expandCustomCommand(line) : undefined;
 		if (line.startsWith("/") && custom === undefined) {
-			const name = await runSlashCommand(this, line);
-			return { kind: "command", name };
+			const { name, ui } = await runSlashCommand(this, line, slashCommands, { ui: options.ui === true });
+			return ui ? { kind: "command", name, ui } : { kind: "command", name };
 		}
 		if (line.startsWith("!")) {
 			// `!!cmd` shows its output but keeps it out of the model's context.

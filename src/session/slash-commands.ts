@@ -1,12 +1,13 @@
-// The one registry of `/commands`, used by every mode. A command reports through session notices, so
-// the interactive app, print and rpc modes show the same text; a UI may intercept a name first (the
-// app opens a picker for a bare `/model`) but never keeps its own list.
+// The one registry of `/commands`, used by every mode, the UI's own commands included. A command
+// reports through session notices, so the interactive app, print and rpc modes show the same text; one
+// that needs the UI (a bare `/model` or `/resume`: a picker) returns a `CommandUiRequest` when the caller
+// says it can act on one, and answers in text otherwise. No UI keeps its own list of commands.
 import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
 import { type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
 import type { SessionInfo } from "./session-store.js";
-import type { SessionState, SlashCommandInfo } from "./types.js";
+import type { CommandUiRequest, SessionState, SlashCommandInfo } from "./types.js";
 
 /** What commands need from the session. `AgentSession` implements it. */
 export interface SlashCommandHost extends RewindCommandHost {
@@ -31,9 +32,17 @@ export interface SlashCommandHost extends RewindCommandHost {
 	answerMcpTrust(allow: boolean): string[];
 }
 
-export interface SlashCommand extends SlashCommandInfo {
-	run(session: SlashCommandHost, args: string): Promise<void> | void;
+/** How the command was called: `ui` when the caller can act on a `CommandUiRequest` (the TUI). */
+export interface SlashCommandContext {
+	ui: boolean;
 }
+
+export interface SlashCommand extends SlashCommandInfo {
+	/** Reports through notices; a command that needs the UI (a picker) returns what to show instead. */
+	run(session: SlashCommandHost, args: string, context: SlashCommandContext): Promise<CommandResult> | CommandResult;
+}
+
+type CommandResult = void | { ui: CommandUiRequest };
 
 const money = (n: number) => `$${n.toFixed(4)}`;
 
@@ -60,8 +69,9 @@ export const slashCommands: readonly SlashCommand[] = [
 		name: "model",
 		description: "Switch model (no argument: list the models you can use)",
 		args: "[pattern]",
-		run: async (s, args) => {
+		run: async (s, args, ctx) => {
 			const current = s.getState().model;
+			if (!args && ctx.ui) return { ui: "pick-model" };
 			if (!args) {
 				const lines = s
 					.availableModels()
@@ -100,10 +110,11 @@ export const slashCommands: readonly SlashCommand[] = [
 		name: "resume",
 		description: "List this folder's sessions, or switch to one by id (--fork: continue in a copy)",
 		args: "[--fork] [id]",
-		run: async (s, args) => {
+		run: async (s, args, ctx) => {
 			if (!args) {
 				const sessions = s.listSessions();
 				if (sessions.length === 0) return s.notify("info", "No saved sessions in this folder yet");
+				if (ctx.ui) return { ui: "pick-session" };
 				return s.notify("info", `Sessions (resume with /resume <id>):\n${sessions.slice(0, 20).map(describeSession).join("\n")}`);
 			}
 			const fork = /(^|\s)--fork(\s|$)/.test(args);
@@ -210,6 +221,11 @@ export const slashCommands: readonly SlashCommand[] = [
 		description: "Quit Rudder",
 		run: (s) => s.requestQuit(),
 	},
+	{
+		name: "exit",
+		description: "Quit Rudder (as /quit)",
+		run: (s) => s.requestQuit(),
+	},
 ];
 
 /** Splits `/name rest of line`; undefined when the text is not a command. */
@@ -224,18 +240,20 @@ export async function runSlashCommand(
 	host: SlashCommandHost,
 	text: string,
 	commands: readonly SlashCommand[] = slashCommands,
-): Promise<string> {
+	context: SlashCommandContext = { ui: false },
+): Promise<{ name: string; ui?: CommandUiRequest }> {
 	const parsed = parseSlashCommand(text);
 	const name = parsed?.name ?? text.trim().slice(1).split(/\s/)[0] ?? "";
 	const command = parsed && commands.find((c) => c.name === parsed.name);
 	if (!command || !parsed) {
 		host.notify("error", `Unknown command /${name} (type /help for the list)`);
-		return name;
+		return { name };
 	}
 	try {
-		await command.run(host, parsed.args);
+		const result = await command.run(host, parsed.args, context);
+		if (result) return { name: command.name, ui: result.ui };
 	} catch (error) {
 		host.notify("error", `/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`);
 	}
-	return command.name;
+	return { name: command.name };
 }

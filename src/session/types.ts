@@ -97,14 +97,25 @@ export interface SessionState {
 	mcpServers?: readonly McpServerInfo[];
 }
 
+/** What a command asks an interactive UI to show: the model picker, the session picker. */
+export type CommandUiRequest = "pick-model" | "pick-session";
+
 /** Result of sending a line of input: what the session did with it. */
 export type SubmitOutcome =
 	| { kind: "prompted" }
 	| { kind: "steered" }
 	| { kind: "queued_follow_up" }
-	| { kind: "command"; name: string }
+	/** `ui`: the command asks the UI to show something (only when submitted with `ui: true`). */
+	| { kind: "command"; name: string; ui?: CommandUiRequest }
 	| { kind: "shell" }
 	| { kind: "ignored" };
+
+export interface SubmitOptions {
+	as?: "steer" | "followUp";
+	images?: ImageContent[];
+	/** The caller acts on a command's `CommandUiRequest` (the TUI opens a picker); otherwise commands answer in text. */
+	ui?: boolean;
+}
 
 export interface SlashCommandInfo {
 	name: string;
@@ -137,7 +148,7 @@ export interface AgentSessionApi {
 	 * expanded). When idle it prompts; while streaming it steers (`as: "followUp"` queues instead).
 	 * Resolves when the input was accepted, not when the run ends.
 	 */
-	submit(text: string, options?: { as?: "steer" | "followUp"; images?: ImageContent[] }): Promise<SubmitOutcome>;
+	submit(text: string, options?: SubmitOptions): Promise<SubmitOutcome>;
 	/** Starts a run; resolves when it settles. Rejects only if a run is already active. */
 	prompt(text: string, images?: ImageContent[]): Promise<void>;
 	steer(text: string): void;

@@ -187,12 +187,12 @@ describe("App key routing", () => {
 		await vi.waitFor(() => expect(app.lastFrame()).toContain(`› ${words.slice(0, 47)}\n  w13 w14`));
 	});
 
-	it("/quit exits without reaching the session", async () => {
+	it("/quit goes to the command registry, whose quit event exits", async () => {
 		const { session, onExit, type } = await mount();
 		await type("/quit");
 		await type(ENTER);
 		expect(onExit).toHaveBeenCalledWith(0);
-		expect(submits(session)).toEqual([]);
+		expect(submits(session)).toEqual([["/quit", undefined]]);
 	});
 
 	it("Up and Down walk the input history and come back to the draft", async () => {
@@ -258,11 +258,14 @@ describe("App key routing", () => {
 		];
 		await type("/ex");
 		await type(ENTER);
-		expect(submits(session)).toEqual([]);
+		expect(submits(session)).toEqual([["/quit", undefined]]);
 		expect(frame().replace(/\x1b\[[0-9;]*m/g, "")).toContain("› /export ");
 		await type("\x15/co");
 		await type(ENTER);
-		expect(submits(session)).toEqual([["/compact", undefined]]);
+		expect(submits(session)).toEqual([
+			["/quit", undefined],
+			["/compact", undefined],
+		]);
 	});
 
 	it("Esc closes the menu first (the run goes on), and a second Esc stops the run", async () => {
@@ -308,7 +311,10 @@ describe("App /resume", () => {
 		expect(rows[first].indexOf("4 msgs")).toBe(rows[first + 1].indexOf("9 msgs"));
 		await type("\x1b[B");
 		await type(ENTER);
-		expect(submits(session)).toEqual([["/resume bbbb2222", undefined]]);
+		expect(submits(session)).toEqual([
+			["/resume", undefined],
+			["/resume bbbb2222", undefined],
+		]);
 		expect(frame()).not.toContain("Resume a session");
 	});
 
@@ -325,7 +331,7 @@ describe("App /resume", () => {
 		await type("q");
 		await vi.waitFor(() => expect(frame()).toContain("no match"));
 		await type(ENTER);
-		expect(submits(session)).toEqual([]);
+		expect(submits(session)).toEqual([["/resume", undefined]]);
 		for (let i = 0; i < 4; i++) await type("\x7f");
 		await type("aaaa");
 		await vi.waitFor(() => expect(frame()).not.toContain("add tests"));
@@ -333,7 +339,10 @@ describe("App /resume", () => {
 		await type("\x0f");
 		expect(plain(frame())).toContain("search: aaaa");
 		await type(ENTER);
-		expect(submits(session)).toEqual([["/resume aaaa1111", undefined]]);
+		expect(submits(session)).toEqual([
+			["/resume", undefined],
+			["/resume aaaa1111", undefined],
+		]);
 	});
 
 	it("Esc closes the picker without resuming; without listSessions /resume goes to the session as typed", async () => {
@@ -342,11 +351,14 @@ describe("App /resume", () => {
 		await type(ENTER);
 		await type(ESC);
 		await vi.waitFor(() => expect(frame()).not.toContain("Resume a session"));
-		expect(submits(session)).toEqual([]);
+		expect(submits(session)).toEqual([["/resume", undefined]]);
 		(session as { listSessions?: unknown }).listSessions = undefined;
 		await type("/resume");
 		await type(ENTER);
-		expect(submits(session)).toEqual([["/resume", undefined]]);
+		expect(submits(session)).toEqual([
+			["/resume", undefined],
+			["/resume", undefined],
+		]);
 	});
 
 	it("opens at start when asked (rudder -r)", async () => {

@@ -5,7 +5,8 @@
 import type { AgentMessage } from "../../src/agent/types.js";
 import type { AssistantMessage, Model } from "../../src/ai/types.js";
 import { emptyUsage } from "../../src/ai/usage.js";
-import type { AgentSessionApi, SessionEvent, SessionState, SessionSummary, SubmitOutcome } from "../../src/session/types.js";
+import { runSlashCommand, type SlashCommandHost, slashCommands } from "../../src/session/slash-commands.js";
+import type { AgentSessionApi, SessionEvent, SessionState, SessionSummary, SubmitOptions, SubmitOutcome } from "../../src/session/types.js";
 
 export const fakeModel: Model = {
 	id: "fake-1",
@@ -49,13 +50,33 @@ export class FakeSession implements AgentSessionApi {
 		this.listeners.add(listener);
 		return () => this.listeners.delete(listener);
 	}
+	requestQuit(): void {
+		this.emit({ type: "quit" });
+	}
+	notify(level: "info" | "warning" | "error", text: string): void {
+		this.emit({ type: "notice", level, text });
+	}
+	findModel(pattern: string) {
+		return this.availableModels().find((m) => `${m.provider}/${m.id}`.includes(pattern));
+	}
 	emit(event: SessionEvent): void {
 		for (const l of this.listeners) l(event);
 	}
 
-	async submit(text: string, options?: { as?: "steer" | "followUp" }): Promise<SubmitOutcome> {
-		this.calls.push({ method: "submit", args: [text, options] });
-		if (text.startsWith("/")) return { kind: "command", name: text.slice(1).split(" ")[0] };
+	/** Whether the last submit said the caller acts on a command's UI request (the TUI does). */
+	lastSubmitUi = false;
+
+	async submit(text: string, options?: SubmitOptions): Promise<SubmitOutcome> {
+		const { ui, ...rest } = options ?? {};
+		this.lastSubmitUi = ui === true;
+		this.calls.push({ method: "submit", args: [text, Object.keys(rest).length ? rest : undefined] });
+		// The real registry: the UI's commands (/quit, /exit, a bare /model or /resume) are its too. The
+		// commands used here need only what this fake has; others report through notices.
+		if (text.startsWith("/")) {
+			const host = this as unknown as SlashCommandHost;
+			const { name, ui: request } = await runSlashCommand(host, text, slashCommands, { ui: ui === true });
+			return request ? { kind: "command", name, ui: request } : { kind: "command", name };
+		}
 		if (!this.state.isStreaming) {
 			void this.prompt(text);
 			return { kind: "prompted" };

@@ -158,3 +158,33 @@ describe("slash commands through submit", () => {
 		expect(existsSync(join(fx.cwd, ".rudder"))).toBe(false);
 	});
 });
+
+describe("commands that need the UI", () => {
+	it("a bare /model asks a UI for the model picker, and answers in text to a caller without one", async () => {
+		fx = await createFixture();
+		const before = fx.notices().length;
+		expect(await fx.session.submit("/model", { ui: true })).toEqual({ kind: "command", name: "model", ui: "pick-model" });
+		expect(fx.notices()).toHaveLength(before);
+		expect(await fx.session.submit("/model")).toEqual({ kind: "command", name: "model" });
+		expect(lastNotice()).toMatch(/^Models \(switch with \/model <pattern>\):/);
+	});
+
+	it("a bare /resume asks for the session picker only when there are sessions to pick", async () => {
+		fx = await createFixture();
+		expect(await fx.session.submit("/resume", { ui: true })).toEqual({ kind: "command", name: "resume" });
+		expect(lastNotice()).toBe("No saved sessions in this folder yet");
+		await fx.session.submit("hello");
+		await fx.session.waitForIdle();
+		await fx.session.submit("/new");
+		expect(await fx.session.submit("/resume", { ui: true })).toEqual({ kind: "command", name: "resume", ui: "pick-session" });
+		expect(await fx.session.submit("/resume")).toEqual({ kind: "command", name: "resume" });
+		expect(lastNotice()).toMatch(/^Sessions \(resume with \/resume <id>\):/);
+	});
+
+	it("/exit quits like /quit, through the same registry", async () => {
+		fx = await createFixture();
+		await fx.session.submit("/exit");
+		expect(fx.session.quitRequested).toBe(true);
+		expect(fx.events.at(-1)).toEqual({ type: "quit" });
+	});
+});
