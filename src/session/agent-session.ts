@@ -27,7 +27,15 @@ import { findSession, listSessions, type SessionInfo } from "./session-store.js"
 import { globalSettingsPath, loadSettings, type Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import { buildSystemPrompt } from "./system-prompt.js";
-import type { AgentSessionApi, SessionEvent, SessionState, SessionTotals, SlashCommandInfo, SubmitOptions, SubmitOutcome } from "./types.js";
+import type {
+	AgentSessionApi,
+	SessionEvent,
+	SessionState,
+	SessionTotals,
+	SlashCommandInfo,
+	SubmitOptions,
+	SubmitOutcome,
+} from "./types.js";
 import { runUserShell, type UserShellResult } from "./user-shell.js";
 
 type Env = Record<string, string | undefined>;
