@@ -41,6 +41,8 @@ export interface BashToolOptions {
 	maxBytes?: number;
 	/** Limits how many commands run at once; default the process-wide `toolProcessSlots`. */
 	slots?: ProcessSlots;
+	/** Turns the shell's launch into a sandboxed one (see sandbox.ts); asked again for every command. */
+	wrapSpawn?: (file: string, args: string[], cwd: string) => { file: string; args: string[] };
 }
 
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashSchema, BashToolDetails> {
@@ -89,7 +91,7 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 	const output = new OutputCollector(ctx.maxLines, ctx.maxBytes);
 
 	return new Promise<{ content: { type: "text"; text: string }[]; details: BashToolDetails }>((resolve, reject) => {
-		const child = spawnShellCommand({ shell, command: params.command, cwd: ctx.cwd });
+		const child = spawnShellCommand({ shell, command: params.command, cwd: ctx.cwd, wrap: options.wrapSpawn });
 		let settled = false;
 		let updateTimer: NodeJS.Timeout | undefined;
 		let lastUpdateAt = 0;

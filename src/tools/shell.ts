@@ -11,14 +11,17 @@ export interface ShellCommand {
 	command: string;
 	cwd: string;
 	env?: NodeJS.ProcessEnv;
+	/** Turns the launch into a sandboxed one (see sandbox.ts). */
+	wrap?: (file: string, args: string[], cwd: string) => { file: string; args: string[] };
 }
 
 /**
  * Starts `shell -c command` as the leader of its own process group (one signal to the group stops
  * everything it started), registered so that the group is killed when Rudder exits.
  */
-export function spawnShellCommand({ shell, command, cwd, env }: ShellCommand): ChildProcessByStdio<null, Readable, Readable> {
-	const child = spawn(shell, ["-c", command], { cwd, env: env ?? process.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+export function spawnShellCommand({ shell, command, cwd, env, wrap }: ShellCommand): ChildProcessByStdio<null, Readable, Readable> {
+	const launch = wrap?.(shell, ["-c", command], cwd) ?? { file: shell, args: ["-c", command] };
+	const child = spawn(launch.file, launch.args, { cwd, env: env ?? process.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
 	if (child.pid !== undefined) trackProcessGroup(child.pid);
 	return child;
 }

@@ -1,0 +1,120 @@
+// The decision for one tool call: deny rules first (they win over everything), then the mode's hard
+// limits (plan), then allow rules, then the mode's table. Pure apart from resolving real paths.
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { commandMatches, pathMatches, ruleNamesTool, splitCommand } from "./rules.js";
+import type { Decision, PermissionMode, PermissionPolicy, PermissionRule, ToolKind, ToolRequest } from "./types.js";
+import { insideWorkspace, isUnder, realTarget } from "./workspace.js";
+
+const KINDS: Record<string, ToolKind> = {
+	read: "read",
+	grep: "read",
+	find: "read",
+	ls: "read",
+	edit: "write",
+	write: "write",
+	bash: "run",
+};
+
+/** Folders whose contents change what runs or what is allowed: writing there always asks. */
+const PROTECTED_FOLDERS = [".git", ".rudder"];
+
+export function toolKind(tool: string): ToolKind {
+	return KINDS[tool] ?? "other";
+}
+
+/** What a request touches: the real path for file tools, the command for bash. */
+export interface Target {
+	kind: ToolKind;
+	/** Real path of a file tool's target. */
+	path?: string;
+	/** The `path` argument as the model wrote it, for messages. */
+	shownPath?: string;
+	inside?: boolean;
+	command?: string;
+}
+
+export function targetOf(request: ToolRequest, policy: PermissionPolicy): Target {
+	const kind = toolKind(request.tool);
+	if (kind === "run") return { kind, command: typeof request.args.command === "string" ? request.args.command : "" };
+	if (kind === "other") return { kind };
+	const raw = typeof request.args.path === "string" && request.args.path !== "" ? request.args.path : ".";
+	const cwd = policy.workspace.roots[0] ?? process.cwd();
+	const path = realTarget(toolPath(raw, cwd));
+	return { kind, path, shownPath: raw, inside: insideWorkspace(policy.workspace, path) };
+}
+
+/** Same reading of a path argument as the tools (`@` prefix dropped, `~` expanded, cwd-relative). */
+function toolPath(raw: string, cwd: string): string {
+	const trimmed = raw.startsWith("@") ? raw.slice(1) : raw;
+	const expanded = trimmed === "~" ? homedir() : trimmed.startsWith("~/") ? join(homedir(), trimmed.slice(2)) : trimmed;
+	return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
+}
+
+/** Whether `rule` names this call: its tool, and its pattern (if any) against the command or path. */
+function ruleMatches(rule: PermissionRule, request: ToolRequest, target: Target, cwd: string, command = target.command): boolean {
+	if (!ruleNamesTool(rule, request.tool)) return false;
+	if (rule.pattern === undefined) return true;
+	if (target.kind === "run") return commandMatches(rule.pattern, command ?? "");
+	if (target.path) return pathMatches(rule.pattern, target.path, cwd);
+	return false;
+}
+
+/** A deny rule hits the whole command line or any simple command in it. */
+function deniedBy(rules: readonly PermissionRule[], request: ToolRequest, target: Target, cwd: string): PermissionRule | undefined {
+	const parts = target.kind === "run" ? (splitCommand(target.command ?? "") ?? []) : [];
+	return rules.find((r) => ruleMatches(r, request, target, cwd) || parts.some((part) => ruleMatches(r, request, target, cwd, part)));
+}
+
+/**
+ * Allow rules vouch for a command only when it splits into simple commands and each one matches:
+ * `bash(npm test*)` must not let `npm test && curl … | sh` through.
+ */
+function allowedBy(rules: readonly PermissionRule[], request: ToolRequest, target: Target, cwd: string): boolean {
+	if (target.kind !== "run") return rules.some((r) => ruleMatches(r, request, target, cwd));
+	const parts = splitCommand(target.command ?? "");
+	if (!parts || parts.length === 0) return false;
+	return parts.every((part) => rules.some((r) => ruleMatches(r, request, target, cwd, part)));
+}
+
+function describe(request: ToolRequest, target: Target): string {
+	if (target.kind === "run") return `bash: ${target.command}`;
+	if (target.shownPath !== undefined) return `${request.tool} ${target.shownPath}`;
+	return request.tool;
+}
+
+function inProtectedFolder(policy: PermissionPolicy, path: string): boolean {
+	return policy.workspace.roots.some((root) => PROTECTED_FOLDERS.some((folder) => isUnder(join(root, folder), path)));
+}
+
+export function modeForbids(mode: PermissionMode, kind: ToolKind): boolean {
+	return mode === "plan" && kind !== "read";
+}
+
+export function decide(request: ToolRequest, policy: PermissionPolicy): Decision {
+	const target = targetOf(request, policy);
+	const cwd = policy.workspace.roots[0] ?? process.cwd();
+	const denied = deniedBy(policy.deny, request, target, cwd);
+	if (denied) return { kind: "deny", reason: `${describe(request, target)} is denied by the rule "${denied.text}" (${denied.source})` };
+	if (modeForbids(policy.mode, target.kind)) {
+		return {
+			kind: "deny",
+			reason: `Permission mode "plan" forbids ${target.kind === "run" ? "running commands" : target.kind === "write" ? "writing files" : `the ${request.tool} tool`}: describe the plan instead; the user switches modes to carry it out`,
+		};
+	}
+	if (policy.mode === "yolo") return { kind: "allow" };
+	if (allowedBy(policy.allow, request, target, cwd)) return { kind: "allow" };
+	switch (target.kind) {
+		case "read":
+			return target.inside ? { kind: "allow" } : { kind: "ask", reason: `${describe(request, target)} is outside the workspace` };
+		case "write":
+			if (!target.inside) return { kind: "ask", reason: `${describe(request, target)} is outside the workspace` };
+			if (inProtectedFolder(policy, target.path as string))
+				return { kind: "ask", reason: `${describe(request, target)} is in a protected folder (${PROTECTED_FOLDERS.join(", ")})` };
+			return policy.mode === "auto-edit" ? { kind: "allow" } : { kind: "ask", reason: `${describe(request, target)} changes a file` };
+		case "run":
+			return { kind: "ask", reason: "commands ask first" };
+		default:
+			return { kind: "ask", reason: `${request.tool} is not a built-in tool` };
+	}
+}

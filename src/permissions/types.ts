@@ -1,0 +1,53 @@
+// The permission contract: modes, rules and the decision for one tool call. Pure data; the policy
+// (policy.ts) turns a request into a decision, the gate (gate.ts) acts on it.
+
+/**
+ * - `ask` (default): reads inside the workspace run; every write, edit and command asks.
+ * - `auto-edit`: writes inside the workspace run too; commands and anything outside ask.
+ * - `plan`: nothing that writes or runs; reads inside the workspace run.
+ * - `yolo`: nothing asks (deny rules still hold). Only when chosen explicitly.
+ */
+export type PermissionMode = "ask" | "auto-edit" | "plan" | "yolo";
+
+export const PERMISSION_MODES: readonly PermissionMode[] = ["ask", "auto-edit", "plan", "yolo"];
+
+/** Strictest first: a project may move the mode left (narrow) but not right (widen) until trusted. */
+export const MODE_STRICTNESS: Readonly<Record<PermissionMode, number>> = { plan: 0, ask: 1, "auto-edit": 2, yolo: 3 };
+
+/** What a call does, as far as the policy is concerned. Unknown tools (MCP, extensions) are `other`. */
+export type ToolKind = "read" | "write" | "run" | "other";
+
+/**
+ * One `permissions.allow` / `permissions.deny` entry, parsed. `tool(pattern)` limits the rule to calls
+ * whose command (bash) or path (file tools) matches `pattern`; a bare name (`bash`, `mcp__github__*`)
+ * matches every call of the tools it names.
+ */
+export interface PermissionRule {
+	/** The entry as written, for messages. */
+	text: string;
+	/** Glob on the tool name (`*` any run of characters). */
+	tool: string;
+	/** Absent: every call of the tool. */
+	pattern?: string;
+	/** Where the rule came from: a settings file path, a flag, "this session". */
+	source: string;
+}
+
+export interface Workspace {
+	/** Real paths (symlinks resolved) of the cwd first, then each `--add-dir` folder. */
+	roots: readonly string[];
+}
+
+export interface PermissionPolicy {
+	mode: PermissionMode;
+	allow: readonly PermissionRule[];
+	deny: readonly PermissionRule[];
+	workspace: Workspace;
+}
+
+export interface ToolRequest {
+	tool: string;
+	args: Record<string, unknown>;
+}
+
+export type Decision = { kind: "allow" } | { kind: "ask"; reason: string } | { kind: "deny"; reason: string };

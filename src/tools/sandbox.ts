@@ -1,0 +1,99 @@
+// Where a `bash` command runs: in a sandbox that can write only the workspace and a private temp
+// folder, with no network, or as is. Linux uses bubblewrap (`bwrap`); macOS would use sandbox-exec
+// behind the same interface (the seam is here, the profile is not written yet).
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+
+/** Wraps one process start: `file args` becomes the sandboxed launch of it. */
+export interface CommandSandbox {
+	/** "bwrap", "sandbox-exec". */
+	readonly name: string;
+	wrap(file: string, args: readonly string[], cwd: string): { file: string; args: string[] };
+	/** Removes the private temp folder. */
+	dispose(): void;
+}
+
+export interface SandboxSpec {
+	/** Folders the command may write (the workspace); everything else is read-only. */
+	writable: readonly string[];
+	/** May the command reach the network (the host's, loopback included)? */
+	network: boolean;
+	/** Files or folders hidden from the command (Rudder's own keys). */
+	hidden?: readonly string[];
+}
+
+/** Builds a sandbox for this platform, or undefined when none is available (a notice says so). */
+export type SandboxFactory = (spec: SandboxSpec) => CommandSandbox | undefined;
+
+/** The first `name` on PATH. */
+export function findOnPath(name: string, path = process.env.PATH ?? ""): string | undefined {
+	for (const folder of path.split(delimiter)) {
+		if (folder && existsSync(join(folder, name))) return join(folder, name);
+	}
+	return undefined;
+}
+
+/**
+ * bwrap's arguments for one command. Order matters: later mounts cover earlier ones, so the root is
+ * bound read-only first, then the workspace writable, then each workspace's `.git` read-only again.
+ */
+export function bwrapArguments(spec: SandboxSpec, folders: SandboxFolders, file: string, args: readonly string[], cwd: string): string[] {
+	const out = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", folders.temp, "/tmp"];
+	for (const folder of spec.writable) {
+		if (!existsSync(folder)) continue;
+		out.push("--bind", folder, folder);
+		const git = join(folder, ".git");
+		if (existsSync(git)) out.push("--ro-bind", git, git);
+	}
+	for (const path of spec.hidden ?? []) if (existsSync(path)) out.push("--ro-bind", folders.empty, path);
+	out.push("--unshare-pid", "--unshare-ipc", "--die-with-parent");
+	if (!spec.network) out.push("--unshare-net");
+	out.push("--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--", file, ...args);
+	return out;
+}
+
+/** Host folders behind the sandbox: its /tmp, and an empty file laid over hidden files. */
+export interface SandboxFolders {
+	temp: string;
+	empty: string;
+}
+
+/** A private folder (0700) per sandbox, removed by `dispose`. */
+export function makeSandboxFolders(): SandboxFolders & { root: string } {
+	const root = mkdtempSync(join(tmpdir(), "rudder-sandbox-"));
+	const temp = join(root, "tmp");
+	const empty = join(root, "empty");
+	mkdirSync(temp, { mode: 0o700 });
+	writeFileSync(empty, "", { mode: 0o400 });
+	return { root, temp, empty };
+}
+
+export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSandbox {
+	const folders = makeSandboxFolders();
+	return {
+		name: "bwrap",
+		wrap: (file, args, cwd) => ({ file: bwrap, args: bwrapArguments(spec, folders, file, args, cwd) }),
+		dispose: () => rmSync(folders.root, { recursive: true, force: true }),
+	};
+}
+
+/** The seam for macOS: sandbox-exec with a generated profile. Not written yet, so no sandbox there. */
+export const sandboxExecFactory: SandboxFactory = () => undefined;
+
+/** The sandbox this machine offers: bwrap on Linux when on PATH; none elsewhere for now. */
+export function platformSandbox(spec: SandboxSpec, platform = process.platform, path = process.env.PATH): CommandSandbox | undefined {
+	if (platform === "linux") {
+		const bwrap = findOnPath("bwrap", path);
+		return bwrap ? createBwrapSandbox(spec, bwrap) : undefined;
+	}
+	if (platform === "darwin") return sandboxExecFactory(spec);
+	return undefined;
+}
+
+/** Output that suggests the sandbox, not the command, caused a failure (a write or a connection refused). */
+export function looksLikeSandboxDenial(output: string): boolean {
+	return /read-only file system|permission denied|operation not permitted|network is unreachable|could not resolve host|temporary failure in name resolution|name or service not known|connection refused|EROFS|EACCES|EPERM|ENETUNREACH|ECONNREFUSED|ENOTFOUND|EAI_AGAIN/i.test(
+		output,
+	);
+}

@@ -1,0 +1,112 @@
+// The bash sandbox with the real bubblewrap: what a command inside may and may not do. `.ci/run`
+// installs bubblewrap, so these run (and must pass) in CI.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createBashTool } from "../../src/tools/bash.js";
+import {
+	bwrapArguments,
+	type CommandSandbox,
+	findOnPath,
+	looksLikeSandboxDenial,
+	makeSandboxFolders,
+	platformSandbox,
+} from "../../src/tools/sandbox.js";
+import { textOf, useTempFolder } from "./temp-folder.js";
+
+const bwrap = findOnPath("bwrap");
+
+describe("bash in the bwrap sandbox", { timeout: 30_000 }, () => {
+	const tmp = useTempFolder();
+	let outside: string;
+	let sandbox: CommandSandbox | undefined;
+	let server: Server;
+	let port = 0;
+
+	beforeAll(async () => {
+		expect(bwrap, "bwrap must be on PATH (apt-get install bubblewrap)").toBeDefined();
+		server = createServer((socket) => socket.end("hello from the host\n"));
+		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+		port = (server.address() as { port: number }).port;
+	});
+	afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+	afterEach(() => {
+		sandbox?.dispose();
+		sandbox = undefined;
+		rmSync(outside, { recursive: true, force: true });
+	});
+
+	const run = async (command: string, network = false) => {
+		// Not under the system temp folder: the sandbox has its own /tmp, which would hide it anyway.
+		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		sandbox = platformSandbox({ writable: [tmp.path], network }, "linux");
+		if (!sandbox) throw new Error("no sandbox");
+		const box = sandbox;
+		const tool = createBashTool(tmp.path, { wrapSpawn: (file, args, cwd) => box.wrap(file, args, cwd) });
+		try {
+			return { ok: true, text: textOf(await tool.execute("t", { command: command.replaceAll("$OUTSIDE", outside) })) };
+		} catch (error) {
+			return { ok: false, text: (error as Error).message };
+		}
+	};
+
+	it("writes inside the workspace", async () => {
+		const result = await run("echo inside > made.txt && cat made.txt");
+		expect(result).toEqual({ ok: true, text: "inside" });
+		expect(readFileSync(join(tmp.path, "made.txt"), "utf8")).toBe("inside\n");
+	});
+
+	it("cannot write outside the workspace", async () => {
+		const result = await run("echo x > $OUTSIDE/escaped.txt");
+		expect(result.ok).toBe(false);
+		expect(result.text).toMatch(/Read-only file system/);
+		expect(existsSync(join(outside, "escaped.txt"))).toBe(false);
+		expect(looksLikeSandboxDenial(result.text)).toBe(true);
+	});
+
+	it("cannot write the home folder either", async () => {
+		const result = await run("touch ~/.rudder-sandbox-probe");
+		expect(result.ok).toBe(false);
+	});
+
+	it("keeps the project's .git read-only", async () => {
+		mkdirSync(join(tmp.path, ".git"));
+		writeFileSync(join(tmp.path, ".git", "HEAD"), "ref: refs/heads/main\n");
+		const result = await run("echo evil > .git/HEAD");
+		expect(result.ok).toBe(false);
+		expect(readFileSync(join(tmp.path, ".git", "HEAD"), "utf8")).toBe("ref: refs/heads/main\n");
+		expect(await run("cat .git/HEAD")).toEqual({ ok: true, text: "ref: refs/heads/main" });
+	});
+
+	it("has a private, writable /tmp", async () => {
+		const result = await run('echo t > /tmp/probe && cat /tmp/probe && echo "$TMPDIR"');
+		expect(result).toEqual({ ok: true, text: "t\n/tmp" });
+		expect(existsSync("/tmp/probe") && readFileSync("/tmp/probe", "utf8") === "t\n").toBe(false);
+	});
+
+	it("cannot reach a 127.0.0.1 listener without network; can with sandbox.network", async () => {
+		const probe = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`;
+		const denied = await run(probe);
+		expect(denied.ok).toBe(false);
+		expect(denied.text).toMatch(/Connection refused|Network is unreachable/);
+		const allowed = await run(probe, true);
+		expect(allowed).toEqual({ ok: true, text: "hello from the host" });
+	});
+
+	it("hides the files it is told to hide (Rudder's keys)", async () => {
+		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const secret = join(outside, "auth.json");
+		writeFileSync(secret, '{"key":"sk-secret"}');
+		const folders = makeSandboxFolders();
+		try {
+			const args = bwrapArguments({ writable: [tmp.path], network: false, hidden: [secret] }, folders, "/bin/cat", [secret], tmp.path);
+			expect(execFileSync(bwrap as string, args, { encoding: "utf8" })).toBe("");
+			expect(execFileSync("/bin/cat", [secret], { encoding: "utf8" })).toContain("sk-secret");
+		} finally {
+			rmSync(folders.root, { recursive: true, force: true });
+		}
+	});
+});
