@@ -55,6 +55,7 @@ function toolPath(raw: string, cwd: string): string {
 function ruleMatches(rule: PermissionRule, request: ToolRequest, target: Target, cwd: string, command = target.command): boolean {
 	if (!ruleNamesTool(rule, request.tool)) return false;
 	if (rule.pattern === undefined) return true;
+	if (rule.exact) return target.kind === "run" ? rule.pattern === target.command?.trim() : rule.pattern === target.path;
 	if (target.kind === "run") return commandMatches(rule.pattern, command ?? "");
 	if (target.path) return pathMatches(rule.pattern, target.path, cwd);
 	return false;
@@ -72,6 +73,7 @@ function deniedBy(rules: readonly PermissionRule[], request: ToolRequest, target
  */
 function allowedBy(rules: readonly PermissionRule[], request: ToolRequest, target: Target, cwd: string): boolean {
 	if (target.kind !== "run") return rules.some((r) => ruleMatches(r, request, target, cwd));
+	if (rules.some((r) => r.exact && ruleMatches(r, request, target, cwd))) return true;
 	const parts = splitCommand(target.command ?? "");
 	if (!parts || parts.length === 0) return false;
 	return parts.every((part) => rules.some((r) => ruleMatches(r, request, target, cwd, part)));

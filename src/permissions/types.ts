@@ -31,6 +31,11 @@ export interface PermissionRule {
 	pattern?: string;
 	/** Where the rule came from: a settings file path, a flag, "this session". */
 	source: string;
+	/**
+	 * The pattern is a literal: the whole command line, or a real path, exactly. Rules made by "always
+	 * allow" are exact, so `rm *.tmp` approved once never allows `rm -rf / x.tmp`.
+	 */
+	exact?: boolean;
 }
 
 export interface Workspace {

@@ -1,0 +1,194 @@
+// The gate between the model's tool calls and their execution: the Agent's `beforeToolCall` hook asks
+// the policy, and when the policy says "ask", asks the user (one prompt at a time, in call order) or,
+// where nobody can answer (print, json), denies with the flag that would allow the call. After a
+// sandboxed command fails the way a sandbox makes commands fail, it may ask to run it outside.
+import type {
+	AfterToolCallContext,
+	AfterToolCallResult,
+	AgentToolResult,
+	BeforeToolCallContext,
+	BeforeToolCallResult,
+} from "../agent/types.js";
+import { decide, targetOf } from "./policy.js";
+import { type ApprovalPreview, previewCall } from "./preview.js";
+import type { PermissionMode, PermissionPolicy, PermissionRule, ToolRequest } from "./types.js";
+
+export interface ApprovalRequest {
+	id: string;
+	toolCallId: string;
+	tool: string;
+	args: unknown;
+	/** Why it asks: "commands ask first", "… is outside the workspace", "failed inside the sandbox". */
+	reason: string;
+	/** `call`: run this call. `unsandboxed`: run this command again, outside the sandbox. */
+	kind: "call" | "unsandboxed";
+	preview: ApprovalPreview;
+}
+
+export type ApprovalResponse =
+	| { decision: "allow" }
+	/** Allow, and add an exact rule for calls like this one: for this session, or this project. */
+	| { decision: "always"; scope?: "session" | "project" }
+	/** Deny; `reason` goes to the model as the tool result. */
+	| { decision: "deny"; reason?: string };
+
+export interface GateHost {
+	/** Asks the user; undefined where nobody can answer (print, json). */
+	ask?: (request: ApprovalRequest, signal?: AbortSignal) => Promise<ApprovalResponse>;
+	/** Stores a project rule (in the user's data folder). */
+	saveProjectRule(rule: PermissionRule): void;
+	/** Which sandbox `bash` runs in right now. */
+	sandbox(): "bwrap" | "none";
+	network: boolean;
+	/** Runs a bash call again without the sandbox. */
+	runUnsandboxed?(toolCallId: string, args: unknown, signal?: AbortSignal): Promise<{ result: AgentToolResult<any>; isError: boolean }>;
+	/** For the denial text of print/json: "print mode", "json mode". */
+	modeName: string;
+	/** Called when the mode or the rules change. */
+	onChange?(): void;
+	/** Whether a sandboxed failure looks like the sandbox's doing (see sandbox.ts). */
+	looksLikeSandboxDenial(output: string): boolean;
+}
+
+/** Shell-safe single quoting for a suggested flag. */
+function quoted(text: string): string {
+	return /^[\w@%+=:,./()*-]+$/.test(text) ? `"${text}"` : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/** The first words of a command as a rule (`npm test*`), the way a user would allow a family of runs. */
+export function suggestCommandRule(command: string): string {
+	const words = command.trim().split(/\s+/);
+	const kept = words.length > 1 && !words[1].startsWith("-") && /^[\w.:/-]+$/.test(words[1]) ? words.slice(0, 2) : words.slice(0, 1);
+	return `bash(${kept.join(" ")}*)`;
+}
+
+export class PermissionGate {
+	private readonly policy: {
+		mode: PermissionMode;
+		allow: PermissionRule[];
+		deny: PermissionRule[];
+		workspace: PermissionPolicy["workspace"];
+	};
+	private readonly host: GateHost;
+	/** Prompts are asked one at a time; each waits for the one before it. */
+	private queue: Promise<unknown> = Promise.resolve();
+	private nextId = 0;
+
+	constructor(policy: PermissionPolicy, host: GateHost) {
+		this.policy = { ...policy, allow: [...policy.allow], deny: [...policy.deny] };
+		this.host = host;
+	}
+
+	get mode(): PermissionMode {
+		return this.policy.mode;
+	}
+
+	get workspace(): readonly string[] {
+		return this.policy.workspace.roots;
+	}
+
+	get rules(): { allow: readonly PermissionRule[]; deny: readonly PermissionRule[] } {
+		return { allow: this.policy.allow, deny: this.policy.deny };
+	}
+
+	setMode(mode: PermissionMode): void {
+		this.policy.mode = mode;
+		this.host.onChange?.();
+	}
+
+	decide(request: ToolRequest) {
+		return decide(request, this.policy);
+	}
+
+	readonly beforeToolCall = async (ctx: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> => {
+		const request: ToolRequest = { tool: ctx.toolCall.name, args: (ctx.args ?? {}) as Record<string, unknown> };
+		const decision = this.decide(request);
+		if (decision.kind === "allow") return undefined;
+		if (decision.kind === "deny") return { block: true, reason: decision.reason };
+		if (!this.host.ask) return { block: true, reason: this.cannotAsk(request, decision.reason) };
+		const response = await this.ask(
+			{
+				toolCallId: ctx.toolCall.id,
+				tool: request.tool,
+				args: request.args,
+				reason: decision.reason,
+				kind: "call",
+				preview: previewCall(request.tool, request.args, { cwd: this.cwd, sandbox: this.host.sandbox(), network: this.host.network }),
+			},
+			signal,
+		);
+		if (response.decision === "deny") return { block: true, reason: deniedText(response.reason) };
+		if (response.decision === "always") this.addRule(request, response.scope ?? "session");
+		return undefined;
+	};
+
+	/** A sandboxed command that failed like the sandbox makes commands fail may run again outside it, if the user says so. */
+	readonly afterToolCall = async (ctx: AfterToolCallContext, signal?: AbortSignal): Promise<AfterToolCallResult | undefined> => {
+		if (ctx.toolCall.name !== "bash" || !ctx.isError || this.host.sandbox() === "none") return undefined;
+		const output = ctx.result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+		if (!this.host.looksLikeSandboxDenial(output)) return undefined;
+		const note =
+			"\n\n[This command ran in a sandbox: only the workspace and /tmp are writable, .git is read-only, and there is no network.]";
+		if (!this.host.ask || !this.host.runUnsandboxed || signal?.aborted) return { content: [{ type: "text", text: output + note }] };
+		const command = String((ctx.args as { command?: unknown })?.command ?? "");
+		const response = await this.ask(
+			{
+				toolCallId: ctx.toolCall.id,
+				tool: "bash",
+				args: ctx.args,
+				reason: "it failed inside the sandbox; run it again outside the sandbox (full file system and network)?",
+				kind: "unsandboxed",
+				preview: { type: "command", command, sandbox: "none", network: true },
+			},
+			signal,
+		);
+		if (response.decision === "deny") {
+			const why = response.reason ? ` The user said: ${response.reason}` : "";
+			return { content: [{ type: "text", text: `${output}${note}\nThe user did not allow running it outside the sandbox.${why}` }] };
+		}
+		const rerun = await this.host.runUnsandboxed(ctx.toolCall.id, ctx.args, signal);
+		return { content: rerun.result.content, details: rerun.result.details, isError: rerun.isError };
+	};
+
+	private get cwd(): string {
+		return this.policy.workspace.roots[0] ?? process.cwd();
+	}
+
+	private ask(request: Omit<ApprovalRequest, "id">, signal?: AbortSignal): Promise<ApprovalResponse> {
+		const ask = this.host.ask as NonNullable<GateHost["ask"]>;
+		const full: ApprovalRequest = { id: `approval-${++this.nextId}`, ...request };
+		const turn = this.queue.then(() => (signal?.aborted ? ({ decision: "deny" } as const) : ask(full, signal)));
+		this.queue = turn.catch(() => undefined);
+		return turn;
+	}
+
+	private addRule(request: ToolRequest, scope: "session" | "project"): void {
+		const target = targetOf(request, this.policy);
+		const pattern = target.kind === "run" ? target.command?.trim() : target.path;
+		const text = pattern === undefined ? request.tool : `${request.tool}(${pattern})`;
+		const rule: PermissionRule = { text, tool: request.tool, source: scope === "session" ? "this session" : "this project", exact: true };
+		if (pattern !== undefined) rule.pattern = pattern;
+		this.policy.allow.push(rule);
+		if (scope === "project") this.host.saveProjectRule(rule);
+		this.host.onChange?.();
+	}
+
+	/** The error result for print / json: what was not run and the flag that would allow it. */
+	private cannotAsk(request: ToolRequest, reason: string): string {
+		const target = targetOf(request, this.policy);
+		const flags: string[] = [];
+		if (target.kind === "run") flags.push(`--allow ${quoted(suggestCommandRule(target.command ?? ""))}`);
+		else if (target.kind === "write" && target.inside)
+			flags.push("--permission-mode auto-edit", `--allow ${quoted(`edit(${target.shownPath})`)}`);
+		else if (target.path && !target.inside) flags.push(`--add-dir ${quoted(target.path)}`);
+		else flags.push(`--allow ${quoted(request.tool)}`);
+		const what =
+			target.kind === "run" ? `the command \`${target.command}\`` : target.shownPath ? `${request.tool} ${target.shownPath}` : request.tool;
+		return `Not run: ${what} needs the user's approval (${reason}), and ${this.host.modeName} cannot ask. To allow it, run rudder with ${flags.join(" or ")}.`;
+	}
+}
+
+function deniedText(reason: string | undefined): string {
+	const trimmed = reason?.trim();
+	return trimmed ? `The user denied this call: ${trimmed}` : "The user denied this call.";
+}
