@@ -124,7 +124,11 @@ export class SessionLog {
 	appendCompaction(summary: CompactionSummaryMessage, firstKept: AgentMessage): void {
 		const firstKeptEntryId = this.entryIds.get(firstKept);
 		if (firstKeptEntryId === undefined) throw new Error("The first kept message is not in the session file");
-		this.append({ type: "compaction", summary: summary.summary, firstKeptEntryId, tokensBefore: summary.tokensBefore });
+		// Stamped with the summary's own time: a reload rebuilds the summary from the entry, and must match it.
+		this.append(
+			{ type: "compaction", summary: summary.summary, firstKeptEntryId, tokensBefore: summary.tokensBefore },
+			new Date(summary.timestamp),
+		);
 		this.unwritten.add(summary);
 	}
 
@@ -150,9 +154,9 @@ export class SessionLog {
 	}
 
 	/** Appends any entry kind (see `SessionEntryKinds`) as a child of the leaf; returns its id. */
-	append(entry: NewSessionEntry): string {
+	append(entry: NewSessionEntry, at: Date = new Date()): string {
 		const id = this.newId();
-		this.write({ ...entry, id, parentId: this.leafId, timestamp: new Date().toISOString() } as SessionEntry);
+		this.write({ ...entry, id, parentId: this.leafId, timestamp: at.toISOString() } as SessionEntry);
 		this.leafId = id;
 		return id;
 	}
