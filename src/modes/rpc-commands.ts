@@ -28,8 +28,6 @@ export interface RpcContext {
 	startRun(message: string, images?: ImageContent[]): void;
 	/** Resolves when the current run has ended. */
 	runEnded(): Promise<void>;
-	/** The display name `set_session_name` gave this session. */
-	sessionName?: string;
 	/** The compaction result of the last compaction_end, for `compact`'s answer. */
 	lastCompaction?: CompactionResult | null;
 }
@@ -167,17 +165,17 @@ export const rpcHandlers: Record<string, Handler> = {
 	get_fork_messages: (_command, ctx) => ({ messages: ctx.session.forkPoints() }),
 	get_last_assistant_text: (_command, ctx) => ({ text: lastAssistantText(ctx.session.getState().messages) }),
 	set_session_name: (command, ctx) => {
-		const name = requireString(command, "name").trim();
-		if (!name) throw new Error('"set_session_name" needs a non-empty "name"');
-		ctx.sessionName = name;
+		ctx.session.setSessionName(requireString(command, "name"));
 	},
 	get_commands: (_command, ctx) => ({
-		// Commands a prompt can invoke: the markdown commands (pi's "prompt templates"). Built-in slash
-		// commands are the TUI's, as in pi.
-		commands: ctx.session
-			.commands()
-			.filter((c) => c.source !== undefined)
-			.map((c) => ({ name: c.name, description: c.description, source: "prompt", sourceInfo: { path: c.source } })),
+		// Commands a prompt can invoke: the markdown commands (pi's prompt templates), with pi's SourceInfo.
+		// Built-in slash commands are the TUI's, as in pi.
+		commands: ctx.session.customCommandList().map((c) => ({
+			name: c.name,
+			description: c.description,
+			source: "prompt",
+			sourceInfo: { path: c.path, source: "local", scope: c.scope === "project" ? "project" : "user", origin: "top-level" },
+		})),
 	}),
 	// Rewind (ours; docs/rpc.md): checkpoints, code and conversation restores, the session tree.
 	rewind: async (command, ctx) => {
@@ -228,15 +226,13 @@ function stateExtras(ctx: RpcContext) {
 		steeringMode: agent.steeringMode,
 		followUpMode: agent.followUpMode,
 		autoCompactionEnabled: settings.compaction.enabled,
-		sessionName: ctx.sessionName,
 	};
 }
 
-/** Before leaving the session: the run settles or stops; the name belonged to the old session. */
+/** Before leaving the session: the run settles, or the command fails while it runs. */
 async function switchAway(ctx: RpcContext): Promise<void> {
 	await ctx.settled();
 	if (ctx.busy()) throw new Error("the agent is busy: abort first");
-	ctx.sessionName = undefined;
 }
 
 function escapeHtml(text: string): string {

@@ -13,7 +13,6 @@ export interface RpcStateExtras {
 	steeringMode: QueueMode;
 	followUpMode: QueueMode;
 	autoCompactionEnabled: boolean;
-	sessionName?: string;
 }
 
 /** pi's RpcSessionState, plus our fields (cwd, totals, context use, queues, pendingToolCalls). */
@@ -24,7 +23,6 @@ export function toRpcState(state: SessionState, extras: RpcStateExtras): object 
 		steeringMode: extras.steeringMode,
 		followUpMode: extras.followUpMode,
 		autoCompactionEnabled: extras.autoCompactionEnabled,
-		...(extras.sessionName !== undefined ? { sessionName: extras.sessionName } : {}),
 	};
 }
 

@@ -20,6 +20,7 @@ import { expandAttachments } from "./prompt-attachments.js";
 import { type RestoreWhat, type RewindHost, type RewindResult, SessionRewind } from "./rewind.js";
 import { RunPhaseBox } from "./run-phase.js";
 import { currentBranch, type ForkPoint, forkBefore, forkPoints } from "./session-fork.js";
+import type { SessionEntry } from "./session-format.js";
 import { type LoadedSession, loadSession, repairTranscript } from "./session-load.js";
 import { SessionLog } from "./session-log.js";
 import { type CompactionSummaryMessage, convertToLlm, messageText, type ShellOutputMessage } from "./session-messages.js";
@@ -216,6 +217,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private log?: SessionLog;
 	/** Checkpoints and the tree moves built on them (src/session/rewind.ts). */
 	readonly rewind: SessionRewind;
+	private sessionName?: string;
 	private sessionId = "";
 
 	/** What the user typed for each queued message (the queues themselves are the Agent's). */
@@ -310,6 +312,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			contextWindow: s.model.contextWindow,
 			sessionFile: this.log?.path,
 			sessionId: this.sessionId,
+			...(this.sessionName !== undefined ? { sessionName: this.sessionName } : {}),
 			isCompacting: this.compacting !== undefined,
 			mcpServers: this.mcp?.servers() ?? [],
 		};
@@ -612,6 +615,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	};
 
 	private startFreshFile(parentSession?: string): void {
+		this.sessionName = undefined;
 		this.log?.close();
 		this.log = this.persist ? SessionLog.create({ cwd: this.cwd, env: this.env, secrets: this.secrets, parentSession }) : undefined;
 		this.sessionId = this.log?.header.id ?? randomUUID();
@@ -635,6 +639,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			this.log = log;
 		}
 		this.sessionId = log?.header.id ?? loaded.header.id;
+		this.sessionName = latestSessionName(loaded.entries);
 		this.agent.sessionId = this.sessionId;
 		this.agent.replaceMessages(repairTranscript(loaded.messages));
 		const messages = this.agent.state.messages;
@@ -713,6 +718,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			source: c.shadows ? `project command ${c.path}, shadows the global ${c.shadows}` : `${c.scope} command ${c.path}`,
 		}));
 		return [...builtIn, ...custom];
+	}
+
+	/** The markdown commands, with their files (rpc `get_commands`). */
+	customCommandList(): readonly CustomCommand[] {
+		return [...this.customCommands.values()];
 	}
 
 	skills(): readonly Skill[] {
@@ -802,6 +812,14 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		// Written and let go: resuming takes the new file's lock like any other.
 		copy.close();
 		await this.resumeSession(copy.path);
+	}
+
+	/** Names the session (pi's `session_info` entry, so a resumed or forked session keeps it). */
+	setSessionName(name: string): void {
+		const trimmed = name.trim();
+		if (!trimmed) throw new Error("A session name cannot be empty");
+		this.sessionName = trimmed;
+		this.log?.append({ type: "session_info", name: trimmed });
 	}
 
 	/** The id of the session-file entry holding `message`, once it is written. */
@@ -942,6 +960,14 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.log?.close();
 		this.listeners.clear();
 	}
+}
+
+function latestSessionName(entries: readonly SessionEntry[]): string | undefined {
+	for (let i = entries.length - 1; i >= 0; i--) {
+		const entry = entries[i];
+		if (entry.type === "session_info") return entry.name;
+	}
+	return undefined;
 }
 
 function clampThinking(model: Model, level: ThinkingLevel): ThinkingLevel {

@@ -55,6 +55,8 @@ export interface SessionEntryKinds {
 	 * leaf that was left.
 	 */
 	branch: { fromId: string | null };
+	/** The session's display name (pi's `session_info`); the latest one counts. */
+	session_info: { name: string };
 }
 
 export type SessionEntryKind = keyof SessionEntryKinds;
@@ -137,6 +139,7 @@ export const entryKindSchemas: { [K in SessionEntryKind]: TSchema } = {
 		when: Type.Union([Type.Literal("before"), Type.Literal("after")]),
 	}),
 	branch: Type.Object({ fromId: Type.Union([Type.String(), Type.Null()]) }),
+	session_info: Type.Object({ name: Type.String() }),
 };
 
 export const entryBaseSchema = Type.Object({

@@ -91,6 +91,8 @@ export interface SessionState {
 	/** Absent with --no-session. */
 	sessionFile?: string;
 	sessionId: string;
+	/** The display name given with rpc `set_session_name` (saved in the file), if any. */
+	sessionName?: string;
 	/** `phase.kind === "compacting"`. */
 	isCompacting: boolean;
 	/** Configured MCP servers with their status and tools (empty without any). */

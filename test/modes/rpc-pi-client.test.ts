@@ -148,7 +148,12 @@ describe("pi's RpcClient drives rudder --mode rpc", () => {
 		client = again;
 		await again.start();
 		expect(await again.getCommands()).toEqual([
-			expect.objectContaining({ name: "fix-tests", description: "Fix failing tests", source: "prompt" }),
+			{
+				name: "fix-tests",
+				description: "Fix failing tests",
+				source: "prompt",
+				sourceInfo: { path: join(home.cwd, ".rudder", "commands", "fix-tests.md"), source: "local", scope: "project", origin: "top-level" },
+			},
 		]);
 		// ...and a prompt naming it sends the expanded template, as pi does.
 		server.enqueue({ kind: "sse", chunks: [textBody("Fixed.")] });

@@ -74,7 +74,7 @@ describe("rpc shapes", () => {
 		expect(JSON.stringify(s)).not.toContain("sk-secret");
 		expect("sessionName" in s).toBe(false);
 		expect(
-			toRpcState(state([]), { steeringMode: "all", followUpMode: "all", autoCompactionEnabled: true, sessionName: "n" }),
+			toRpcState(state([], { sessionName: "n" }), { steeringMode: "all", followUpMode: "all", autoCompactionEnabled: true }),
 		).toMatchObject({ sessionName: "n" });
 	});
 

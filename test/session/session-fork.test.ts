@@ -64,6 +64,22 @@ describe("session forks", () => {
 		expect(forkPoints(loadSession(fx.session.getState().sessionFile as string))).toEqual(forkPoints(loadSession(original)));
 	});
 
+	it("a session name is saved as pi's session_info entry and kept by a fork and a resume", async () => {
+		fx = await createFixture();
+		await twoTurns(fx);
+		fx.session.setSessionName("  auth refactor ");
+		expect(fx.session.getState().sessionName).toBe("auth refactor");
+		const original = fx.session.getState().sessionFile as string;
+		expect(loadSession(original).entries.at(-1)).toMatchObject({ type: "session_info", name: "auth refactor" });
+		expect(() => fx?.session.setSessionName(" ")).toThrow("A session name cannot be empty");
+		await fx.session.cloneSession();
+		expect(fx.session.getState().sessionName).toBe("auth refactor");
+		await fx.session.newSession();
+		expect(fx.session.getState().sessionName).toBeUndefined();
+		await fx.session.resumeSession(original);
+		expect(fx.session.getState().sessionName).toBe("auth refactor");
+	});
+
 	it("needs a saved session", async () => {
 		fx = await createFixture({ session: { sessionMode: { kind: "none" } } });
 		expect(() => fx?.session.forkPoints()).toThrow("Forking needs a saved session");
