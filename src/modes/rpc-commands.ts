@@ -119,12 +119,15 @@ export const rpcHandlers: Record<string, Handler> = {
 		ctx.session.settings.compaction.enabled = requireBoolean(command, "enabled");
 	},
 
-	// Retries happen inside the provider, before the first byte of a reply (settings.retry); there is
-	// no separate retry phase to cancel, so abort_retry is accepted and `abort` stops a waiting retry.
 	set_auto_retry: (command, ctx) => {
 		ctx.session.settings.retry.enabled = requireBoolean(command, "enabled");
 	},
-	abort_retry: () => undefined,
+	// Stops a retry's wait by ending the run (its reply is then "aborted"); nothing to stop otherwise.
+	abort_retry: async (_command, ctx) => {
+		if (ctx.session.getState().phase.kind !== "retrying") return;
+		ctx.session.abort();
+		await ctx.runEnded();
+	},
 
 	bash: async (command, ctx) => {
 		const result = await ctx.session.runShell(requireString(command, "command"));

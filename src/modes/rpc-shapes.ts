@@ -109,3 +109,33 @@ export function rpcCompactionEnd(event: Extract<SessionEvent, { type: "compactio
 export function rpcEventLine(event: SessionEvent, fullUpdates: boolean): object {
 	return fullUpdates ? event : toJsonEvent(event);
 }
+
+/**
+ * pi's auto_retry_start / auto_retry_end, read from the run phase and the reply: `retrying` starts an
+ * attempt's wait; the retried request's reply (its `message_end`) ends it, a success unless it failed
+ * or was aborted (`abort_retry`); a run that goes idle first ends it as a failure. Returns the line for
+ * `event`, if it is one of these.
+ */
+export function createRetryEvents(): (event: SessionEvent) => object | undefined {
+	let attempt: number | undefined;
+	const end = (success: boolean, finalError?: string) => {
+		const line = { type: "auto_retry_end", success, attempt, ...(success ? {} : { finalError: finalError ?? "the retry was stopped" }) };
+		attempt = undefined;
+		return line;
+	};
+	return (event) => {
+		if (event.type === "phase_changed" && event.phase.kind === "retrying") {
+			const phase = event.phase;
+			// Our phase counts requests (the first retry is attempt 2); pi counts retries.
+			attempt = phase.attempt - 1;
+			return { type: "auto_retry_start", attempt, maxAttempts: phase.maxAttempts - 1, delayMs: phase.delayMs, errorMessage: phase.reason };
+		}
+		if (attempt === undefined) return undefined;
+		if (event.type === "message_end" && event.message.role === "assistant") {
+			const failed = event.message.stopReason === "error" || event.message.stopReason === "aborted";
+			return end(!failed, event.message.errorMessage);
+		}
+		if (event.type === "phase_changed" && event.phase.kind === "idle") return end(false);
+		return undefined;
+	};
+}

@@ -10,7 +10,7 @@ import { jsonOutputLine } from "./json.js";
 import { readJsonlLines } from "./jsonl.js";
 import { type ModeOutput, oneLine } from "./print.js";
 import { type Command, compactionResultOf, type RpcContext, rpcHandlers } from "./rpc-commands.js";
-import { rpcCompactionEnd, rpcEventLine } from "./rpc-shapes.js";
+import { createRetryEvents, rpcCompactionEnd, rpcEventLine } from "./rpc-shapes.js";
 
 export interface RpcIo {
 	stdin: Readable;
@@ -28,7 +28,10 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 	// Escaped (no raw C1 control or U+2028/9) and redacted (no known secret), as json mode does.
 	const write = (value: object) => io.stdout.write(jsonOutputLine(value));
 	const ctx = runControl(session, options, write);
+	const retryEvents = createRetryEvents();
 	const unsubscribe = session.subscribe((event) => {
+		const retry = retryEvents(event);
+		if (retry) write(retry);
 		if (event.type === "compaction_end") {
 			ctx.lastCompaction = compactionResultOf(event, session);
 			write(rpcCompactionEnd(event, ctx.lastCompaction));

@@ -259,6 +259,31 @@ describe("pi's RpcClient drives rudder --mode rpc", () => {
 		expect(header((await rpc.getState()).sessionFile as string).parentSession).toBe("/elsewhere/parent.jsonl");
 	});
 
+	it("a retried request gives auto_retry_start/end; abort_retry ends a retry's wait", { timeout: LONG }, async () => {
+		const { server, rpc, events, next } = await start();
+		server.enqueue({ kind: "status", status: 503, body: "busy" }, { kind: "sse", chunks: [textBody("Recovered.")] });
+		await rpc.promptAndWait("hello");
+		expect(events.find((e) => e.type === "auto_retry_start")).toMatchObject({
+			attempt: 1,
+			maxAttempts: expect.any(Number),
+			delayMs: expect.any(Number),
+		});
+		expect(events.find((e) => e.type === "auto_retry_end")).toEqual({ type: "auto_retry_end", success: true, attempt: 1 });
+		expect(await rpc.getLastAssistantText()).toBe("Recovered.");
+
+		// A long wait the client cuts short: the run ends at once, the retry reported as failed.
+		server.enqueue({ kind: "status", status: 503, headers: { "retry-after": "30" }, body: "busy" });
+		const from = events.length;
+		await rpc.prompt("again");
+		await next((e) => e.type === "auto_retry_start", from);
+		const started = Date.now();
+		await rpc.abortRetry();
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(await next((e) => e.type === "auto_retry_end", from)).toMatchObject({ success: false, attempt: 1 });
+		expect((await rpc.getState()).isStreaming).toBe(false);
+		expect(server.requests).toHaveLength(3);
+	});
+
 	it("with --rpc-full-updates, message_update carries the partial message as pi sends it", { timeout: LONG }, async () => {
 		const { server, rpc, events } = await start({ args: ["--rpc-full-updates"] });
 		server.enqueue({ kind: "sse", chunks: textRecords(["Hel", "lo"]) });

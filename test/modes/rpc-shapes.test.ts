@@ -2,7 +2,14 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../src/agent/types.js";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
-import { lastAssistantText, rpcCompactionEnd, rpcEventLine, sessionStats, toRpcState } from "../../src/modes/rpc-shapes.js";
+import {
+	createRetryEvents,
+	lastAssistantText,
+	rpcCompactionEnd,
+	rpcEventLine,
+	sessionStats,
+	toRpcState,
+} from "../../src/modes/rpc-shapes.js";
 import type { SessionState } from "../../src/session/types.js";
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 0 });
@@ -117,5 +124,37 @@ describe("rpc shapes", () => {
 			assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "e" },
 		});
 		expect(rpcEventLine(event, true)).toBe(event);
+	});
+
+	it("retry events: start per wait with pi's counts, end on the retried reply or on idle", () => {
+		const retry = createRetryEvents();
+		const waiting = {
+			type: "phase_changed" as const,
+			phase: { kind: "retrying" as const, attempt: 2, maxAttempts: 4, delayMs: 1000, until: 0, reason: "503 server error" },
+		};
+		expect(retry({ type: "phase_changed", phase: { kind: "running" } })).toBeUndefined();
+		expect(retry(waiting)).toEqual({
+			type: "auto_retry_start",
+			attempt: 1,
+			maxAttempts: 3,
+			delayMs: 1000,
+			errorMessage: "503 server error",
+		});
+		expect(retry({ type: "message_end", message: fauxAssistantMessage("ok") })).toEqual({
+			type: "auto_retry_end",
+			success: true,
+			attempt: 1,
+		});
+		expect(retry({ type: "message_end", message: fauxAssistantMessage("later") })).toBeUndefined();
+		retry(waiting);
+		const failed = fauxAssistantMessage([], { stopReason: "error", errorMessage: "503 again" });
+		expect(retry({ type: "message_end", message: failed })).toEqual({
+			type: "auto_retry_end",
+			success: false,
+			attempt: 1,
+			finalError: "503 again",
+		});
+		retry(waiting);
+		expect(retry({ type: "phase_changed", phase: { kind: "idle" } })).toMatchObject({ type: "auto_retry_end", success: false });
 	});
 });
