@@ -10,6 +10,7 @@ import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { AgentSessionApi } from "../src/session/types.js";
 import { CompletionMenu, menuRows as completionRows } from "./CompletionMenu.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
+import { emptyEditor } from "./editor-state.js";
 import { Footer } from "./Footer.js";
 import { FileIndex } from "./file-index.js";
 import { History } from "./History.js";
@@ -179,6 +180,15 @@ export function App(props: AppProps) {
 
 	// `/quit` reaches the session too (rpc and print share it); its `quit` event ends the app.
 	useEffect(() => session.subscribe((event) => event.type === "quit" && props.onExit(0)), [session, props.onExit]);
+	// After a conversation rewind (/rewind, /branch, /undo, /fork) the prompt comes back to an empty input.
+	const { current: editorNow, set: setEditor } = editor;
+	useEffect(
+		() =>
+			session.subscribe((event) => {
+				if (event.type === "rewound" && event.text !== undefined && editorNow().text === "") setEditor(emptyEditor(event.text));
+			}),
+		[session, editorNow, setEditor],
+	);
 
 	// Spinners and elapsed seconds move while something runs, a few times a second.
 	// While a reply streams, its own frames already move them: tick only after a quiet TICK_MS.

@@ -2,11 +2,12 @@
 // never submits), every other key goes through the key map, and the intent acts on the editor or the
 // session. The only component-side logic between the user and `AgentSessionApi`.
 import { useRef } from "react";
-import type { AgentSessionApi } from "../src/session/types.js";
+import type { AgentSessionApi, RewindPointInfo } from "../src/session/types.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
 import { type Intent, intentFor, keyOf, parseKeyPress } from "./key-map.js";
 import type { KeyBindings } from "./keybindings.js";
+import { confirmRestorePicker, type RestoreChoice, restoreChoicePicker, rewindPointsPicker } from "./rewind-menu.js";
 import { resumePicker } from "./session-picker.js";
 import type { SessionView } from "./session-view.js";
 import type { CompletionMenuHandle } from "./use-completion-menu.js";
@@ -67,6 +68,7 @@ export function useInputController(deps: InputControllerDeps) {
 				if (outcome.kind !== "command" || !outcome.ui) return;
 				if (outcome.ui === "pick-model") openModelPicker();
 				else if (outcome.ui === "pick-session") openResumePicker();
+				else if (outcome.ui === "rewind-menu") openRewindMenu();
 			})
 			.catch(fail);
 	};
@@ -92,6 +94,37 @@ export function useInputController(deps: InputControllerDeps) {
 		if (!sessions.length) return notify("info", "No saved sessions in this folder yet");
 		// The session's own command does the resuming (and reports the outcome).
 		pickers.open(resumePicker(sessions, (id) => void session.submit(`/resume ${id}`).catch(fail)));
+	};
+
+	// /rewind and Esc twice: prompt → what to restore → (for code) confirm. See rewind-menu.ts.
+	const openRewindMenu = () => {
+		if (session.getState().isStreaming) return notify("info", "Rewind works when the agent is idle: press Esc to stop the run first");
+		void (async () => {
+			const points = (await session.rewindPoints?.()) ?? [];
+			if (!points.length) return notify("info", "No prompts to go back to in this session yet");
+			pickers.open(
+				rewindPointsPicker(points, (point) =>
+					pickers.open(restoreChoicePicker(point, (choice) => void restore(point, choice).catch(fail))),
+				),
+			);
+			deps.refresh();
+		})().catch(fail);
+	};
+
+	const restore = async (point: RewindPointInfo, choice: RestoreChoice) => {
+		if (choice === "cancel") return;
+		const run = async () => {
+			const result = await session.rewindTo?.(point.entryId, choice);
+			const files = result?.files.length ? ` (${result.files.length} file${result.files.length === 1 ? "" : "s"})` : "";
+			notify("info", `${choice === "both" ? "Code and conversation" : choice === "code" ? "Code" : "Conversation"} restored${files}`);
+			// The prompt comes back to the input, ready to edit and send again.
+			if (result?.text !== undefined && editor.current().text === "") editor.set(edit.emptyEditor(result.text));
+		};
+		if (choice === "conversation") return run().catch(fail);
+		const preview = await session.previewRewind?.(point.entryId);
+		if (!preview || preview.changes.length === 0) return run().catch(fail);
+		pickers.open(confirmRestorePicker(preview, (yes) => void (yes ? run().catch(fail) : undefined)));
+		deps.refresh();
 	};
 
 	const abort = () => {
@@ -122,6 +155,8 @@ export function useInputController(deps: InputControllerDeps) {
 				return send("followUp");
 			case "abort":
 				return abort();
+			case "rewind":
+				return openRewindMenu();
 			case "newline":
 				return editor.apply((s) => edit.insertText(s, "\n"));
 			case "insert":

@@ -13,11 +13,12 @@ import { type LoadedMcpConfig, loadMcpConfig } from "../extensions/mcp/config.js
 import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
 import { formatSkillsForPrompt, loadSkills, type Skill } from "../extensions/skills.js";
 import { createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
+import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowError, shouldCompact, summarize } from "./compaction.js";
 import { loadContextFiles } from "./context-files.js";
 import { exportMarkdown } from "./export-markdown.js";
 import { expandAttachments } from "./prompt-attachments.js";
-import { type RestoreWhat, type RewindHost, type RewindResult, SessionRewind } from "./rewind.js";
+import { type RestoreWhat, type RewindHost, type RewindPoint, type RewindResult, SessionRewind } from "./rewind.js";
 import { RunPhaseBox } from "./run-phase.js";
 import { currentBranch, type ForkPoint, forkBefore, forkPoints } from "./session-fork.js";
 import type { SessionEntry } from "./session-format.js";
@@ -868,6 +869,14 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const result = await this.rewind.rewind(entryId, restore);
 		this.emit({ type: "rewound", ...result });
 		return result;
+	}
+
+	rewindPoints(): Promise<RewindPoint[]> {
+		return this.rewind.points();
+	}
+
+	previewRewind(entryId: string): Promise<RewindPreview> {
+		return this.rewind.preview(entryId);
 	}
 
 	async undo(): Promise<RewindResult> {

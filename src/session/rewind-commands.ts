@@ -5,7 +5,7 @@
 // `yes` at the end of the command.
 import { formatChange } from "./checkpoints/rewind-plan.js";
 import type { RestoreWhat, RewindPoint, RewindResult, SessionRewind } from "./rewind.js";
-import type { SlashCommandInfo } from "./types.js";
+import type { CommandUiRequest, SlashCommandInfo } from "./types.js";
 
 /** What these commands need from the session. */
 export interface RewindCommandHost {
@@ -19,7 +19,8 @@ export interface RewindCommandHost {
 }
 
 export interface RewindCommand extends SlashCommandInfo {
-	run(session: RewindCommandHost, args: string): Promise<void> | void;
+	/** A bare `/rewind` from a UI that has the menu (`context.ui`) asks for it instead of listing. */
+	run(session: RewindCommandHost, args: string, context: { ui: boolean }): Promise<void | { ui: CommandUiRequest }> | void;
 }
 
 const RESTORES: readonly RestoreWhat[] = ["both", "code", "conversation"];
@@ -59,8 +60,9 @@ export const rewindCommands: readonly RewindCommand[] = [
 		name: "rewind",
 		description: "Go back to before a prompt: code, conversation or both",
 		args: "[n] [both|code|conversation] [yes]",
-		run: async (s, args) => {
+		run: async (s, args, context) => {
 			const [nArg, modeArg = "both", confirm] = args.split(/\s+/).filter(Boolean);
+			if (nArg === undefined && context.ui) return { ui: "rewind-menu" };
 			if (nArg === undefined) {
 				const points = await s.rewind.points();
 				if (points.length === 0) return s.notify("info", "No prompts to go back to in this session yet");

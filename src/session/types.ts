@@ -54,11 +54,29 @@ export type SessionEvent =
 			type: "rewound";
 			entryId: string;
 			restore: "code" | "conversation" | "both";
-			files: { path: string; status: "added" | "modified" | "deleted"; added: number; removed: number }[];
+			files: FileChangeInfo[];
 			text?: string;
 	  }
 	/** `/quit` was typed: the UI or mode should exit (after `dispose()`). */
 	| { type: "quit" };
+
+/** A file that a run changed or a restore would change (paths relative to the workspace). */
+export interface FileChangeInfo {
+	path: string;
+	status: "added" | "modified" | "deleted";
+	added: number;
+	removed: number;
+	binary?: boolean;
+}
+
+/** A prompt that can be rewound to. Without `checkpoint` only the conversation can be restored. */
+export interface RewindPointInfo {
+	entryId: string;
+	text: string;
+	timestamp: string;
+	checkpoint?: { before: string; after?: string };
+	changes: FileChangeInfo[];
+}
 
 export interface SessionTotals {
 	input: number;
@@ -100,7 +118,7 @@ export interface SessionState {
 }
 
 /** What a command asks an interactive UI to show: the model picker, the session picker. */
-export type CommandUiRequest = "pick-model" | "pick-session";
+export type CommandUiRequest = "pick-model" | "pick-session" | "rewind-menu";
 
 /** Result of sending a line of input: what the session did with it. */
 export type SubmitOutcome =
@@ -167,6 +185,14 @@ export interface AgentSessionApi {
 	availableModels(): Model[];
 	/** This folder's saved sessions, newest first, for the `/resume` picker. Optional: without it `/resume` lists them as text. */
 	listSessions?(): SessionSummary[];
+	/**
+	 * Rewind (docs/rewind.md): the prompts of the current branch, newest first, with what each run
+	 * changed; what a code restore would do; the restore itself (idle only). Optional: without them the
+	 * UI offers the text commands (`/rewind <n>`).
+	 */
+	rewindPoints?(): Promise<RewindPointInfo[]>;
+	previewRewind?(entryId: string): Promise<{ changes: FileChangeInfo[]; changedOutside: string[] }>;
+	rewindTo?(entryId: string, restore: "code" | "conversation" | "both"): Promise<{ files: FileChangeInfo[]; text?: string }>;
 	commands(): SlashCommandInfo[];
 	newSession(): Promise<void>;
 	compact(instructions?: string): Promise<void>;

@@ -1,0 +1,123 @@
+// The rewind menu in the app, over a real AgentSession with checkpoints (shadow git) and the faux provider.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { render } from "ink-testing-library";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { App } from "../../components/App.js";
+import { openInputHistory } from "../../components/input-history.js";
+import {
+	type FauxProviderRegistration,
+	fauxAssistantMessage,
+	fauxText,
+	fauxToolCall,
+	registerFauxProvider,
+} from "../../src/ai/providers/faux.js";
+import { type AgentSession, createAgentSession } from "../../src/session/agent-session.js";
+import { mergeSettings } from "../../src/session/settings.js";
+import { tick } from "./mount-app.js";
+
+let root: string;
+let cwd: string;
+let faux: FauxProviderRegistration;
+let session: AgentSession;
+let app: ReturnType<typeof render> | undefined;
+
+beforeEach(async () => {
+	root = mkdtempSync(join(tmpdir(), "rudder-app-rewind-"));
+	cwd = join(root, "project");
+	mkdirSync(cwd);
+	faux = registerFauxProvider({ api: "faux-rewind-test", provider: "faux" });
+	session = await createAgentSession({
+		cwd,
+		model: faux.getModel(),
+		sessionMode: { kind: "new" },
+		env: { RUDDER_HOME: join(root, "home") },
+		settings: mergeSettings({ checkpoints: true }),
+		tools: ["read", "write", "bash"],
+		apiKey: "test",
+	});
+});
+
+afterEach(async () => {
+	app?.unmount();
+	app = undefined;
+	await session.dispose();
+	faux.unregister();
+	rmSync(root, { recursive: true, force: true });
+});
+
+async function mount() {
+	app = render(<App session={session} onExit={() => {}} history={openInputHistory(null)} size={{ rows: 30, columns: 100 }} />);
+	await tick();
+	const a = app;
+	return {
+		frame: () => a.lastFrame() ?? "",
+		type: async (text: string) => {
+			a.stdin.write(text);
+			await tick();
+		},
+	};
+}
+
+describe("rewind menu", () => {
+	it("lists prompts with their changed files, restores code and conversation after a confirmation, and puts the prompt back", async () => {
+		writeFileSync(join(cwd, "notes.txt"), "v1\n");
+		faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("read", { path: "notes.txt" }, { id: "r" })]),
+			fauxAssistantMessage([
+				fauxToolCall("write", { path: "notes.txt", content: "v2\nv2\n" }, { id: "w" }),
+				fauxToolCall("bash", { command: "echo made > made.txt" }, { id: "b" }),
+			]),
+			fauxAssistantMessage([fauxText("Changed both.")]),
+		]);
+		const { frame, type } = await mount();
+		await type("change the notes");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Changed both."), { timeout: 20_000 });
+		await session.waitForIdle();
+		expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("v2\nv2\n");
+
+		// Esc twice on the empty idle input opens the menu.
+		await type("\x1b");
+		await type("\x1b");
+		await vi.waitFor(() => expect(frame()).toContain("Rewind to before a prompt (1, newest first)"), { timeout: 10_000 });
+		expect(frame()).toContain("change the notes");
+		expect(frame()).toMatch(/\+1 −0 made\.txt, \+2 −1 notes\.txt/);
+
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Restore code and conversation"));
+		expect(frame()).toContain("Restore conversation only");
+		expect(frame()).toContain("Restore code only");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Restore 2 files?"), { timeout: 10_000 });
+		expect(frame()).toMatch(/delete made\.txt, revert notes\.txt/);
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Code and conversation restored (2 files)"), { timeout: 10_000 });
+		expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("v1\n");
+		expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+		expect(session.getState().messages).toEqual([]);
+		// The prompt is back in the input, ready to edit and send again.
+		await vi.waitFor(() => expect(frame()).toMatch(/› change the notes/));
+	});
+
+	it("/rewind with nothing to go back to says so, and Esc closes the menu without restoring", async () => {
+		const { frame, type } = await mount();
+		await type("/rewind");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("No prompts to go back to"), { timeout: 10_000 });
+
+		writeFileSync(join(cwd, "a.txt"), "a\n");
+		faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command: "echo b > a.txt" }, { id: "b" })]), fauxAssistantMessage([fauxText("ok")])]);
+		await type("go");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("ok"), { timeout: 20_000 });
+		await session.waitForIdle();
+		await type("/rewind");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Rewind to before a prompt"), { timeout: 10_000 });
+		await type("\x1b");
+		await vi.waitFor(() => expect(frame()).not.toContain("Rewind to before a prompt"));
+		expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("b\n");
+	});
+});
