@@ -108,7 +108,10 @@ describe("rewind menu", () => {
 		await vi.waitFor(() => expect(frame()).toContain("No prompts to go back to"), { timeout: 10_000 });
 
 		writeFileSync(join(cwd, "a.txt"), "a\n");
-		faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command: "echo b > a.txt" }, { id: "b" })]), fauxAssistantMessage([fauxText("ok")])]);
+		faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo b > a.txt" }, { id: "b" })]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
 		await type("go");
 		await type("\r");
 		await vi.waitFor(() => expect(frame()).toContain("ok"), { timeout: 20_000 });
