@@ -797,7 +797,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		if (kept.entries.length === 0) await this.newSession({ parentSession: current.path });
 		else await this.switchToCopy(kept);
 		// The UI puts the prompt back in the input, as after a conversation rewind.
-		this.emit({ type: "rewound", entryId, restore: "conversation", files: [], text });
+		this.emit({ type: "rewound", entryId, restore: "conversation", files: [], prompt: text, text });
 		return { text };
 	}
 

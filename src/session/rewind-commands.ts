@@ -3,6 +3,7 @@
 // modes fall back on: a numbered list, then `/rewind <n> [both|code|conversation]`. A code restore
 // that would change files first shows them, and the files changed outside Rudder since, and asks for
 // `yes` at the end of the command.
+import { createHash } from "node:crypto";
 import { formatChange } from "./checkpoints/rewind-plan.js";
 import type { RestoreWhat, RewindPoint, RewindResult, SessionRewind } from "./rewind.js";
 import type { CommandUiRequest, SlashCommandInfo } from "./types.js";
@@ -38,7 +39,7 @@ export function describePoint(point: RewindPoint, n: number): string {
 export function describeResult(result: RewindResult): string {
 	const what = { both: "Code and conversation", code: "Code", conversation: "Conversation" }[result.restore];
 	const files = result.files.length ? `; files: ${result.files.map((f) => `${f.status} ${f.path}`).join(", ")}` : "";
-	return `${what} restored to before "${oneLine(result.text ?? "", 40) || result.entryId}"${files}`;
+	return `${what} restored to before "${oneLine(result.prompt, 40)}"${files}`;
 }
 
 async function pointAt(s: RewindCommandHost, arg: string | undefined): Promise<RewindPoint | undefined> {
@@ -53,13 +54,19 @@ async function pointAt(s: RewindCommandHost, arg: string | undefined): Promise<R
 	return point;
 }
 
+/** A short name for a restore plan: which files, and what happens to each. */
+export function planToken(changes: readonly { path: string; status: string; added: number; removed: number }[]): string {
+	const text = changes.map((c) => `${c.status}:${c.added}:${c.removed}:${c.path}`).join("\0");
+	return createHash("sha256").update(text).digest("hex").slice(0, 6);
+}
+
 const fail = (s: RewindCommandHost, error: unknown) => s.notify("error", error instanceof Error ? error.message : String(error));
 
 export const rewindCommands: readonly RewindCommand[] = [
 	{
 		name: "rewind",
 		description: "Go back to before a prompt: code, conversation or both",
-		args: "[n] [both|code|conversation] [yes]",
+		args: "[n] [both|code|conversation]",
 		run: async (s, args, context) => {
 			const [nArg, modeArg = "both", confirm] = args.split(/\s+/).filter(Boolean);
 			if (nArg === undefined && context.ui) return { ui: "rewind-menu" };
@@ -74,16 +81,19 @@ export const rewindCommands: readonly RewindCommand[] = [
 			const point = await pointAt(s, nArg);
 			if (!point) return;
 			try {
-				if (restore !== "conversation" && confirm !== "yes") {
+				if (restore !== "conversation") {
+					// The confirmation names the plan it was shown: if the files changed since, that `yes-…` no longer matches.
 					const plan = await s.rewind.preview(point.entryId);
-					if (plan.changes.length > 0) {
+					const token = `yes-${planToken(plan.changes)}`;
+					if (plan.changes.length > 0 && confirm !== token) {
 						const outside = plan.changedOutside.length ? `\nChanged outside Rudder since then: ${plan.changedOutside.join(", ")}` : "";
-						const lines = plan.changes.map(
+						const rows = plan.changes.map(
 							(c) => `  ${c.status === "added" ? "restore" : c.status === "deleted" ? "delete " : "revert "} ${c.path}`,
 						);
+						const stale = confirm?.startsWith("yes") ? "The files changed since that preview; nothing was restored.\n" : "";
 						return s.notify(
 							"warning",
-							`This restore would change:\n${lines.join("\n")}${outside}\nTo go ahead: /rewind ${nArg} ${restore} yes`,
+							`${stale}This restore would change:\n${rows.join("\n")}${outside}\nTo go ahead: /rewind ${nArg} ${restore} ${token}`,
 						);
 					}
 				}

@@ -31,6 +31,8 @@ export interface RewindResult {
 	restore: RestoreWhat;
 	/** Files the code restore changed. */
 	files: FileChange[];
+	/** The prompt's text. */
+	prompt: string;
 	/** The prompt's text, for the input (a conversation restore). */
 	text?: string;
 }
@@ -170,10 +172,10 @@ export class SessionRewind {
 			const { opened, records, index } = await this.locate(entryId, "code");
 			files = await opened.engine.restore(records[index].before);
 		}
-		const result: RewindResult = { entryId, restore, files };
+		const result: RewindResult = { entryId, restore, files, prompt: messageText(entry.message) };
 		if (restore !== "code") {
 			this.moveTo(entry.parentId);
-			result.text = messageText(entry.message);
+			result.text = result.prompt;
 		}
 		return result;
 	}

@@ -55,6 +55,7 @@ export type SessionEvent =
 			entryId: string;
 			restore: "code" | "conversation" | "both";
 			files: FileChangeInfo[];
+			prompt: string;
 			text?: string;
 	  }
 	/** `/quit` was typed: the UI or mode should exit (after `dispose()`). */

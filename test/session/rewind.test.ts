@@ -131,10 +131,18 @@ describe("rewind through the session", () => {
 		expect(text("a.ts")).toBe("edited by the user\n");
 
 		await fx.session.submit("/rewind 1 code");
-		expect(fx.notices().at(-1)).toMatch(
-			/This restore would change:[\s\S]*revert {2}a\.ts[\s\S]*Changed outside Rudder since then: a\.ts[\s\S]*\/rewind 1 code yes/,
-		);
-		await fx.session.submit("/rewind 1 code yes");
+		const shown = fx.notices().at(-1) as string;
+		expect(shown).toMatch(/This restore would change:[\s\S]*revert {2}a\.ts[\s\S]*Changed outside Rudder since then: a\.ts/);
+		const command = /To go ahead: (\/rewind 1 code yes-[0-9a-f]{6})/.exec(shown)?.[1] as string;
+		expect(command).toBeDefined();
+		// A confirmation for a plan that no longer holds (a file appeared since the preview) restores nothing.
+		writeFileSync(file("mine.txt"), "the user's new file\n");
+		await fx.session.submit(command);
+		expect(fx.notices().at(-1)).toMatch(/^The files changed since that preview; nothing was restored\.[\s\S]*delete {2}mine\.txt/);
+		expect(existsSync(file("mine.txt"))).toBe(true);
+		expect(text("a.ts")).toBe("edited by the user\n");
+		const again = /To go ahead: (\/rewind 1 code yes-[0-9a-f]{6})/.exec(fx.notices().at(-1) as string)?.[1] as string;
+		await fx.session.submit(again);
 		expect(text("a.ts")).toBe("const a = 1;\n");
 		expect(fx.session.getState().messages.length).toBeGreaterThan(1);
 
