@@ -52,7 +52,7 @@ export interface GateHost {
 
 /** Shell-safe single quoting for a suggested flag. */
 function quoted(text: string): string {
-	return /^[\w@%+=:,./()*-]+$/.test(text) ? `"${text}"` : `'${text.replace(/'/g, "'\\''")}'`;
+	return /[$`"\\!\n]/.test(text) ? `'${text.replace(/'/g, "'\\''")}'` : `"${text}"`;
 }
 
 /** The first words of a command as a rule (`npm test*`), the way a user would allow a family of runs. */
