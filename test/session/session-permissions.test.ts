@@ -29,6 +29,8 @@ describe("approvals in a session", { timeout: 30_000 }, () => {
 		const session = await open();
 		writeFileSync(join(fx.cwd, "a.txt"), "one\ntwo\n");
 		fx.faux.setResponses([
+			// Read first: edit refuses a file the model has not seen.
+			fauxAssistantMessage([fauxToolCall("read", { path: "a.txt" })]),
 			fauxAssistantMessage([
 				fauxToolCall("edit", { path: "a.txt", edits: [{ oldText: "two", newText: "TWO" }] }, { id: "e1" }),
 				fauxToolCall("bash", { command: "echo hi" }, { id: "b1" }),
@@ -50,7 +52,7 @@ describe("approvals in a session", { timeout: 30_000 }, () => {
 		session.respondToApproval(second.id, { decision: "deny", reason: "not now, run the tests instead" });
 		await run;
 		expect(readFileSync(join(fx.cwd, "a.txt"), "utf8")).toBe("one\nTWO\n");
-		const [edit, bash] = toolResults(session);
+		const [, edit, bash] = toolResults(session);
 		expect(edit.isError).toBe(false);
 		expect(bash.isError).toBe(true);
 		expect(resultText(bash)).toBe("The user denied this call: not now, run the tests instead");
