@@ -2,6 +2,8 @@
 // the policy, and when the policy says "ask", asks the user (one prompt at a time, in call order) or,
 // where nobody can answer (print, json), denies with the flag that would allow the call. After a
 // sandboxed command fails the way a sandbox makes commands fail, it may ask to run it outside.
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
 import type {
 	AfterToolCallContext,
 	AfterToolCallResult,
@@ -180,11 +182,20 @@ export class PermissionGate {
 		if (target.kind === "run") flags.push(`--allow ${quoted(suggestCommandRule(target.command ?? ""))}`);
 		else if (target.kind === "write" && target.inside)
 			flags.push("--permission-mode auto-edit", `--allow ${quoted(`edit(${target.shownPath})`)}`);
-		else if (target.path && !target.inside) flags.push(`--add-dir ${quoted(target.path)}`);
+		else if (target.path && !target.inside) flags.push(`--add-dir ${quoted(folderOf(target.path))}`);
 		else flags.push(`--allow ${quoted(request.tool)}`);
 		const what =
 			target.kind === "run" ? `the command \`${target.command}\`` : target.shownPath ? `${request.tool} ${target.shownPath}` : request.tool;
 		return `Not run: ${what} needs the user's approval (${reason}), and ${this.host.modeName} cannot ask. To allow it, run rudder with ${flags.join(" or ")}.`;
+	}
+}
+
+/** The folder to add for a path outside the workspace: the path itself when it is a folder. */
+function folderOf(path: string): string {
+	try {
+		return statSync(path).isDirectory() ? path : dirname(path);
+	} catch {
+		return dirname(path);
 	}
 }
 

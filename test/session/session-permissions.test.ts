@@ -233,3 +233,24 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 		expect(readFileSync(join(outside, "x.txt"), "utf8")).toBe("hi\n");
 	});
 });
+
+describe("print mode outside the workspace", () => {
+	it("names --add-dir with the file's folder", async () => {
+		fx = await createFixture();
+		const outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		try {
+			writeFileSync(join(outside, "notes.txt"), "n");
+			const session = await fx.open({ tools: ["read"], approvals: "print" });
+			fx.faux.setResponses([
+				fauxAssistantMessage([fauxToolCall("read", { path: join(outside, "notes.txt") })]),
+				fauxAssistantMessage([fauxText("ok")]),
+			]);
+			await session.prompt("go");
+			const text = resultText(toolResults(session)[0]);
+			expect(text).toContain("is outside the workspace");
+			expect(text).toContain(`run rudder with --add-dir "${outside}".`);
+		} finally {
+			rmSync(outside, { recursive: true, force: true });
+		}
+	});
+});
