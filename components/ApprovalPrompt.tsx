@@ -84,7 +84,7 @@ export function ApprovalPrompt({ request, state, maxRows }: { request: ApprovalR
 				</Text>
 			) : null}
 			<Text dimColor wrap="truncate">
-				y/a/p/n or ↑↓ Enter · Esc denies and stops the run · Shift+Tab changes the mode
+				{request.kind === "unsandboxed" ? "y/w/n" : "y/a/p/n"} or ↑↓ Enter · Esc denies and stops the run · Shift+Tab changes the mode
 			</Text>
 		</Box>
 	);

@@ -178,6 +178,7 @@ export const rpcHandlers: Record<string, Handler> = {
 		if (typeof id !== "string") throw new Error('"approve" needs the string "id" of the approval_request');
 		const reason = typeof command.reason === "string" ? command.reason : undefined;
 		const response = approvalResponse(command.decision, reason, command.scope === "project" ? "project" : "session");
+		if (response.decision === "allow" && command.network === true) response.network = true;
 		if (!ctx.session.respondToApproval(id, response)) throw new Error(`no approval "${id}" is waiting`);
 	},
 	set_permission_mode: (command, ctx) => {

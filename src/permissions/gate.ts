@@ -28,7 +28,8 @@ export interface ApprovalRequest {
 }
 
 export type ApprovalResponse =
-	| { decision: "allow" }
+	/** `network` (for `unsandboxed` requests only): run it again inside the sandbox, with network, instead of outside. */
+	| { decision: "allow"; network?: boolean }
 	/** Allow, and add an exact rule for calls like this one: for this session, or this project. */
 	| { decision: "always"; scope?: "session" | "project" }
 	/** Deny; `reason` goes to the model as the tool result. */
@@ -43,7 +44,13 @@ export interface GateHost {
 	sandbox(): "bwrap" | "none";
 	network: boolean;
 	/** Runs a bash call again without the sandbox. */
-	runUnsandboxed?(toolCallId: string, args: unknown, signal?: AbortSignal): Promise<{ result: AgentToolResult<any>; isError: boolean }>;
+	/** Runs a bash call again outside the sandbox, or (`network`) inside it with the network on. */
+	runUnsandboxed?(
+		toolCallId: string,
+		args: unknown,
+		signal: AbortSignal | undefined,
+		how: "outside" | "network",
+	): Promise<{ result: AgentToolResult<any>; isError: boolean }>;
 	/** For the denial text of print/json: "print mode", "json mode". */
 	modeName: string;
 	/** Called when the mode or the rules change. */
@@ -148,7 +155,8 @@ export class PermissionGate {
 			const why = response.reason ? ` The user said: ${response.reason}` : "";
 			return { content: [{ type: "text", text: `${output}${note}\nThe user did not allow running it outside the sandbox.${why}` }] };
 		}
-		const rerun = await this.host.runUnsandboxed(ctx.toolCall.id, ctx.args, signal);
+		const how = response.decision === "allow" && response.network === true ? "network" : "outside";
+		const rerun = await this.host.runUnsandboxed(ctx.toolCall.id, ctx.args, signal, how);
 		return { content: rerun.result.content, details: rerun.result.details, isError: rerun.isError };
 	};
 

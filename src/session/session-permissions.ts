@@ -85,6 +85,7 @@ export class SessionPermissions {
 	private readonly options: SessionPermissionsOptions;
 	private readonly spec: SandboxSpec;
 	private sandboxBox: CommandSandbox | undefined | null = null;
+	private networkBox: CommandSandbox | undefined | null = null;
 	private pending?: { request: ApprovalRequest; answer: (response: ApprovalResponse) => void };
 	private emit: (event: PermissionEvent) => void = () => {};
 	private onChange: () => void = () => {};
@@ -106,7 +107,7 @@ export class SessionPermissions {
 			saveProjectRule: (rule) => addProjectRule(options.setup.dataFolder, options.setup.realCwd, rule),
 			sandbox: () => this.sandboxName(),
 			network: resolved.network,
-			runUnsandboxed: (id, args, signal) => this.runUnsandboxed(id, args, signal),
+			runUnsandboxed: (id, args, signal, how) => this.runAgain(id, args, signal, how),
 			modeName: `${options.channel} mode`,
 			onChange: () => this.onChange(),
 			looksLikeSandboxDenial,
@@ -159,6 +160,15 @@ export class SessionPermissions {
 		return this.sandboxBox;
 	}
 
+	/** The same sandbox with the network on, made on first use (for one approved command at a time). */
+	private networkSandbox(): CommandSandbox | undefined {
+		if (this.networkBox === null) {
+			const factory = this.options.sandboxFactory ?? ((spec) => platformSandbox(spec, process.platform, this.options.env.PATH));
+			this.networkBox = factory({ ...this.spec, network: true });
+		}
+		return this.networkBox;
+	}
+
 	/** The bash tool's launch hook: sandboxed unless yolo or no sandbox is available. */
 	readonly wrapSpawn = (file: string, args: string[], cwd: string): { file: string; args: string[] } => {
 		const box = this.gate.mode === "yolo" ? undefined : this.sandboxAvailable();
@@ -205,12 +215,15 @@ export class SessionPermissions {
 		});
 	}
 
-	private async runUnsandboxed(
+	/** After an approval: a failed sandboxed command once more, outside the sandbox or inside it with network. */
+	private async runAgain(
 		toolCallId: string,
 		args: unknown,
-		signal?: AbortSignal,
+		signal: AbortSignal | undefined,
+		how: "outside" | "network",
 	): Promise<{ result: AgentToolResult<any>; isError: boolean }> {
-		const bash = createBashTool(this.options.cwd);
+		const networked = how === "network" ? this.networkSandbox() : undefined;
+		const bash = createBashTool(this.options.cwd, networked ? { wrapSpawn: (file, a, cwd) => networked.wrap(file, a, cwd) } : {});
 		try {
 			return { result: await bash.execute(toolCallId, args as never, signal), isError: false };
 		} catch (error) {
@@ -241,5 +254,6 @@ export class SessionPermissions {
 	dispose(): void {
 		this.pending?.answer({ decision: "deny", reason: "The session ended." });
 		if (this.sandboxBox) this.sandboxBox.dispose();
+		if (this.networkBox) this.networkBox.dispose();
 	}
 }

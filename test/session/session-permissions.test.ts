@@ -1,6 +1,7 @@
 // Permissions through a real session: the faux model asks for tool calls, the gate decides, the
 // approval events carry the preview, and the answers reach the model as tool results.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -231,6 +232,34 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 		expect(resultText(denied)).toMatch(/Read-only file system[\s\S]*ran in a sandbox[\s\S]*did not allow running it outside/);
 		expect(allowed.isError).toBe(false);
 		expect(readFileSync(join(outside, "x.txt"), "utf8")).toBe("hi\n");
+	});
+});
+
+describe("a command that needs the network", { timeout: 30_000 }, () => {
+	let outside: string;
+	let server: Server;
+	afterEach(async () => {
+		rmSync(outside, { recursive: true, force: true });
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+
+	it("may run again inside the sandbox with the network on, once approved; writes outside still fail", async () => {
+		server = createServer((socket) => socket.end("pong\n"));
+		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+		const port = (server.address() as { port: number }).port;
+		fx = await createFixture();
+		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const session = await fx.open({ tools: ["bash"], approvals: "prompt" });
+		const command = `head -1 < /dev/tcp/127.0.0.1/${port} && touch ${outside}/x`;
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
+		const run = session.prompt("go");
+		session.respondToApproval((await fx.waitForEvent("approval_request")).id, { decision: "allow" });
+		const retry = await fx.waitForEvent("approval_request", (e) => e.kind === "unsandboxed");
+		session.respondToApproval(retry.id, { decision: "allow", network: true });
+		await run;
+		const [result] = toolResults(session);
+		expect(resultText(result)).toMatch(/^pong\n[\s\S]*Read-only file system/);
+		expect(existsSync(join(outside, "x"))).toBe(false);
 	});
 });
 
