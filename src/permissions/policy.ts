@@ -65,7 +65,9 @@ function deniedBy(rules: readonly PermissionRule[], request: ToolRequest, target
  * `bash(npm test*)` must not let `npm test && curl … | sh` through.
  */
 function allowedBy(rules: readonly PermissionRule[], request: ToolRequest, target: Target, cwd: string): boolean {
-	if (target.kind !== "run") return rules.some((r) => ruleMatches(r, request, target, cwd));
+	if (target.kind !== "run" || rules.some((r) => r.pattern === undefined && ruleNamesTool(r, request.tool))) {
+		return rules.some((r) => ruleMatches(r, request, target, cwd));
+	}
 	if (rules.some((r) => r.exact && ruleMatches(r, request, target, cwd))) return true;
 	const parts = splitCommand(target.command ?? "");
 	if (!parts || parts.length === 0) return false;
