@@ -3,7 +3,7 @@
 // queue a follow-up, press Esc, and check what the screen shows (`capture-pane`) and what the model was
 // sent (the server's request log). CI must be unset in the pane: Ink draws no live frames under CI.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { textBody, textRecords, toolCallBody } from "../helpers/openai-chunks.js";
@@ -265,5 +265,34 @@ describe("approvals in a real terminal (tmux)", () => {
 				`# The first bash call in the default mode (ask)\n${trim(bashScreen)}\n# The first edit\n${trim(editScreen)}`,
 			);
 		}
+	});
+});
+
+describe("project trust in a real terminal (tmux)", () => {
+	it("asks once before a project's settings may widen permissions; no leaves them ignored, remembered", { timeout: LONG }, async () => {
+		server = await startScriptedServer();
+		home = makeHome({ mockUrl: server.url });
+		mkdirSync(join(home.cwd, ".rudder"));
+		writeFileSync(join(home.cwd, ".rudder", "settings.json"), JSON.stringify({ permissions: { mode: "yolo", allow: ["bash(curl*)"] } }));
+		let exitFile = startApp(home, ["--model", "mock/mock-1"]);
+		const prompt = await waitForScreen((s) => s.includes("Trust this folder's settings?"), "the trust prompt");
+		expect(prompt).toContain('permissions.mode "yolo"');
+		expect(prompt).toContain('permissions.allow "bash(curl*)"');
+		expect(prompt).not.toContain("mock/mock-1");
+		sendText("n");
+		const app = await waitForScreen((s) => s.includes("mock/mock-1") && s.includes("Ignored permissions.mode"), "the app and the notice");
+		expect(app).toMatch(/ · ask · mock\/mock-1/);
+		expect(app).toContain('Ignored permissions.mode "yolo", permissions.allow "bash(curl*)"');
+		sendKey("C-c", "C-c");
+		await waitFor(() => existsSync(exitFile), "the app to exit");
+
+		// Remembered: the next start does not ask again and still ignores the widening.
+		rmSync(exitFile);
+		exitFile = startApp(home, ["--model", "mock/mock-1"]);
+		const again = await waitForScreen((s) => s.includes("mock/mock-1"), "the app on the second start");
+		expect(again).not.toContain("Trust this folder's settings?");
+		expect(again).toMatch(/ · ask · mock\/mock-1/);
+		sendKey("C-c", "C-c");
+		await waitFor(() => existsSync(exitFile), "the app to exit");
 	});
 });
