@@ -112,7 +112,7 @@ describe("MCP servers in a session", () => {
 	it("a call past the server's timeout ends as an error and is cancelled on the server", async () => {
 		fx = await createFixture();
 		const marker = join(fx.root, "marker.txt");
-		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer(marker, { timeout: 300 }) } });
+		writeGlobalSettings(fx, { permissions: MCP_ALLOWED, mcpServers: { fx: stdioServer(marker, { timeout: 300 }) } });
 		const session = await fx.open();
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__hang", {})]), fauxAssistantMessage([fauxText("moved on")])]);
 		await session.prompt("hang");
@@ -124,7 +124,7 @@ describe("MCP servers in a session", () => {
 
 	it("a server's changed tool list is offered from the next request on", async () => {
 		fx = await createFixture();
-		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer() } });
+		writeGlobalSettings(fx, { permissions: MCP_ALLOWED, mcpServers: { fx: stdioServer() } });
 		const session = await fx.open();
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__grow", {})]), fauxAssistantMessage([fauxText("grew")])]);
 		await session.prompt("grow");
