@@ -159,7 +159,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		beforeMutate,
 		model,
 		thinkingLevel: options.thinkingLevel ?? loaded?.thinkingLevel ?? settings.defaultThinkingLevel ?? "off",
-		tools: pickTools(cwd, options.tools, { bash: { wrapSpawn: permissions.wrapSpawn } }),
+		tools: pickTools(cwd, options.tools, {
+			beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(),
+			bash: { wrapSpawn: permissions.wrapSpawn },
+		}),
 		permissions,
 		systemPrompt: options.systemPrompt,
 		appendSystemPrompt: options.appendSystemPrompt,
