@@ -224,6 +224,20 @@ if (want("checkpoint")) {
 	row("checkpoint", "longest event-loop stall during a snapshot (ms)", stall, undefined, "≤ 50 ms", stall <= 50);
 }
 
+// 7b. The bash sandbox: extra wall time per command inside bwrap, and the permission decision per call.
+if (want("sandbox")) {
+	console.error("sandbox …");
+	const r = spawnSync(process.execPath, [join(root, "bench", "sandbox.mjs"), `--count=${quick ? 10 : 100}`], { encoding: "utf8" });
+	if (r.status !== 0) throw new Error(`sandbox bench failed: ${r.stderr}`);
+	const result = JSON.parse(r.stdout.trim().split("\n").at(-1));
+	if (result.skipped) console.error(`  sandbox: skipped (${result.skipped})`);
+	else {
+		row("sandbox", "bash `true`, plain (ms)", result.plainMs, undefined, "", undefined);
+		row("sandbox", "bash `true` inside bwrap: extra ms per command", result.overheadMs, undefined, "≤ 50 ms", result.overheadMs <= 50);
+		row("sandbox", "permission decision per call (µs)", result.decideUs, undefined, "≤ 1,000 µs", result.decideUs <= 1000);
+	}
+}
+
 // 8. Terminal sanitiser (in-process): µs per KB on the per-token path.
 if (want("sanitize")) {
 	console.error("sanitiser …");

@@ -8,6 +8,8 @@ import type React from "react";
 import { useEffect, useMemo, useReducer, useRef } from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { AgentSessionApi } from "../src/session/types.js";
+import { ApprovalPrompt, approvalRows } from "./ApprovalPrompt.js";
+import { type ApprovalPromptState, approvalKey, initialApprovalState } from "./approval-prompt-state.js";
 import { CompletionMenu, menuRows as completionRows } from "./CompletionMenu.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
 import { emptyEditor } from "./editor-state.js";
@@ -138,6 +140,22 @@ export function App(props: AppProps) {
 
 	const bindings = props.keyBindings ?? DEFAULT_KEY_BINDINGS;
 	const hints = useMemo(() => keyHints(bindings), [bindings]);
+	// The waiting approval's prompt state (selection, typed reason); read by the next key before React re-renders.
+	const approvalRef = useRef<ApprovalPromptState | undefined>(undefined);
+	const pending = state.pendingApproval;
+	if (pending && approvalRef.current?.id !== pending.id) approvalRef.current = initialApprovalState(pending.id);
+	const onApprovalKey = (key: Parameters<typeof approvalKey>[1], action: string): "stop" | undefined => {
+		const request = session.getState().pendingApproval;
+		if (!request) return undefined;
+		const current = approvalRef.current?.id === request.id ? approvalRef.current : initialApprovalState(request.id);
+		const { state: next, outcome } = approvalKey(current, key, request, action);
+		approvalRef.current = next;
+		if (outcome.type === "answer") session.respondToApproval?.(request.id, outcome.response);
+		if (outcome.type === "stop") session.respondToApproval?.(request.id, { decision: "deny", reason: "The user stopped the run." });
+		refresh();
+		return outcome.type === "stop" ? "stop" : undefined;
+	};
+
 	const { onRaw, picker, setPickerQuery, openResumePicker } = useInputController({
 		bindings,
 		session,
@@ -148,6 +166,7 @@ export function App(props: AppProps) {
 		exit: props.onExit,
 		redraw: () => reprint("redraw"),
 		refresh,
+		approvalKey: onApprovalKey,
 	});
 	// What the first reply needs (syntax highlighting, the provider's code) loads when the user starts
 	// typing: off the start-up path, out of the idle footprint, and done before the reply streams.
@@ -211,7 +230,8 @@ export function App(props: AppProps) {
 	const queue = queueLines(view.steering, view.followUp, MAX_QUEUE_ROWS);
 	const tools = pendingToolRows([...view.tools.values()], MAX_TOOL_ROWS);
 	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
-	const menuRows = picker ? pickerRows(picker) : completionRows(menu.items.length);
+	const approvalHeight = pending ? approvalRows(pending, Math.max(6, size.rows - 6)) : 0;
+	const menuRows = (picker ? pickerRows(picker) : completionRows(menu.items.length)) + approvalHeight;
 	const showWelcome = props.welcome !== undefined && state.messages.length === 0 && !state.isStreaming;
 	const statusRows = (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? WELCOME_ROWS : 0);
 	const tail = Math.max(
@@ -239,6 +259,9 @@ export function App(props: AppProps) {
 					</Text>
 				))}
 				<QueueLines lines={queue} />
+				{pending && approvalRef.current ? (
+					<ApprovalPrompt request={pending} state={approvalRef.current} maxRows={Math.max(6, size.rows - 6)} />
+				) : null}
 				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
 				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
 				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}

@@ -18,7 +18,9 @@ export function footerText(state: SessionState, home = homedir()): string {
 	const tokens = `↑${compact(state.totals.input)} ↓${compact(state.totals.output)}`;
 	const cost = `$${state.totals.cost.toFixed(3)}`;
 	const context = state.contextWindow > 0 ? ` · ctx ${Math.round((state.contextTokens / state.contextWindow) * 100)}%` : "";
-	return sanitizeTerminalText(`${cwd} · ${model}${thinking} · ${tokens} · ${cost}${context}`);
+	// Right after the folder, so a narrow terminal still shows what will run without asking.
+	const mode = state.permissionMode ? ` · ${state.permissionMode}${state.sandbox === "none" ? " · no sandbox" : ""}` : "";
+	return sanitizeTerminalText(`${cwd}${mode} · ${model}${thinking} · ${tokens} · ${cost}${context}`);
 }
 
 export function Footer({ state }: { state: SessionState }) {

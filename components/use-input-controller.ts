@@ -5,7 +5,7 @@ import { useRef } from "react";
 import type { AgentSessionApi, RewindPointInfo } from "../src/session/types.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
-import { type Intent, intentFor, keyOf, parseKeyPress } from "./key-map.js";
+import { type Intent, intentFor, type KeyPress, keyOf, parseKeyPress } from "./key-map.js";
 import type { KeyBindings } from "./keybindings.js";
 import { confirmRestorePicker, type RestoreChoice, restoreChoicePicker, rewindPointsPicker } from "./rewind-menu.js";
 import { resumePicker } from "./session-picker.js";
@@ -31,6 +31,8 @@ export interface InputControllerDeps {
 	refresh: () => void;
 	/** The key table in use (defaults plus keybindings.json); the defaults when absent. */
 	bindings?: KeyBindings;
+	/** Keys while an approval waits go here; "stop" (Esc) denies and stops the run like Esc does. */
+	approvalKey?: (key: KeyPress, action: string) => "stop" | undefined;
 	now?: () => number;
 }
 
@@ -186,6 +188,9 @@ export function useInputController(deps: InputControllerDeps) {
 				return editor.apply(edit.deleteWordBack);
 			case "deleteToLineStart":
 				return editor.apply(edit.deleteToLineStart);
+			case "cycleMode":
+				session.cyclePermissionMode?.();
+				return deps.refresh();
 			case "clearInput":
 				lastCtrlC.current = now();
 				browsing.current = undefined;
@@ -224,6 +229,19 @@ export function useInputController(deps: InputControllerDeps) {
 		const last = previous.current;
 		const named = keyOf(key);
 		previous.current = named === undefined ? undefined : { key: named, at };
+		if (session.getState().pendingApproval && deps.approvalKey) {
+			// The approval context of the key table; typed reason text goes to the prompt as is.
+			const action = intentFor(key, {
+				isStreaming: true,
+				inputEmpty: true,
+				sinceLastCtrlC: Infinity,
+				mode: "approval",
+				bindings: deps.bindings,
+			}).type;
+			if (key.name === "tab" && key.shift) session.cyclePermissionMode?.();
+			else if (deps.approvalKey(key, action) === "stop") abort();
+			return deps.refresh();
+		}
 		const intent = intentFor(key, {
 			// A running `!cmd` is stopped by Esc like a reply.
 			isStreaming: session.getState().isStreaming || view.shells.size > 0,

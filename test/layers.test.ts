@@ -13,6 +13,8 @@ const rank: Record<string, number> = {
 	"src/ai": 1,
 	"src/agent": 2,
 	"src/tools": 3,
+	// The permission policy and gate: above the tools (edit previews), below the session that wires it.
+	"src/permissions": 3.5,
 	"src/session": 4,
 	components: 5,
 	"src/modes": 6,

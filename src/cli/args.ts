@@ -3,6 +3,8 @@
 import { Command, CommanderError, Option } from "commander";
 import { THINKING_LEVELS } from "../ai/constants.js";
 import type { ThinkingLevel } from "../ai/types.js";
+import { parseRule } from "../permissions/rules.js";
+import { PERMISSION_MODES, type PermissionMode } from "../permissions/types.js";
 
 export type CliMode = "interactive" | "print" | "json" | "rpc";
 
@@ -30,6 +32,13 @@ export interface CliArgs {
 	rpcFullUpdates: boolean;
 	/** `--list-models` given; `true` lists all, a string filters. */
 	listModels?: true | string;
+	permissionMode?: PermissionMode;
+	/** `--allow` / `--deny` rules, in order (each checked when parsed). */
+	allow: string[];
+	deny: string[];
+	/** `--add-dir` folders, as given (main checks that they exist). */
+	addDirs: string[];
+	trustProject: boolean;
 }
 
 /** What parsing decided: run with args, or stop now with text for stdout/stderr and an exit code. */
@@ -63,6 +72,15 @@ function buildProgram(version: string): Command {
 		.option("--system-prompt <text>", "replace the system prompt")
 		.option("--append-system-prompt <text>", "append to the system prompt")
 		.option("--list-models [search]", "list known models (filtered by search) and exit")
+		.addOption(
+			new Option("--permission-mode <mode>", "ask (default), auto-edit (edits run), plan (read only) or yolo (nothing asks)").choices(
+				PERMISSION_MODES as string[],
+			),
+		)
+		.option("--allow <rule>", 'let matching calls run without asking, e.g. "bash(npm test*)" or "edit(src/**)" (repeatable)', collect, [])
+		.option("--deny <rule>", 'refuse matching calls in every mode, e.g. "read(.env)" (repeatable)', collect, [])
+		.option("--add-dir <dir>", "add a folder to the workspace (repeatable)", collect, [])
+		.option("--trust-project", "let this folder's .rudder/settings.json widen permissions (remembered)")
 		.exitOverride()
 		.configureOutput({ writeOut: () => {}, writeErr: () => {} })
 		.showSuggestionAfterError(true);
@@ -95,6 +113,18 @@ export function parseCliArgs(argv: string[], version: string): ParsedCli {
 	const words = program.args.join(" ");
 	const printValue = typeof opts.print === "string" ? opts.print : "";
 	const tools = typeof opts.tools === "string" ? splitList(opts.tools) : undefined;
+	for (const [flag, rules] of [
+		["--allow", opts.allow],
+		["--deny", opts.deny],
+	] as const) {
+		for (const rule of rules as string[]) {
+			try {
+				parseRule(rule, flag);
+			} catch (error) {
+				return { kind: "exit", code: 2, stdout: "", stderr: `rudder: ${oneLine((error as Error).message)}\n` };
+			}
+		}
+	}
 	return {
 		kind: "run",
 		args: {
@@ -115,8 +145,17 @@ export function parseCliArgs(argv: string[], version: string): ParsedCli {
 			appendSystemPrompt: opts.appendSystemPrompt,
 			rpcFullUpdates: opts.rpcFullUpdates === true,
 			listModels: opts.listModels,
+			permissionMode: opts.permissionMode,
+			allow: opts.allow,
+			deny: opts.deny,
+			addDirs: opts.addDir,
+			trustProject: opts.trustProject === true,
 		},
 	};
+}
+
+function collect(value: string, previous: string[]): string[] {
+	return [...previous, value];
 }
 
 function splitList(value: string): string[] {

@@ -2,8 +2,8 @@
 // as one line on stderr and an exit code (1: the run failed, 2: bad usage or nothing to run with).
 // The interactive mode (Ink, React) is imported only when used, so print/json/rpc start fast; the
 // session (tools, agent, schemas) only once the flags are read, so --help, --version and bad usage are instant.
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { ModelRegistry } from "../ai/model-registry.js";
@@ -18,6 +18,7 @@ import {
 	runPrint,
 } from "../modes/print.js";
 import { runRpc } from "../modes/rpc.js";
+import type { PermissionSetup } from "../session/session-permissions.js";
 import { loadSettings } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
 import { toolProcessSlots } from "../tools/process-slots.js";
@@ -80,6 +81,8 @@ async function run(argv: string[]): Promise<number> {
 	// A resumed session keeps the model it was using unless a flag names one (or only the demo is left).
 	const resuming = sessionMode.mode.kind === "continue" || sessionMode.mode.kind === "file";
 	const keepRecordedModel = resuming && !args.model && !args.provider && choice.notice === undefined;
+	const permissions = await setUpPermissions(args, mode, cwd, env);
+	if (!permissions.ok) return fail(permissions.message, 2);
 	const { createAgentSession } = await import("../session/agent-session.js");
 	const session = await createAgentSession({
 		cwd,
@@ -93,6 +96,8 @@ async function run(argv: string[]): Promise<number> {
 		settings,
 		env,
 		apiKey: args.apiKey,
+		permissions: permissions.setup,
+		approvals: mode === "print" || mode === "json" ? mode : "prompt",
 	});
 	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.
 	if (mode !== "interactive") session.startMcpServers("headless");
@@ -121,6 +126,34 @@ async function run(argv: string[]): Promise<number> {
 	} finally {
 		await session.dispose();
 	}
+}
+
+/**
+ * The permission policy from settings and flags. In the TUI, a project whose settings widen anything
+ * and that was never asked about gets the trust prompt first; elsewhere `--trust-project` decides.
+ */
+async function setUpPermissions(
+	args: CliArgs,
+	mode: CliMode,
+	cwd: string,
+	env: Record<string, string | undefined>,
+): Promise<{ ok: true; setup: PermissionSetup } | { ok: false; message: string }> {
+	for (const dir of args.addDirs) {
+		if (!existsSync(resolve(cwd, dir)) || !statSync(resolve(cwd, dir)).isDirectory())
+			return { ok: false, message: `--add-dir ${dir}: no such folder` };
+	}
+	const options = {
+		cwd,
+		env,
+		flags: { mode: args.permissionMode, allow: args.allow, deny: args.deny, addDirs: args.addDirs },
+		trustProject: args.trustProject,
+	};
+	const { loadPermissionSetup } = await import("../session/session-permissions.js");
+	const setup = loadPermissionSetup(options);
+	if (mode !== "interactive" || !setup.trustUnknown || !process.stdin.isTTY) return { ok: true, setup };
+	const { askTrust } = await import("../modes/interactive.js");
+	const trustAnswer = await askTrust(setup.resolved.widenings);
+	return { ok: true, setup: loadPermissionSetup({ ...options, trustAnswer }) };
 }
 
 /** The registry, with local discovery limited as `RUDDER_DISCOVERY_PORTS` says. */

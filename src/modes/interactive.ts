@@ -2,15 +2,17 @@
 // user quits (/quit, Ctrl+D on an empty input, Ctrl+C twice). Bracketed paste is switched on for the
 // app's lifetime so a pasted newline can never submit.
 import { render } from "ink";
-import { createElement } from "react";
+import { createElement, type ReactElement } from "react";
 import { App } from "../../components/App.js";
 import { FirstStart } from "../../components/first-start.js";
 import { installReflowGuard } from "../../components/ink/reflow-guard.js";
 import { loadKeyBindings } from "../../components/keybindings-file.js";
 import { McpTrustPrompt } from "../../components/McpTrustPrompt.js";
+import { TrustPrompt } from "../../components/TrustPrompt.js";
 import { isDemoModel } from "../ai/constants.js";
 import { configFile } from "../config/paths.js";
 import type { McpTrustRequest } from "../extensions/mcp/manager.js";
+import type { Widening } from "../permissions/resolve.js";
 import type { AgentSessionApi } from "../session/types.js";
 
 export interface InteractiveOptions {
@@ -80,21 +82,30 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 }
 
 /** The MCP trust prompt, on its own before the app mounts; resolves with the answer. */
-async function askMcpTrust(request: McpTrustRequest): Promise<boolean> {
+function askMcpTrust(request: McpTrustRequest): Promise<boolean> {
+	return askBeforeApp((onAnswer) => createElement(McpTrustPrompt, { request, onAnswer }));
+}
+
+/** The project trust prompt (its settings would widen permissions), before the app mounts. */
+export function askTrust(widenings: readonly Widening[]): Promise<boolean> {
+	return askBeforeApp((onAnswer) => createElement(TrustPrompt, { widenings, onAnswer }));
+}
+
+/** Renders a yes/no prompt alone, erases it once answered (the app draws where it was), and resolves with the answer. */
+async function askBeforeApp(prompt: (onAnswer: (yes: boolean) => void) => ReactElement): Promise<boolean> {
 	let answer = false;
 	let done!: () => void;
 	const answered = new Promise<void>((resolve) => {
 		done = resolve;
 	});
-	const onAnswer = (allow: boolean) => {
-		answer = allow;
+	const onAnswer = (yes: boolean) => {
+		answer = yes;
 		done();
 	};
-	const instance = render(createElement(McpTrustPrompt, { request, onAnswer }), { patchConsole: false, exitOnCtrlC: true });
+	const instance = render(prompt(onAnswer), { patchConsole: false, exitOnCtrlC: true });
 	try {
 		await Promise.race([answered, instance.waitUntilExit()]);
 	} finally {
-		// Erased, so the app draws where the question was.
 		instance.clear();
 		instance.unmount();
 	}

@@ -6,10 +6,11 @@ import { resolve } from "node:path";
 import type { AgentMessage } from "../agent/types.js";
 import { THINKING_LEVELS } from "../ai/constants.js";
 import type { ImageContent, Model, ThinkingLevel } from "../ai/types.js";
+import { PERMISSION_MODES } from "../permissions/types.js";
 import type { AgentSession } from "../session/agent-session.js";
 import { exportMarkdown } from "../session/export-markdown.js";
 import type { CompactionSummaryMessage } from "../session/session-messages.js";
-import type { SessionEvent } from "../session/types.js";
+import type { ApprovalResponse, PermissionMode, SessionEvent } from "../session/types.js";
 import { maskHeaders as publicModel } from "./json.js";
 import { type CompactionResult, lastAssistantText, type QueueMode, sessionStats, toRpcState } from "./rpc-shapes.js";
 
@@ -170,6 +171,21 @@ export const rpcHandlers: Record<string, Handler> = {
 	set_session_name: (command, ctx) => {
 		ctx.session.setSessionName(requireString(command, "name"));
 	},
+	// Ours (permissions): the answer to an `approval_request` event; `id` is that event's id.
+	approve: (command, ctx) => {
+		const id = command.id;
+		if (typeof id !== "string") throw new Error('"approve" needs the string "id" of the approval_request');
+		const reason = typeof command.reason === "string" ? command.reason : undefined;
+		const response = approvalResponse(command.decision, reason, command.scope === "project" ? "project" : "session");
+		if (response.decision === "allow" && command.network === true) response.network = true;
+		if (!ctx.session.respondToApproval(id, response)) throw new Error(`no approval "${id}" is waiting`);
+	},
+	set_permission_mode: (command, ctx) => {
+		const mode = requireString(command, "mode");
+		if (!(PERMISSION_MODES as readonly string[]).includes(mode))
+			throw new Error(`unknown permission mode "${mode}" (one of ${PERMISSION_MODES.join(", ")})`);
+		ctx.session.setPermissionMode(mode as PermissionMode);
+	},
 	get_commands: (_command, ctx) => ({
 		// Commands a prompt can invoke: the markdown commands (pi's prompt templates), with pi's SourceInfo.
 		// Built-in slash commands are the TUI's, as in pi.
@@ -207,6 +223,13 @@ export const rpcHandlers: Record<string, Handler> = {
 };
 
 /** Called on compaction_end: keeps the result `compact` answers with (null when it failed). */
+function approvalResponse(decision: unknown, reason: string | undefined, scope: "session" | "project"): ApprovalResponse {
+	if (decision === "allow") return { decision };
+	if (decision === "always") return { decision, scope };
+	if (decision === "deny") return reason ? { decision, reason } : { decision };
+	throw new Error('"decision" must be "allow", "always" or "deny"');
+}
+
 export function compactionResultOf(
 	event: Extract<SessionEvent, { type: "compaction_end" }>,
 	session: AgentSession,

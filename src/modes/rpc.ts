@@ -2,6 +2,8 @@
 // pi (its own `RpcClient` too) drive Rudder unchanged. docs/rpc.md is the protocol's documentation:
 // framing, every command with its request and response, the events, and what we add or do differently.
 // This file does framing, dispatch and run control; the commands are the table in rpc-commands.ts.
+// Approvals (ours): `approval_request` events, answered by `{"type":"approve","id","decision":"allow"|
+// "always"|"deny","reason"?}`; see docs/rpc.md § Approvals. After stdin closes, every request is denied.
 import type { Readable } from "node:stream";
 import type { ImageContent, Model } from "../ai/types.js";
 import type { AgentSession } from "../session/agent-session.js";
@@ -29,9 +31,13 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 	const write = (value: object) => io.stdout.write(jsonOutputLine(value));
 	const ctx = runControl(session, options, write);
 	const retryEvents = createRetryEvents();
+	// After stdin closed nobody can answer an approval: deny it, or the run would wait forever.
+	let closed = false;
+	const deny = (id: string) => session.respondToApproval(id, { decision: "deny", reason: "The client closed the connection." });
 	const unsubscribe = session.subscribe((event) => {
 		const retry = retryEvents(event);
 		if (retry) write(retry);
+		if (event.type === "approval_request" && closed) queueMicrotask(() => deny(event.id));
 		if (event.type === "compaction_end") {
 			ctx.lastCompaction = compactionResultOf(event, session);
 			write(rpcCompactionEnd(event, ctx.lastCompaction));
@@ -48,6 +54,9 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 			void handled.finally(() => inFlight.delete(handled));
 		}
 		await Promise.all(inFlight);
+		closed = true;
+		const waiting = session.getState().pendingApproval;
+		if (waiting) deny(waiting.id);
 		await session.waitForIdle();
 		return 0;
 	} finally {

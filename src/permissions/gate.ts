@@ -2,6 +2,8 @@
 // the policy, and when the policy says "ask", asks the user (one prompt at a time, in call order) or,
 // where nobody can answer (print, json), denies with the flag that would allow the call. After a
 // sandboxed command fails the way a sandbox makes commands fail, it may ask to run it outside.
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
 import type {
 	AfterToolCallContext,
 	AfterToolCallResult,
@@ -26,7 +28,8 @@ export interface ApprovalRequest {
 }
 
 export type ApprovalResponse =
-	| { decision: "allow" }
+	/** `network` (for `unsandboxed` requests only): run it again inside the sandbox, with network, instead of outside. */
+	| { decision: "allow"; network?: boolean }
 	/** Allow, and add an exact rule for calls like this one: for this session, or this project. */
 	| { decision: "always"; scope?: "session" | "project" }
 	/** Deny; `reason` goes to the model as the tool result. */
@@ -41,7 +44,13 @@ export interface GateHost {
 	sandbox(): "bwrap" | "none";
 	network: boolean;
 	/** Runs a bash call again without the sandbox. */
-	runUnsandboxed?(toolCallId: string, args: unknown, signal?: AbortSignal): Promise<{ result: AgentToolResult<any>; isError: boolean }>;
+	/** Runs a bash call again outside the sandbox, or (`network`) inside it with the network on. */
+	runUnsandboxed?(
+		toolCallId: string,
+		args: unknown,
+		signal: AbortSignal | undefined,
+		how: "outside" | "network",
+	): Promise<{ result: AgentToolResult<any>; isError: boolean }>;
 	/** For the denial text of print/json: "print mode", "json mode". */
 	modeName: string;
 	/** Called when the mode or the rules change. */
@@ -52,7 +61,7 @@ export interface GateHost {
 
 /** Shell-safe single quoting for a suggested flag. */
 function quoted(text: string): string {
-	return /^[\w@%+=:,./()*-]+$/.test(text) ? `"${text}"` : `'${text.replace(/'/g, "'\\''")}'`;
+	return /[$`"\\!\n]/.test(text) ? `'${text.replace(/'/g, "'\\''")}'` : `"${text}"`;
 }
 
 /** The first words of a command as a rule (`npm test*`), the way a user would allow a family of runs. */
@@ -146,7 +155,8 @@ export class PermissionGate {
 			const why = response.reason ? ` The user said: ${response.reason}` : "";
 			return { content: [{ type: "text", text: `${output}${note}\nThe user did not allow running it outside the sandbox.${why}` }] };
 		}
-		const rerun = await this.host.runUnsandboxed(ctx.toolCall.id, ctx.args, signal);
+		const how = response.decision === "allow" && response.network === true ? "network" : "outside";
+		const rerun = await this.host.runUnsandboxed(ctx.toolCall.id, ctx.args, signal, how);
 		return { content: rerun.result.content, details: rerun.result.details, isError: rerun.isError };
 	};
 
@@ -180,11 +190,20 @@ export class PermissionGate {
 		if (target.kind === "run") flags.push(`--allow ${quoted(suggestCommandRule(target.command ?? ""))}`);
 		else if (target.kind === "write" && target.inside)
 			flags.push("--permission-mode auto-edit", `--allow ${quoted(`edit(${target.shownPath})`)}`);
-		else if (target.path && !target.inside) flags.push(`--add-dir ${quoted(target.path)}`);
+		else if (target.path && !target.inside) flags.push(`--add-dir ${quoted(folderOf(target.path))}`);
 		else flags.push(`--allow ${quoted(request.tool)}`);
 		const what =
 			target.kind === "run" ? `the command \`${target.command}\`` : target.shownPath ? `${request.tool} ${target.shownPath}` : request.tool;
 		return `Not run: ${what} needs the user's approval (${reason}), and ${this.host.modeName} cannot ask. To allow it, run rudder with ${flags.join(" or ")}.`;
+	}
+}
+
+/** The folder to add for a path outside the workspace: the path itself when it is a folder. */
+function folderOf(path: string): string {
+	try {
+		return statSync(path).isDirectory() ? path : dirname(path);
+	} catch {
+		return dirname(path);
 	}
 }
 

@@ -1,7 +1,7 @@
 // The decision for one tool call: deny rules first (they win over everything), then the mode's hard
 // limits (plan), then allow rules, then the mode's table. Pure apart from resolving real paths.
-import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { join } from "node:path";
+import { resolveToolPath } from "../tools/resolve-path.js";
 import { commandMatches, pathMatches, ruleNamesTool, splitCommand } from "./rules.js";
 import type { Decision, PermissionMode, PermissionPolicy, PermissionRule, ToolKind, ToolRequest } from "./types.js";
 import { insideWorkspace, isUnder, realTarget } from "./workspace.js";
@@ -40,15 +40,8 @@ export function targetOf(request: ToolRequest, policy: PermissionPolicy): Target
 	if (kind === "other") return { kind };
 	const raw = typeof request.args.path === "string" && request.args.path !== "" ? request.args.path : ".";
 	const cwd = policy.workspace.roots[0] ?? process.cwd();
-	const path = realTarget(toolPath(raw, cwd));
+	const path = realTarget(resolveToolPath(raw, cwd));
 	return { kind, path, shownPath: raw, inside: insideWorkspace(policy.workspace, path) };
-}
-
-/** Same reading of a path argument as the tools (`@` prefix dropped, `~` expanded, cwd-relative). */
-function toolPath(raw: string, cwd: string): string {
-	const trimmed = raw.startsWith("@") ? raw.slice(1) : raw;
-	const expanded = trimmed === "~" ? homedir() : trimmed.startsWith("~/") ? join(homedir(), trimmed.slice(2)) : trimmed;
-	return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
 }
 
 /** Whether `rule` names this call: its tool, and its pattern (if any) against the command or path. */
@@ -72,7 +65,9 @@ function deniedBy(rules: readonly PermissionRule[], request: ToolRequest, target
  * `bash(npm test*)` must not let `npm test && curl … | sh` through.
  */
 function allowedBy(rules: readonly PermissionRule[], request: ToolRequest, target: Target, cwd: string): boolean {
-	if (target.kind !== "run") return rules.some((r) => ruleMatches(r, request, target, cwd));
+	if (target.kind !== "run" || rules.some((r) => r.pattern === undefined && ruleNamesTool(r, request.tool))) {
+		return rules.some((r) => ruleMatches(r, request, target, cwd));
+	}
 	if (rules.some((r) => r.exact && ruleMatches(r, request, target, cwd))) return true;
 	const parts = splitCommand(target.command ?? "");
 	if (!parts || parts.length === 0) return false;

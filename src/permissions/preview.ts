@@ -1,10 +1,9 @@
 // What an approval shows before the call runs: the command, or the diff an edit or write would make,
 // computed from the file as it is now with the tools' own edit logic. Nothing here writes.
 import { readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
 import { applyEdits } from "../tools/edit-apply.js";
 import { diffTexts } from "../tools/edit-diff.js";
+import { resolveToolPath } from "../tools/resolve-path.js";
 import { decodeText, normalizeLineEndings } from "../tools/text-encoding.js";
 
 export type ApprovalPreview =
@@ -18,12 +17,6 @@ export type ApprovalPreview =
 const MAX_PREVIEW_FILE = 2 * 1024 * 1024;
 /** Diff lines kept in a preview; the rest are counted. */
 const MAX_PREVIEW_LINES = 400;
-
-function absolute(path: string, cwd: string): string {
-	const trimmed = path.startsWith("@") ? path.slice(1) : path;
-	const expanded = trimmed === "~" ? homedir() : trimmed.startsWith("~/") ? join(homedir(), trimmed.slice(2)) : trimmed;
-	return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
-}
 
 /** The file's current text; "" when it does not exist. Throws a one-line reason when it cannot be shown. */
 function currentText(file: string): string {
@@ -57,7 +50,7 @@ export function previewCall(tool: string, args: Record<string, unknown>, ctx: Pr
 	const path = typeof args.path === "string" ? args.path : "";
 	if (tool === "write" || tool === "edit") {
 		try {
-			const before = currentText(absolute(path, ctx.cwd));
+			const before = currentText(resolveToolPath(path, ctx.cwd));
 			const after =
 				tool === "write"
 					? normalizeLineEndings(String(args.content ?? ""))

@@ -78,7 +78,7 @@ export function resolvePermissions(inputs: PermissionInputs): ResolvedPermission
 	const notices =
 		!trusted && widenings.length > 0
 			? [
-					`Ignored ${widenings.map((w) => w.entry).join(", ")} in ${project.file}: this folder is not trusted to widen permissions (trust it with --trust-project, or answer yes when Rudder asks)`,
+					`Ignored ${widenings.map((w) => w.entry).join(", ")} in ${project.file}: this folder is not trusted to widen permissions (start rudder with --trust-project to trust it)`,
 				]
 			: [];
 	return {

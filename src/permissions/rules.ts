@@ -30,13 +30,29 @@ function literal(text: string): string {
 	return text.replace(/[.+^${}()|[\]\\?*]/g, "\\$&");
 }
 
+/** Patterns compiled once: every tool call is checked against every rule. */
+const compiled = new Map<string, RegExp>();
+function memo(key: string, build: () => RegExp): RegExp {
+	let re = compiled.get(key);
+	if (!re) {
+		re = build();
+		if (compiled.size > 1000) compiled.clear();
+		compiled.set(key, re);
+	}
+	return re;
+}
+
 /** `*` matches any run of characters (names and commands have no folders). */
 function wildcard(pattern: string): RegExp {
-	return new RegExp(`^${pattern.split("*").map(literal).join("[\\s\\S]*")}$`, "i");
+	return memo(`w:${pattern}`, () => new RegExp(`^${pattern.split("*").map(literal).join("[\\s\\S]*")}$`, "i"));
 }
 
 /** `**` crosses folders, `*` and `?` stay within one name. */
 export function pathGlob(pattern: string): RegExp {
+	return memo(`p:${pattern}`, () => compilePathGlob(pattern));
+}
+
+function compilePathGlob(pattern: string): RegExp {
 	let out = "";
 	for (let i = 0; i < pattern.length; i++) {
 		const ch = pattern[i];

@@ -1,6 +1,6 @@
 // The workspace: the cwd plus `--add-dir` folders, compared by real path so that neither a symlink nor
 // `..` can lead a call outside while looking like it stays inside.
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Workspace } from "./types.js";
 
@@ -14,16 +14,19 @@ const MAX_LINKS = 40;
  */
 export function realTarget(path: string, links = 0): string {
 	const absolute = resolve(path);
-	try {
-		return realpathSync(absolute);
-	} catch {
-		// Missing, or a link to something missing: handled below.
-	}
-	if (links < MAX_LINKS) {
+	// existsSync and throwIfNoEntry: a missing path is the common case for a new file, and exceptions are slow.
+	if (existsSync(absolute)) {
 		try {
-			if (lstatSync(absolute).isSymbolicLink()) return realTarget(resolve(dirname(absolute), readlinkSync(absolute)), links + 1);
+			return realpathSync(absolute);
 		} catch {
-			// Not there at all: resolve the parent.
+			// Gone in between, or unreadable: resolved from its parent below.
+		}
+	}
+	if (links < MAX_LINKS && lstatSync(absolute, { throwIfNoEntry: false })?.isSymbolicLink()) {
+		try {
+			return realTarget(resolve(dirname(absolute), readlinkSync(absolute)), links + 1);
+		} catch {
+			// Unreadable link: resolved from its parent below.
 		}
 	}
 	const parent = dirname(absolute);

@@ -12,7 +12,10 @@ import { type CustomCommand, expandCommand, loadCustomCommands } from "../extens
 import { type LoadedMcpConfig, loadMcpConfig } from "../extensions/mcp/config.js";
 import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
 import { formatSkillsForPrompt, loadSkills, type Skill } from "../extensions/skills.js";
+import type { ApprovalResponse } from "../permissions/gate.js";
+import type { PermissionMode } from "../permissions/types.js";
 import { createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
+import type { CommandSandbox, SandboxSpec } from "../tools/sandbox.js";
 import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowError, shouldCompact, summarize } from "./compaction.js";
 import { loadContextFiles } from "./context-files.js";
@@ -25,10 +28,11 @@ import type { SessionEntry } from "./session-format.js";
 import { type LoadedSession, loadSession, repairTranscript } from "./session-load.js";
 import { SessionLog } from "./session-log.js";
 import { type CompactionSummaryMessage, convertToLlm, messageText, type ShellOutputMessage } from "./session-messages.js";
+import { type ApprovalChannel, loadPermissionSetup, type PermissionSetup, SessionPermissions } from "./session-permissions.js";
 import { findSession, listSessions, type SessionInfo } from "./session-store.js";
 import { globalSettingsPath, loadSettings, type Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
-import { buildSystemPrompt } from "./system-prompt.js";
+import { buildSystemPrompt, type SystemPromptInput } from "./system-prompt.js";
 import type {
 	AgentSessionApi,
 	SessionEvent,
@@ -78,6 +82,14 @@ export interface CreateAgentSessionOptions {
 	apiKey?: string;
 	/** Replaces `streamSimple` (tests). */
 	streamFn?: StreamFn;
+	/** Permission policy and trust. Default: from the settings files and the remembered trust, no flags. */
+	permissions?: PermissionSetup;
+	/** Overrides the policy's mode (tests, embedders). */
+	permissionMode?: PermissionMode;
+	/** Who answers approvals. Default "print": a call that would ask is denied with the flag that allows it. */
+	approvals?: ApprovalChannel;
+	/** Replaces the platform's bash sandbox (tests). */
+	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
 }
 
 const zeroTotals = (): SessionTotals => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
@@ -121,6 +133,20 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		options.registry?.getAvailable()[0] ??
 		(await import("../ai/providers/demo.js")).registerDemoProvider();
 
+	const setup = options.permissions ?? loadPermissionSetup({ cwd, env });
+	if (options.permissionMode) {
+		setup.resolved.policy = { ...setup.resolved.policy, mode: options.permissionMode };
+		setup.resolved.yoloChosen = options.permissionMode === "yolo";
+	}
+	const permissions = new SessionPermissions({
+		cwd,
+		env,
+		setup,
+		channel: options.approvals ?? "print",
+		sandboxFactory: options.sandboxFactory,
+	});
+	notices.push(...permissions.notices);
+
 	const commands = loadCustomCommands({ cwd, env, reserved: slashCommands.map((c) => c.name) });
 	const skills = loadSkills({ cwd, env });
 	const mcp = loadMcpConfig({ cwd, env });
@@ -135,7 +161,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		beforeMutate,
 		model,
 		thinkingLevel: options.thinkingLevel ?? loaded?.thinkingLevel ?? settings.defaultThinkingLevel ?? "off",
-		tools: pickTools(cwd, options.tools, { beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve() }),
+		tools: pickTools(cwd, options.tools, {
+			beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(),
+			bash: { wrapSpawn: permissions.wrapSpawn },
+		}),
+		permissions,
 		systemPrompt: options.systemPrompt,
 		appendSystemPrompt: options.appendSystemPrompt,
 		persist: mode.kind !== "none",
@@ -192,6 +222,7 @@ interface AgentSessionConfig {
 	skills?: Skill[];
 	/** MCP servers; they start on `startMcpServers` (see src/extensions/mcp/). */
 	mcp?: LoadedMcpConfig;
+	permissions: SessionPermissions;
 }
 
 export class AgentSession implements AgentSessionApi, SlashCommandHost {
@@ -210,6 +241,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	/** Notices from before anyone subscribed (resume warnings), delivered to the first subscriber. */
 	private readonly earlyNotices: SessionEvent[] = [];
 	private readonly customCommands: ReadonlyMap<string, CustomCommand>;
+	private readonly permissions: SessionPermissions;
+	/** What the system prompt is built from; rebuilt when the permission mode changes. */
+	private readonly promptInput: SystemPromptInput;
 	private readonly loadedSkills: readonly Skill[];
 	private readonly builtInTools: AgentTool[];
 	private readonly mcp?: McpManager;
@@ -246,29 +280,44 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.baseStreamFn = config.streamFn ?? streamSimple;
 		const tools = config.tools;
 		this.builtInTools = tools;
+		this.permissions = config.permissions;
 		this.customCommands = new Map((config.customCommands ?? []).map((c) => [c.name, c]));
 		// The model reads a skill's body with `read`; without that tool a listed skill would be a dead end.
 		this.loadedSkills = tools.some((t) => t.name === "read") ? (config.skills ?? []) : [];
-		const systemPrompt = buildSystemPrompt({
+		this.promptInput = {
 			cwd: this.cwd,
 			tools,
 			skills: formatSkillsForPrompt(this.loadedSkills),
 			contextFiles: loadContextFiles({ cwd: this.cwd, env: this.env }),
 			customPrompt: config.systemPrompt,
 			appendSystemPrompt: config.appendSystemPrompt,
-		});
+		};
 		this.agent = new Agent({
-			initialState: { systemPrompt, model: config.model, thinkingLevel: clampThinking(config.model, config.thinkingLevel), tools },
+			initialState: {
+				systemPrompt: this.promptWithPermissions(),
+				model: config.model,
+				thinkingLevel: clampThinking(config.model, config.thinkingLevel),
+				tools,
+			},
 			convertToLlm,
 			streamFn: this.streamWithSettings,
 			getApiKey: (provider) => this.apiKeyFor(provider),
 			steeringMode: this.settings.steeringMode,
 			followUpMode: this.settings.followUpMode,
 			onListenerError: (error) => this.notify("error", `Listener failed: ${errorText(error)}`),
+			beforeToolCall: this.permissions.gate.beforeToolCall,
+			afterToolCall: this.permissions.gate.afterToolCall,
 		});
 		this.phases = new RunPhaseBox(
 			() => this.agent.state.isStreaming,
 			(phase) => this.emit({ type: "phase_changed", phase }),
+		);
+		this.permissions.attach(
+			(event) => this.emit(event),
+			() => {
+				this.agent.state.systemPrompt = this.promptWithPermissions();
+			},
+			(toolCall, ask) => this.awaitApproval(toolCall, ask),
 		);
 		// Synchronous on purpose: the Agent then adds no microtask per streamed token.
 		this.agent.subscribe((event) => this.onAgentEvent(event));
@@ -316,7 +365,32 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			...(this.sessionName !== undefined ? { sessionName: this.sessionName } : {}),
 			isCompacting: this.compacting !== undefined,
 			mcpServers: this.mcp?.servers() ?? [],
+			permissionMode: this.permissions.mode,
+			sandbox: this.permissions.sandboxState(),
+			pendingApproval: this.permissions.pendingApproval,
 		};
+	}
+
+	// ---- Permissions ---------------------------------------------------------------------------
+
+	private promptWithPermissions(): string {
+		return buildSystemPrompt({ ...this.promptInput, permissions: this.permissions.promptSection() });
+	}
+
+	setPermissionMode(mode: PermissionMode): void {
+		this.permissions.setMode(mode);
+	}
+
+	permissionDetails() {
+		return { ...this.permissions.gate.rules, workspace: this.permissions.gate.workspace };
+	}
+
+	cyclePermissionMode(): PermissionMode {
+		return this.permissions.cycleMode();
+	}
+
+	respondToApproval(id: string, response: ApprovalResponse): boolean {
+		return this.permissions.respond(id, response);
 	}
 
 	subscribe(listener: (event: SessionEvent) => void): () => void {
@@ -964,6 +1038,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	async dispose(): Promise<void> {
 		this.abort();
 		await this.waitForIdle();
+		this.permissions.dispose();
 		this.flushPendingShell();
 		await this.mcp?.dispose();
 		this.log?.close();

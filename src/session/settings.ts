@@ -6,6 +6,7 @@ import type { QueueMode } from "../agent/types.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { configFile, projectSettingsFile } from "../config/paths.js";
 import { checkMcpServersSetting } from "../extensions/mcp/config.js";
+import { type PermissionsSection, permissionsChecks, type SandboxSection, sandboxChecks } from "../permissions/settings-section.js";
 
 export interface CompactionSettings {
 	/** Compact automatically when the context nears the model's window. Default true. */
@@ -51,6 +52,9 @@ export type SettingsFile = Partial<Omit<Settings, "compaction" | "retry" | "tool
 	enableAllProjectMcpServers?: boolean;
 	/** Global settings only: project MCP servers (by name) to start without asking. */
 	enabledMcpjsonServers?: string[];
+	/** Read per layer, not merged: a project's entries count only when they narrow or the folder is trusted. */
+	permissions?: PermissionsSection;
+	sandbox?: SandboxSection;
 };
 
 export const defaultSettings: Readonly<Settings> = Object.freeze({
@@ -87,6 +91,8 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	enableAllProjectMcpServers: bool,
 	enabledMcpjsonServers: (v) =>
 		Array.isArray(v) && v.every((n) => typeof n === "string") ? undefined : "must be an array of server names",
+	permissions: permissionsChecks,
+	sandbox: sandboxChecks,
 };
 
 /** Checks parsed JSON against the schema above; throws one line naming `file` and the field. */
@@ -131,7 +137,7 @@ export function readSettingsFile(file: string): SettingsFile {
 export function mergeSettings(...layers: SettingsFile[]): Settings {
 	const out: Settings = structuredClone({ ...defaultSettings }) as Settings;
 	for (const layer of layers) {
-		const { compaction, retry, tools, ...rest } = layer;
+		const { compaction, retry, tools, permissions: _permissions, sandbox: _sandbox, ...rest } = layer;
 		Object.assign(out, rest);
 		if (compaction) Object.assign(out.compaction, compaction);
 		if (retry) Object.assign(out.retry, retry);

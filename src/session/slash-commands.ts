@@ -5,6 +5,7 @@
 import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
+import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../permissions/types.js";
 import { type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
 import type { SessionInfo } from "./session-store.js";
 import type { CommandUiRequest, SessionState, SlashCommandInfo } from "./types.js";
@@ -30,6 +31,9 @@ export interface SlashCommandHost extends RewindCommandHost {
 	mcpServers(): readonly McpServerInfo[];
 	/** Trusts (or declines) the project's MCP servers; returns the names it applied to. */
 	answerMcpTrust(allow: boolean): string[];
+	setPermissionMode(mode: PermissionMode): void;
+	/** The rules in force and the workspace folders, for `/permissions`. */
+	permissionDetails(): { allow: readonly PermissionRule[]; deny: readonly PermissionRule[]; workspace: readonly string[] };
 }
 
 /** How the command was called: `ui` when the caller can act on a `CommandUiRequest` (the TUI). */
@@ -96,6 +100,36 @@ export const slashCommands: readonly SlashCommand[] = [
 			}
 			s.setThinkingLevel(args as ThinkingLevel);
 			s.notify("info", `Thinking: ${s.getState().thinkingLevel}`);
+		},
+	},
+	{
+		name: "permissions",
+		description: "Show the permission mode, rules and workspace, or switch mode",
+		args: "[ask|auto-edit|plan|yolo]",
+		run: (s, args) => {
+			if (args) {
+				if (!(PERMISSION_MODES as readonly string[]).includes(args)) {
+					return s.notify("error", `Unknown permission mode "${args}" (one of ${PERMISSION_MODES.join(", ")})`);
+				}
+				s.setPermissionMode(args as PermissionMode);
+				return s.notify("info", `Permission mode: ${args}`);
+			}
+			const st = s.getState();
+			const { allow, deny, workspace } = s.permissionDetails();
+			const rules = (list: readonly PermissionRule[]) => (list.length ? list.map((r) => `  ${r.text}  (${r.source})`) : ["  (none)"]);
+			const sandbox = { bwrap: "bwrap (workspace and /tmp writable, .git read-only)", none: "none available", off: "off (yolo)" };
+			s.notify(
+				"info",
+				[
+					`Permission mode: ${st.permissionMode ?? "ask"} (Shift+Tab or /permissions <mode> to change; one of ${PERMISSION_MODES.join(", ")})`,
+					`Sandbox for bash: ${sandbox[st.sandbox ?? "none"]}`,
+					`Workspace: ${workspace.join(", ")}`,
+					"Allow:",
+					...rules(allow),
+					"Deny:",
+					...rules(deny),
+				].join("\n"),
+			);
 		},
 	},
 	{

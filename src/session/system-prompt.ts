@@ -10,6 +10,8 @@ export interface SystemPromptInput {
 	skills?: string;
 	/** Replaces the built-in role and guidelines; tools, environment and context files still follow. */
 	customPrompt?: string;
+	/** What the permission mode lets tools do (and the sandbox), so the model knows what will ask. */
+	permissions?: string;
 	/** Added at the very end. */
 	appendSystemPrompt?: string;
 	/** Injected for tests; default now. */
@@ -40,6 +42,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
 	if (input.skills) parts.push(input.skills);
 	const date = (input.date ?? new Date()).toISOString().slice(0, 10);
 	parts.push(`Current working directory: ${input.cwd}\nCurrent date: ${date}\nOperating system: ${input.os ?? process.platform}`);
+	if (input.permissions) parts.push(input.permissions);
 	if (input.contextFiles.length > 0) {
 		const files = input.contextFiles.map((f) => `## ${f.path}\n\n${f.content.trim()}`).join("\n\n");
 		parts.push(`# Project context\n\nInstructions from context files (later files are closer to the working directory):\n\n${files}`);

@@ -5,6 +5,9 @@
 import type { AgentEvent, AgentMessage } from "../agent/types.js";
 import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
+import type { ApprovalRequest, ApprovalResponse } from "../permissions/gate.js";
+import type { ApprovalPreview } from "../permissions/preview.js";
+import type { PermissionMode } from "../permissions/types.js";
 
 /**
  * What the session is doing: the one run phase every mode and the TUI read (`getState().phase`, and a
@@ -59,7 +62,12 @@ export type SessionEvent =
 			text?: string;
 	  }
 	/** `/quit` was typed: the UI or mode should exit (after `dispose()`). */
-	| { type: "quit" };
+	| { type: "quit" }
+	/** A tool call waits for the user: answer with `respondToApproval(id, …)`. One at a time, in call order. */
+	| ({ type: "approval_request" } & ApprovalRequest)
+	| { type: "approval_end"; id: string; decision: ApprovalResponse["decision"] }
+	/** The permission mode changed (Shift+Tab, /permissions). */
+	| { type: "permissions_changed"; mode: PermissionMode };
 
 /** A file that a run changed or a restore would change (paths relative to the workspace). */
 export interface FileChangeInfo {
@@ -116,6 +124,12 @@ export interface SessionState {
 	isCompacting: boolean;
 	/** Configured MCP servers with their status and tools (empty without any). */
 	mcpServers?: readonly McpServerInfo[];
+	/** Optional for sessions without permissions (test doubles); AgentSession always sets them. */
+	permissionMode?: PermissionMode;
+	/** Where bash runs: "bwrap", "none" (no sandbox available), "off" (yolo). */
+	sandbox?: "bwrap" | "none" | "off";
+	/** The tool call waiting for the user's answer. */
+	pendingApproval?: ApprovalRequest;
 }
 
 /** What a command asks an interactive UI to show: the model picker, the session picker. */
@@ -207,6 +221,11 @@ export interface AgentSessionApi {
 	warmUp?(): Promise<void>;
 	/** Flushes the session file and releases resources. */
 	dispose(): Promise<void>;
+	setPermissionMode?(mode: PermissionMode): void;
+	/** Shift+Tab: the next mode (ask → auto-edit → plan, and yolo when it was chosen); returns it. */
+	cyclePermissionMode?(): PermissionMode;
+	/** Answers the waiting approval; false when `id` is not the one waiting. */
+	respondToApproval?(id: string, response: ApprovalResponse): boolean;
 }
 
-export type { AssistantMessage, Usage };
+export type { ApprovalPreview, ApprovalRequest, ApprovalResponse, AssistantMessage, PermissionMode, Usage };

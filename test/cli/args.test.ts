@@ -52,6 +52,39 @@ describe("parseCliArgs", () => {
 		});
 	});
 
+	it("reads the permission flags; --allow, --deny and --add-dir repeat", () => {
+		expect(
+			run(
+				"--permission-mode",
+				"auto-edit",
+				"--allow",
+				"bash(npm test*)",
+				"--allow",
+				"edit(src/**)",
+				"--deny",
+				"read(.env)",
+				"--add-dir",
+				"../lib",
+				"--add-dir",
+				"/tmp/x",
+				"--trust-project",
+			),
+		).toMatchObject({
+			permissionMode: "auto-edit",
+			allow: ["bash(npm test*)", "edit(src/**)"],
+			deny: ["read(.env)"],
+			addDirs: ["../lib", "/tmp/x"],
+			trustProject: true,
+		});
+		expect(run()).toMatchObject({ permissionMode: undefined, allow: [], deny: [], addDirs: [], trustProject: false });
+		expect(parse("--permission-mode", "careful")).toMatchObject({ kind: "exit", code: 2 });
+		expect(parse("--deny", "read(")).toMatchObject({
+			kind: "exit",
+			code: 2,
+			stderr: expect.stringMatching(/^rudder: --deny: permission rule "read\(" must be/),
+		});
+	});
+
 	it("tells --session <id> from --no-session", () => {
 		expect(run("--session", "abc123")).toMatchObject({ session: "abc123", noSession: false });
 		expect(run("--no-session")).toMatchObject({ session: undefined, noSession: true });

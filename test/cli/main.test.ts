@@ -173,7 +173,7 @@ describe("rudder (built CLI)", () => {
 			const marker = join(home.cwd, "tool-started");
 			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: `touch ${marker} && sleep 30` })] });
 			const started = Date.now();
-			const result = await runCli(["--model", "mock/mock-1", ...mode, "run the slow command"], home, {
+			const result = await runCli(["--model", "mock/mock-1", "--allow", "bash", ...mode, "run the slow command"], home, {
 				onStart: (child) => {
 					const poll = setInterval(() => {
 						if (!existsSync(marker)) return;

@@ -3,10 +3,10 @@
 // queue a follow-up, press Esc, and check what the screen shows (`capture-pane`) and what the model was
 // sent (the server's request log). CI must be unset in the pane: Ink draws no live frames under CI.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { textRecords } from "../helpers/openai-chunks.js";
+import { textBody, textRecords, toolCallBody } from "../helpers/openai-chunks.js";
 import { BIN, type CliHome, makeHome } from "../helpers/rudder-cli.js";
 import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
 import { tmuxPane } from "../helpers/tmux-pane.js";
@@ -215,6 +215,83 @@ describe("rudder in a real terminal (tmux)", () => {
 		const app = await waitForScreen((s) => s.includes("mock/mock-1"), "the app on the second start");
 		expect(app).not.toContain("Start this project's MCP servers?");
 		await askUntil("/mcp ", (s) => /proj {2}ready/.test(s), "the remembered server ready");
+		sendKey("C-c", "C-c");
+		await waitFor(() => existsSync(exitFile), "the app to exit");
+	});
+});
+
+// What a new user sees the first time the model wants to run a command and to edit a file, in the
+// default mode (ask). RUDDER_SAVE_CAPTURE=1 writes both screens to test/e2e/capture-permissions.txt.
+describe("approvals in a real terminal (tmux)", () => {
+	it("asks before the first command and before the first edit (with its diff), in the default mode", { timeout: LONG }, async () => {
+		server = await startScriptedServer();
+		home = makeHome({ mockUrl: server.url });
+		writeFileSync(join(home.cwd, "README.md"), "# Demo\n\nRun the tests with npm test.\n");
+		server.enqueue(
+			{ kind: "sse", chunks: [toolCallBody("bash", { command: "npm test" }, "call_1")] },
+			{ kind: "sse", chunks: [toolCallBody("read", { path: "README.md" }, "call_2")] },
+			{
+				kind: "sse",
+				chunks: [toolCallBody("edit", { path: "README.md", edits: [{ oldText: "npm test", newText: "npm test -- --run" }] }, "call_3")],
+			},
+			{ kind: "sse", chunks: [textBody("Updated the README.")] },
+		);
+		startApp(home, ["--model", "mock/mock-1"]);
+		await waitForScreen((s) => s.includes("mock/mock-1"), "the footer");
+		expect(capture()).toMatch(/ · ask · mock\/mock-1/);
+		sendText("fix the readme");
+		sendKey("Enter");
+
+		const bashScreen = await waitForScreen((s) => s.includes("bash wants to run"), "the bash approval");
+		expect(bashScreen).toContain("$ npm test");
+		expect(bashScreen).toContain("runs in the sandbox: writes only inside the workspace and /tmp, no network");
+		expect(bashScreen).toContain("y  Allow once");
+		sendKey("y");
+
+		const editScreen = await waitForScreen((s) => s.includes("edit wants to run"), "the edit approval");
+		expect(editScreen).toContain("-Run the tests with npm test.");
+		expect(editScreen).toContain("+Run the tests with npm test -- --run.");
+		expect(readFileSync(join(home.cwd, "README.md"), "utf8")).toContain("with npm test.\n");
+		sendKey("y");
+
+		await waitForScreen((s) => s.includes("Updated the README."), "the final answer");
+		expect(readFileSync(join(home.cwd, "README.md"), "utf8")).toBe("# Demo\n\nRun the tests with npm test -- --run.\n");
+		// The command ran (in the sandbox; there is no package.json, so npm fails) and its result reached the model.
+		expect(JSON.stringify(server.requests[1].body.messages.at(-1))).toContain('"role":"tool"');
+		if (process.env.RUDDER_SAVE_CAPTURE) {
+			const trim = (t: string) => t.replace(/\n+$/, "\n");
+			writeFileSync(
+				join(import.meta.dirname, "capture-permissions.txt"),
+				`# The first bash call in the default mode (ask)\n${trim(bashScreen)}\n# The first edit\n${trim(editScreen)}`,
+			);
+		}
+	});
+});
+
+describe("project trust in a real terminal (tmux)", () => {
+	it("asks once before a project's settings may widen permissions; no leaves them ignored, remembered", { timeout: LONG }, async () => {
+		server = await startScriptedServer();
+		home = makeHome({ mockUrl: server.url });
+		mkdirSync(join(home.cwd, ".rudder"));
+		writeFileSync(join(home.cwd, ".rudder", "settings.json"), JSON.stringify({ permissions: { mode: "yolo", allow: ["bash(curl*)"] } }));
+		let exitFile = startApp(home, ["--model", "mock/mock-1"]);
+		const prompt = await waitForScreen((s) => s.includes("Trust this folder's settings?"), "the trust prompt");
+		expect(prompt).toContain('permissions.mode "yolo"');
+		expect(prompt).toContain('permissions.allow "bash(curl*)"');
+		expect(prompt).not.toContain("mock/mock-1");
+		sendText("n");
+		const app = await waitForScreen((s) => s.includes("mock/mock-1") && s.includes("Ignored permissions.mode"), "the app and the notice");
+		expect(app).toMatch(/ · ask · mock\/mock-1/);
+		expect(app).toContain('Ignored permissions.mode "yolo", permissions.allow "bash(curl*)"');
+		sendKey("C-c", "C-c");
+		await waitFor(() => existsSync(exitFile), "the app to exit");
+
+		// Remembered: the next start does not ask again and still ignores the widening.
+		rmSync(exitFile);
+		exitFile = startApp(home, ["--model", "mock/mock-1"]);
+		const again = await waitForScreen((s) => s.includes("mock/mock-1"), "the app on the second start");
+		expect(again).not.toContain("Trust this folder's settings?");
+		expect(again).toMatch(/ · ask · mock\/mock-1/);
 		sendKey("C-c", "C-c");
 		await waitFor(() => existsSync(exitFile), "the app to exit");
 	});

@@ -88,6 +88,7 @@ const rows: Row[] = [
 	["ask", { allow: ["edit(src/**)"] }, "edit", { path: "README.md", edits: [] }, "ask"],
 	["ask", { allow: ["edit(src/**)"] }, "write", { path: "src/../../outside/x", content: "" }, "ask"],
 	["ask", { allow: ["mcp__github__*"] }, "mcp__github__create_issue", {}, "allow"],
+	["ask", { allow: ["bash"] }, "bash", { command: "echo $$; sleep 300 > /dev/null 2>&1 &" }, "allow"],
 	["ask", { allow: ["mcp__github__*"] }, "mcp__slack__post", {}, "ask"],
 	["ask", { allow: [`read(${outside}/**)`] }, "read", { path: "../outside/secret.txt" }, "allow"],
 	// Deny rules win over allow rules and every mode; symlinks and `..` do not dodge them.

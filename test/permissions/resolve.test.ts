@@ -30,7 +30,7 @@ describe("resolvePermissions", () => {
 		expect(r.policy.deny.map((d) => d.text)).toEqual(["read(.env)"]);
 		expect(r.network).toBe(false);
 		expect(r.notices).toEqual([
-			'Ignored permissions.mode "yolo", permissions.allow "bash(curl*)", sandbox.network true in /repo/.rudder/settings.json: this folder is not trusted to widen permissions (trust it with --trust-project, or answer yes when Rudder asks)',
+			'Ignored permissions.mode "yolo", permissions.allow "bash(curl*)", sandbox.network true in /repo/.rudder/settings.json: this folder is not trusted to widen permissions (start rudder with --trust-project to trust it)',
 		]);
 		expect(resolve(global({ permissions: { mode: "auto-edit" } }), project({ permissions: { mode: "plan" } }), false).policy.mode).toBe(
 			"plan",

@@ -44,7 +44,7 @@ function scriptTheRun() {
 
 describe("rewind through the session", () => {
 	it("undoes edit, write and bash byte-exact with modes; the next request has no trace of the turn; .git is untouched", async () => {
-		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
 		seedProject();
 		const dotGit = fingerprint(join(fx.cwd, ".git"));
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("Hello.")])]);
@@ -88,7 +88,7 @@ describe("rewind through the session", () => {
 	});
 
 	it("keeps the undone turn on its own branch; /tree switches back and a resume continues the branch last used", async () => {
-		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
 		writeFileSync(file("a.ts"), "const a = 1;\n");
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("first answer")])]);
 		await fx.session.prompt("first");
@@ -120,7 +120,7 @@ describe("rewind through the session", () => {
 	});
 
 	it("/undo restores code and conversation of the last prompt, and refuses when a file changed outside Rudder since", async () => {
-		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
 		seedProject();
 		scriptTheRun();
 		await fx.session.submit("change the files");
@@ -156,7 +156,7 @@ describe("rewind through the session", () => {
 	});
 
 	it("/fork continues in a new file holding the branch up to a prompt", async () => {
-		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("one")]), fauxAssistantMessage([fauxText("two")])]);
 		await fx.session.prompt("first");
 		await fx.session.prompt("second");
@@ -170,7 +170,7 @@ describe("rewind through the session", () => {
 	});
 
 	it("without git, the copies of files edit and write touched are restored, and one notice says bash is not tracked", async () => {
-		fx = await createFixture({ settings: { checkpoints: true }, session: { tools } });
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
 		await fx.session.dispose();
 		const session = await fx.open({ env: { ...fx.env, RUDDER_GIT: join(fx.root, "no-such-git") } });
 		writeFileSync(file("a.ts"), "const a = 1;\n");

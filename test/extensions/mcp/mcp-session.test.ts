@@ -22,10 +22,13 @@ const toolResults = (session: { getState(): { messages: readonly unknown[] } }) 
 		content: { type: string; text?: string; data?: string }[];
 	}[];
 
+/** MCP tools are not built in, so they ask (print mode: are denied) unless a rule allows them. */
+const MCP_ALLOWED = { allow: ["mcp__*"] };
+
 describe("MCP servers in a session", () => {
 	it("offers a global stdio server's tools with their schemas on the first request and runs a call end to end", async () => {
 		fx = await createFixture();
-		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer() } });
+		writeGlobalSettings(fx, { permissions: MCP_ALLOWED, mcpServers: { fx: stdioServer() } });
 		const session = await fx.open();
 		fx.faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("mcp__fx__echo", { text: "hi", times: "2" })]),
@@ -48,7 +51,7 @@ describe("MCP servers in a session", () => {
 		fx = await createFixture();
 		http = await startMcpHttpServer();
 		fx.env.FIXTURE_TOKEN = "tok-123456789";
-		writeGlobalSettings(fx, { enabledMcpjsonServers: ["web"] });
+		writeGlobalSettings(fx, { permissions: MCP_ALLOWED, enabledMcpjsonServers: ["web"] });
 		writeMcpJson(fx, { web: { type: "http", url: http.url, headers: { Authorization: "Bearer ${FIXTURE_TOKEN}" } } });
 		const session = await fx.open();
 		fx.faux.setResponses([
@@ -70,7 +73,7 @@ describe("MCP servers in a session", () => {
 
 	it("a server that crashes gives one notice, its tools answer errors, and the run goes on", async () => {
 		fx = await createFixture();
-		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer() } });
+		writeGlobalSettings(fx, { permissions: MCP_ALLOWED, mcpServers: { fx: stdioServer() } });
 		const session = await fx.open();
 		fx.faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("mcp__fx__crash", {})]),
@@ -94,7 +97,7 @@ describe("MCP servers in a session", () => {
 	it("abort cuts off a hanging call and the cancellation reaches the server", async () => {
 		fx = await createFixture();
 		const marker = join(fx.root, "marker.txt");
-		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer(marker) } });
+		writeGlobalSettings(fx, { permissions: MCP_ALLOWED, mcpServers: { fx: stdioServer(marker) } });
 		const session = await fx.open();
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__hang", {})])]);
 		const run = session.prompt("hang");
@@ -109,7 +112,7 @@ describe("MCP servers in a session", () => {
 	it("a call past the server's timeout ends as an error and is cancelled on the server", async () => {
 		fx = await createFixture();
 		const marker = join(fx.root, "marker.txt");
-		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer(marker, { timeout: 300 }) } });
+		writeGlobalSettings(fx, { permissions: MCP_ALLOWED, mcpServers: { fx: stdioServer(marker, { timeout: 300 }) } });
 		const session = await fx.open();
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__hang", {})]), fauxAssistantMessage([fauxText("moved on")])]);
 		await session.prompt("hang");
@@ -121,7 +124,7 @@ describe("MCP servers in a session", () => {
 
 	it("a server's changed tool list is offered from the next request on", async () => {
 		fx = await createFixture();
-		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer() } });
+		writeGlobalSettings(fx, { permissions: MCP_ALLOWED, mcpServers: { fx: stdioServer() } });
 		const session = await fx.open();
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__grow", {})]), fauxAssistantMessage([fauxText("grew")])]);
 		await session.prompt("grow");
@@ -139,7 +142,7 @@ describe("MCP servers in a session", () => {
 
 	it("a server that cannot start is one notice and the prompt goes ahead without it", async () => {
 		fx = await createFixture();
-		writeGlobalSettings(fx, { mcpServers: { gone: { command: join(fx.root, "no-such-binary") } } });
+		writeGlobalSettings(fx, { permissions: MCP_ALLOWED, mcpServers: { gone: { command: join(fx.root, "no-such-binary") } } });
 		const session = await fx.open();
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("fine")])]);
 		await session.prompt("hello");
@@ -150,7 +153,10 @@ describe("MCP servers in a session", () => {
 
 	it("masks the server's env secrets in tool results, the session file and /mcp", async () => {
 		fx = await createFixture();
-		writeGlobalSettings(fx, { mcpServers: { fx: stdioServer(undefined, { env: { FIXTURE_TOKEN: "s3cret-value-42" } }) } });
+		writeGlobalSettings(fx, {
+			permissions: MCP_ALLOWED,
+			mcpServers: { fx: stdioServer(undefined, { env: { FIXTURE_TOKEN: "s3cret-value-42" } }) },
+		});
 		const session = await fx.open();
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__secret", {})]), fauxAssistantMessage([fauxText("ok")])]);
 		await session.prompt("leak it");

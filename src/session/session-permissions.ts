@@ -1,0 +1,259 @@
+// A session's permissions: loads the policy from settings and flags (with the project's trust), runs
+// the gate on every tool call, holds the one approval waiting for an answer, and starts bash in the
+// sandbox. The session forwards its events and state; the UI and the modes answer through it.
+import type { AgentToolResult } from "../agent/types.js";
+import { configFile, dataDir } from "../config/paths.js";
+import { type ApprovalRequest, type ApprovalResponse, PermissionGate } from "../permissions/gate.js";
+import { type PermissionFlags, type ResolvedPermissions, resolvePermissions } from "../permissions/resolve.js";
+import { addProjectRule, folderTrust, projectRules, rememberTrust } from "../permissions/trust.js";
+import type { PermissionMode } from "../permissions/types.js";
+import { realTarget } from "../permissions/workspace.js";
+import { createBashTool } from "../tools/bash.js";
+import { type CommandSandbox, looksLikeSandboxDenial, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
+import { globalSettingsPath, projectSettingsPath, readSettingsFile } from "./settings.js";
+
+type Env = Record<string, string | undefined>;
+
+export interface PermissionSetup {
+	resolved: ResolvedPermissions;
+	trusted: boolean;
+	/** The project's settings widen and the user was never asked about this folder: the TUI asks. */
+	trustUnknown: boolean;
+	realCwd: string;
+	dataFolder: string;
+}
+
+export interface PermissionSetupOptions {
+	cwd: string;
+	env?: Env;
+	flags?: PermissionFlags;
+	/** `--trust-project`: trust this folder's settings (and remember it). */
+	trustProject?: boolean;
+	/** The user's answer to the trust prompt, when it was just asked. */
+	trustAnswer?: boolean;
+}
+
+/** Reads both settings files, the remembered trust and approvals, and resolves the policy. */
+export function loadPermissionSetup(options: PermissionSetupOptions): PermissionSetup {
+	const env = options.env ?? process.env;
+	const realCwd = realTarget(options.cwd);
+	const dataFolder = dataDir(env);
+	const globalFile = globalSettingsPath(env);
+	const projectFile = projectSettingsPath(options.cwd);
+	const global = readSettingsFile(globalFile);
+	const project = readSettingsFile(projectFile);
+	if (options.trustProject) rememberTrust(dataFolder, realCwd, true);
+	else if (options.trustAnswer !== undefined) rememberTrust(dataFolder, realCwd, options.trustAnswer);
+	const remembered = folderTrust(dataFolder, realCwd);
+	const trusted = options.trustProject === true || remembered === true;
+	const resolved = resolvePermissions({
+		cwd: options.cwd,
+		global: { file: globalFile, permissions: global.permissions, sandbox: global.sandbox },
+		project: { file: projectFile, permissions: project.permissions, sandbox: project.sandbox },
+		flags: options.flags ?? {},
+		trusted,
+	});
+	resolved.policy = { ...resolved.policy, allow: [...resolved.policy.allow, ...projectRules(dataFolder, realCwd)] };
+	return { resolved, trusted, trustUnknown: !trusted && remembered === undefined && resolved.widenings.length > 0, realCwd, dataFolder };
+}
+
+/** Who answers approvals: the user through events (TUI, rpc), or nobody (print, json: denied with a hint). */
+export type ApprovalChannel = "prompt" | "print" | "json";
+
+export interface SessionPermissionsOptions {
+	cwd: string;
+	env: Env;
+	setup: PermissionSetup;
+	channel: ApprovalChannel;
+	/** Replaces the platform's sandbox (tests). */
+	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
+}
+
+export type PermissionEvent =
+	| ({ type: "approval_request" } & ApprovalRequest)
+	| { type: "approval_end"; id: string; decision: ApprovalResponse["decision"] }
+	| { type: "permissions_changed"; mode: PermissionMode };
+
+/** Modes Shift+Tab cycles through; yolo only when it was chosen explicitly. */
+function cycleOf(yoloChosen: boolean): PermissionMode[] {
+	return yoloChosen ? ["ask", "auto-edit", "plan", "yolo"] : ["ask", "auto-edit", "plan"];
+}
+
+export class SessionPermissions {
+	readonly gate: PermissionGate;
+	readonly notices: string[];
+	private readonly options: SessionPermissionsOptions;
+	private readonly spec: SandboxSpec;
+	private sandboxBox: CommandSandbox | undefined | null = null;
+	private networkBox: CommandSandbox | undefined | null = null;
+	private pending?: { request: ApprovalRequest; answer: (response: ApprovalResponse) => void };
+	private emit: (event: PermissionEvent) => void = () => {};
+	private onChange: () => void = () => {};
+	private around: <T>(toolCall: { id: string; name: string }, ask: () => Promise<T>) => Promise<T> = (_call, ask) => ask();
+	private yoloChosen: boolean;
+
+	constructor(options: SessionPermissionsOptions) {
+		this.options = options;
+		const { resolved } = options.setup;
+		this.yoloChosen = resolved.yoloChosen;
+		this.spec = {
+			writable: resolved.policy.workspace.roots,
+			network: resolved.network,
+			hidden: [configFile("auth", options.env)],
+		};
+		this.notices = [...resolved.notices];
+		this.gate = new PermissionGate(resolved.policy, {
+			ask: options.channel === "prompt" ? (request, signal) => this.ask(request, signal) : undefined,
+			saveProjectRule: (rule) => addProjectRule(options.setup.dataFolder, options.setup.realCwd, rule),
+			sandbox: () => this.sandboxName(),
+			network: resolved.network,
+			runUnsandboxed: (id, args, signal, how) => this.runAgain(id, args, signal, how),
+			modeName: `${options.channel} mode`,
+			onChange: () => this.onChange(),
+			looksLikeSandboxDenial,
+		});
+		if (this.sandboxAvailable() === undefined && resolved.policy.mode !== "yolo") {
+			this.notices.push(
+				"No sandbox: bwrap (bubblewrap) is not installed, so approved commands run unconfined (apt-get install bubblewrap)",
+			);
+		}
+	}
+
+	/**
+	 * Wires the session's event stream, its "state changed" hook (the system prompt names the mode), and
+	 * the wrapper that holds the run phase at `awaiting-approval` while a prompt waits.
+	 */
+	attach(
+		emit: (event: PermissionEvent) => void,
+		onChange: () => void,
+		around?: <T>(toolCall: { id: string; name: string }, ask: () => Promise<T>) => Promise<T>,
+	): void {
+		this.emit = emit;
+		this.onChange = onChange;
+		if (around) this.around = around;
+	}
+
+	get mode(): PermissionMode {
+		return this.gate.mode;
+	}
+
+	get pendingApproval(): ApprovalRequest | undefined {
+		return this.pending?.request;
+	}
+
+	/** "bwrap" while commands run sandboxed, "none" when no sandbox is available, "off" in yolo. */
+	sandboxName(): "bwrap" | "none" {
+		if (this.gate.mode === "yolo") return "none";
+		return this.sandboxAvailable() ? "bwrap" : "none";
+	}
+
+	sandboxState(): "bwrap" | "none" | "off" {
+		if (this.gate.mode === "yolo") return "off";
+		return this.sandboxAvailable() ? "bwrap" : "none";
+	}
+
+	private sandboxAvailable(): CommandSandbox | undefined {
+		if (this.sandboxBox === null)
+			this.sandboxBox = (this.options.sandboxFactory ?? ((spec) => platformSandbox(spec, process.platform, this.options.env.PATH)))(
+				this.spec,
+			);
+		return this.sandboxBox;
+	}
+
+	/** The same sandbox with the network on, made on first use (for one approved command at a time). */
+	private networkSandbox(): CommandSandbox | undefined {
+		if (this.networkBox === null) {
+			const factory = this.options.sandboxFactory ?? ((spec) => platformSandbox(spec, process.platform, this.options.env.PATH));
+			this.networkBox = factory({ ...this.spec, network: true });
+		}
+		return this.networkBox;
+	}
+
+	/** The bash tool's launch hook: sandboxed unless yolo or no sandbox is available. */
+	readonly wrapSpawn = (file: string, args: string[], cwd: string): { file: string; args: string[] } => {
+		const box = this.gate.mode === "yolo" ? undefined : this.sandboxAvailable();
+		return box ? box.wrap(file, args, cwd) : { file, args };
+	};
+
+	setMode(mode: PermissionMode): void {
+		if (mode === "yolo") this.yoloChosen = true;
+		this.gate.setMode(mode);
+		this.emit({ type: "permissions_changed", mode });
+	}
+
+	/** Shift+Tab: the next mode of the cycle. */
+	cycleMode(): PermissionMode {
+		const cycle = cycleOf(this.yoloChosen);
+		const next = cycle[(cycle.indexOf(this.gate.mode) + 1) % cycle.length] ?? "ask";
+		this.setMode(next);
+		return next;
+	}
+
+	/** Answers the waiting approval; false when `id` is not the one waiting. */
+	respond(id: string, response: ApprovalResponse): boolean {
+		if (!this.pending || this.pending.request.id !== id) return false;
+		this.pending.answer(response);
+		return true;
+	}
+
+	private ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalResponse> {
+		return this.around({ id: request.toolCallId, name: request.tool }, () => this.waitForAnswer(request, signal));
+	}
+
+	private waitForAnswer(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalResponse> {
+		return new Promise((resolve) => {
+			const finish = (response: ApprovalResponse) => {
+				signal?.removeEventListener("abort", onAbort);
+				this.pending = undefined;
+				this.emit({ type: "approval_end", id: request.id, decision: response.decision });
+				resolve(response);
+			};
+			const onAbort = () => finish({ decision: "deny", reason: "The run was stopped." });
+			this.pending = { request, answer: finish };
+			signal?.addEventListener("abort", onAbort, { once: true });
+			this.emit({ type: "approval_request", ...request });
+		});
+	}
+
+	/** After an approval: a failed sandboxed command once more, outside the sandbox or inside it with network. */
+	private async runAgain(
+		toolCallId: string,
+		args: unknown,
+		signal: AbortSignal | undefined,
+		how: "outside" | "network",
+	): Promise<{ result: AgentToolResult<any>; isError: boolean }> {
+		const networked = how === "network" ? this.networkSandbox() : undefined;
+		const bash = createBashTool(this.options.cwd, networked ? { wrapSpawn: (file, a, cwd) => networked.wrap(file, a, cwd) } : {});
+		try {
+			return { result: await bash.execute(toolCallId, args as never, signal), isError: false };
+		} catch (error) {
+			return {
+				result: { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], details: {} },
+				isError: true,
+			};
+		}
+	}
+
+	/** The system prompt's word on permissions, so the model knows what will run and what will ask. */
+	promptSection(): string {
+		const mode = this.gate.mode;
+		const lines: Record<PermissionMode, string> = {
+			ask: "Permission mode: ask. Reading inside the workspace runs at once; every edit, write and bash command waits for the user's approval, and the user may deny it with a reason.",
+			"auto-edit":
+				"Permission mode: auto-edit. Reads and edits inside the workspace run at once; bash commands and anything outside the workspace wait for the user's approval.",
+			plan: "Permission mode: plan. You may only read and search: edits, writes and commands are refused. Investigate, then present a plan; the user switches modes to carry it out.",
+			yolo: "Permission mode: yolo. Tool calls run without asking.",
+		};
+		const box =
+			this.sandboxName() === "bwrap"
+				? ` Commands run in a sandbox: only the workspace (${this.gate.workspace.join(", ")}) and /tmp are writable, .git is read-only${this.spec.network ? "" : ", and there is no network"}.`
+				: "";
+		return `${lines[mode]}${box}`;
+	}
+
+	dispose(): void {
+		this.pending?.answer({ decision: "deny", reason: "The session ended." });
+		if (this.sandboxBox) this.sandboxBox.dispose();
+		if (this.networkBox) this.networkBox.dispose();
+	}
+}

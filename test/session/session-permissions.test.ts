@@ -1,0 +1,285 @@
+// Permissions through a real session: the faux model asks for tool calls, the gate decides, the
+// approval events carry the preview, and the answers reach the model as tool results.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ToolResultMessage } from "../../src/ai/index.js";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
+import type { AgentSession } from "../../src/session/agent-session.js";
+import { loadPermissionSetup } from "../../src/session/session-permissions.js";
+import type { SessionEvent } from "../../src/session/types.js";
+import { createFixture, type Fixture } from "./session-fixture.js";
+
+let fx: Fixture;
+afterEach(async () => fx?.cleanup());
+
+const toolResults = (session: AgentSession) => session.getState().messages.filter((m): m is ToolResultMessage => m.role === "toolResult");
+const resultText = (m: ToolResultMessage) => m.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+const requests = (f: Fixture) =>
+	f.events.filter((e): e is Extract<SessionEvent, { type: "approval_request" }> => e.type === "approval_request");
+
+async function open(options: Parameters<Fixture["open"]>[0] = {}) {
+	fx = await createFixture();
+	return fx.open({ tools: ["read", "bash", "edit", "write"], approvals: "prompt", sandboxFactory: () => undefined, ...options });
+}
+
+describe("approvals in a session", { timeout: 30_000 }, () => {
+	it("asks for an edit and a command of one reply one at a time, in order, with the diff first; a denial's reason reaches the model", async () => {
+		const session = await open();
+		writeFileSync(join(fx.cwd, "a.txt"), "one\ntwo\n");
+		fx.faux.setResponses([
+			// Read first: edit refuses a file the model has not seen.
+			fauxAssistantMessage([fauxToolCall("read", { path: "a.txt" })]),
+			fauxAssistantMessage([
+				fauxToolCall("edit", { path: "a.txt", edits: [{ oldText: "two", newText: "TWO" }] }, { id: "e1" }),
+				fauxToolCall("bash", { command: "echo hi" }, { id: "b1" }),
+			]),
+			fauxAssistantMessage([fauxText("done")]),
+		]);
+		const run = session.prompt("go");
+		const first = await fx.waitForEvent("approval_request");
+		expect(first).toMatchObject({ toolCallId: "e1", tool: "edit", kind: "call", reason: "edit a.txt changes a file" });
+		expect(first.preview).toMatchObject({ type: "diff", path: "a.txt" });
+		expect((first.preview as { diff: string }).diff).toContain("-two\n+TWO");
+		// Nothing written before the answer, and the second call is not asked yet.
+		expect(readFileSync(join(fx.cwd, "a.txt"), "utf8")).toBe("one\ntwo\n");
+		expect(requests(fx)).toHaveLength(1);
+		expect(session.getState().pendingApproval?.id).toBe(first.id);
+		expect(session.respondToApproval(first.id, { decision: "allow" })).toBe(true);
+		const second = await fx.waitForEvent("approval_request", (e) => e.id !== first.id);
+		expect(second).toMatchObject({ toolCallId: "b1", tool: "bash", preview: { type: "command", command: "echo hi", sandbox: "none" } });
+		session.respondToApproval(second.id, { decision: "deny", reason: "not now, run the tests instead" });
+		await run;
+		expect(readFileSync(join(fx.cwd, "a.txt"), "utf8")).toBe("one\nTWO\n");
+		const [, edit, bash] = toolResults(session);
+		expect(edit.isError).toBe(false);
+		expect(bash.isError).toBe(true);
+		expect(resultText(bash)).toBe("The user denied this call: not now, run the tests instead");
+		expect(session.getState().pendingApproval).toBeUndefined();
+		expect(session.respondToApproval(second.id, { decision: "allow" })).toBe(false);
+	});
+
+	it("'always' allows the same command again without asking, for this session", async () => {
+		const session = await open();
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo once" })]),
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo once" })]),
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo other" })]),
+			fauxAssistantMessage([fauxText("done")]),
+		]);
+		const run = session.prompt("go");
+		const first = await fx.waitForEvent("approval_request");
+		session.respondToApproval(first.id, { decision: "always", scope: "session" });
+		const third = await fx.waitForEvent("approval_request", (e) => e.id !== first.id);
+		expect(third.args).toEqual({ command: "echo other" });
+		session.respondToApproval(third.id, { decision: "allow" });
+		await run;
+		expect(requests(fx)).toHaveLength(2);
+		expect(toolResults(session).map(resultText)).toEqual(["once", "once", "other"]);
+	});
+
+	it("'always in this project' is remembered in the data folder and applies to the next session", async () => {
+		const session = await open();
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command: "echo p" })]), fauxAssistantMessage([fauxText("done")])]);
+		const run = session.prompt("go");
+		const request = await fx.waitForEvent("approval_request");
+		session.respondToApproval(request.id, { decision: "always", scope: "project" });
+		await run;
+		const next = await fx.open({
+			tools: ["bash"],
+			approvals: "prompt",
+			sandboxFactory: () => undefined,
+			permissions: loadPermissionSetup({ cwd: fx.cwd, env: fx.env }),
+		});
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command: "echo p" })]), fauxAssistantMessage([fauxText("done")])]);
+		await next.prompt("again");
+		expect(requests(fx)).toHaveLength(1);
+		expect(existsSync(join(fx.cwd, ".rudder"))).toBe(false);
+	});
+
+	it("abort while an approval waits denies it and stops the run", async () => {
+		const session = await open();
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo never" }), fauxToolCall("bash", { command: "echo never2" })]),
+			fauxAssistantMessage([fauxText("unused")]),
+		]);
+		const run = session.prompt("go");
+		const request = await fx.waitForEvent("approval_request");
+		session.respondToApproval(request.id, { decision: "deny", reason: "The user stopped the run." });
+		session.abort();
+		await run;
+		expect(requests(fx)).toHaveLength(1);
+		expect(toolResults(session).every((r) => r.isError)).toBe(true);
+		expect(fx.faux.calls).toHaveLength(1);
+	});
+
+	it("print mode denies a call that would ask, naming the flag that allows it, and the run goes on", async () => {
+		const session = await open({ approvals: "print" });
+		writeFileSync(join(fx.cwd, "a.txt"), "x");
+		fx.faux.setResponses([
+			fauxAssistantMessage([
+				fauxToolCall("bash", { command: "npm test -- --run" }),
+				fauxToolCall("write", { path: "a.txt", content: "y" }),
+			]),
+			fauxAssistantMessage([fauxText("I could not run it")]),
+		]);
+		await session.prompt("go");
+		const [bash, write] = toolResults(session).map(resultText);
+		expect(bash).toBe(
+			'Not run: the command `npm test -- --run` needs the user\'s approval (commands ask first), and print mode cannot ask. To allow it, run rudder with --allow "bash(npm test*)".',
+		);
+		expect(write).toContain('run rudder with --permission-mode auto-edit or --allow "edit(a.txt)"');
+		expect(readFileSync(join(fx.cwd, "a.txt"), "utf8")).toBe("x");
+		expect(fx.faux.calls).toHaveLength(2);
+		expect(requests(fx)).toHaveLength(0);
+	});
+
+	it("plan mode refuses writes and commands and says so in the system prompt; switching mode updates it", async () => {
+		const session = await open({ permissionMode: "plan" });
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("write", { path: "new.txt", content: "y" })]),
+			fauxAssistantMessage([fauxText("ok")]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
+		await session.prompt("go");
+		expect(resultText(toolResults(session)[0])).toMatch(/^Permission mode "plan" forbids writing files/);
+		expect(existsSync(join(fx.cwd, "new.txt"))).toBe(false);
+		expect(fx.faux.calls[0].context.systemPrompt).toContain("Permission mode: plan.");
+		session.setPermissionMode("auto-edit");
+		expect(session.getState().permissionMode).toBe("auto-edit");
+		await session.prompt("again");
+		expect(fx.faux.calls[2].context.systemPrompt).toContain("Permission mode: auto-edit.");
+	});
+
+	it("Shift+Tab's cycle: ask → auto-edit → plan → ask; yolo only when it was chosen", async () => {
+		const session = await open();
+		expect([session.cyclePermissionMode(), session.cyclePermissionMode(), session.cyclePermissionMode()]).toEqual([
+			"auto-edit",
+			"plan",
+			"ask",
+		]);
+		const yolo = await fx.open({ permissionMode: "yolo" });
+		expect(yolo.getState().permissionMode).toBe("yolo");
+		expect([yolo.cyclePermissionMode(), yolo.cyclePermissionMode(), yolo.cyclePermissionMode(), yolo.cyclePermissionMode()]).toEqual([
+			"ask",
+			"auto-edit",
+			"plan",
+			"yolo",
+		]);
+	});
+
+	it("an untrusted project's widening is ignored with one notice; its deny rules apply", async () => {
+		fx = await createFixture();
+		mkdirSync(join(fx.cwd, ".rudder"));
+		writeFileSync(
+			join(fx.cwd, ".rudder", "settings.json"),
+			JSON.stringify({ permissions: { mode: "yolo", allow: ["bash"], deny: ["read(.env)"] } }),
+		);
+		writeFileSync(join(fx.cwd, ".env"), "SECRET=1");
+		const session = await fx.open({ tools: ["read", "bash"], approvals: "print", sandboxFactory: () => undefined });
+		expect(session.getState().permissionMode).toBe("ask");
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("read", { path: ".env" }), fauxToolCall("bash", { command: "ls" })]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
+		await session.prompt("go");
+		const notices = fx.notices().filter((n) => n.includes("not trusted"));
+		expect(notices).toHaveLength(1);
+		expect(notices[0]).toContain(
+			`Ignored permissions.mode "yolo", permissions.allow "bash" in ${join(fx.cwd, ".rudder", "settings.json")}`,
+		);
+		const [read, bash] = toolResults(session).map(resultText);
+		expect(read).toMatch(/denied by the rule "read\(.env\)"/);
+		expect(read).not.toContain("SECRET");
+		expect(bash).toMatch(/^Not run: the command `ls`/);
+		const trusted = await fx.open({ tools: ["bash"], permissions: loadPermissionSetup({ cwd: fx.cwd, env: fx.env, trustProject: true }) });
+		expect(trusted.getState().permissionMode).toBe("yolo");
+		expect(loadPermissionSetup({ cwd: fx.cwd, env: fx.env }).trusted).toBe(true);
+	});
+});
+
+describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
+	let outside: string;
+	afterEach(() => rmSync(outside, { recursive: true, force: true }));
+
+	it("runs outside it only after an approval that says so", async () => {
+		fx = await createFixture();
+		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
+		expect(session.getState().sandbox).toBe("bwrap");
+		const command = `echo hi > ${outside}/x.txt`;
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command })]),
+			fauxAssistantMessage([fauxToolCall("bash", { command })]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
+		const run = session.prompt("go");
+		const ask = await fx.waitForEvent("approval_request");
+		session.respondToApproval(ask.id, { decision: "allow" });
+		const retry = await fx.waitForEvent("approval_request", (e) => e.kind === "unsandboxed");
+		expect(retry.preview).toMatchObject({ type: "command", command, sandbox: "none" });
+		expect(existsSync(join(outside, "x.txt"))).toBe(false);
+		session.respondToApproval(retry.id, { decision: "deny" });
+		const again = await fx.waitForEvent("approval_request", (e) => e.id !== ask.id && e.id !== retry.id);
+		session.respondToApproval(again.id, { decision: "allow" });
+		const retry2 = await fx.waitForEvent("approval_request", (e) => e.kind === "unsandboxed" && e.id !== retry.id);
+		session.respondToApproval(retry2.id, { decision: "allow" });
+		await run;
+		const [denied, allowed] = toolResults(session);
+		expect(denied.isError).toBe(true);
+		expect(resultText(denied)).toMatch(/Read-only file system[\s\S]*ran in a sandbox[\s\S]*did not allow running it outside/);
+		expect(allowed.isError).toBe(false);
+		expect(readFileSync(join(outside, "x.txt"), "utf8")).toBe("hi\n");
+	});
+});
+
+describe("a command that needs the network", { timeout: 30_000 }, () => {
+	let outside: string;
+	let server: Server;
+	afterEach(async () => {
+		rmSync(outside, { recursive: true, force: true });
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+	});
+
+	it("may run again inside the sandbox with the network on, once approved; writes outside still fail", async () => {
+		server = createServer((socket) => socket.end("pong\n"));
+		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+		const port = (server.address() as { port: number }).port;
+		fx = await createFixture();
+		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const session = await fx.open({ tools: ["bash"], approvals: "prompt" });
+		const command = `head -1 < /dev/tcp/127.0.0.1/${port} && touch ${outside}/x`;
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
+		const run = session.prompt("go");
+		session.respondToApproval((await fx.waitForEvent("approval_request")).id, { decision: "allow" });
+		const retry = await fx.waitForEvent("approval_request", (e) => e.kind === "unsandboxed");
+		session.respondToApproval(retry.id, { decision: "allow", network: true });
+		await run;
+		const [result] = toolResults(session);
+		expect(resultText(result)).toMatch(/^pong\n[\s\S]*Read-only file system/);
+		expect(existsSync(join(outside, "x"))).toBe(false);
+	});
+});
+
+describe("print mode outside the workspace", () => {
+	it("names --add-dir with the file's folder", async () => {
+		fx = await createFixture();
+		const outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		try {
+			writeFileSync(join(outside, "notes.txt"), "n");
+			const session = await fx.open({ tools: ["read"], approvals: "print" });
+			fx.faux.setResponses([
+				fauxAssistantMessage([fauxToolCall("read", { path: join(outside, "notes.txt") })]),
+				fauxAssistantMessage([fauxText("ok")]),
+			]);
+			await session.prompt("go");
+			const text = resultText(toolResults(session)[0]);
+			expect(text).toContain("is outside the workspace");
+			expect(text).toContain(`run rudder with --add-dir "${outside}".`);
+		} finally {
+			rmSync(outside, { recursive: true, force: true });
+		}
+	});
+});
