@@ -164,6 +164,16 @@ describe("the first hour, in tmux", () => {
 		await waitForScreen((s) => s.includes(`› ${chosen}`) && !/of \d+ · ↑/.test(s), "the accepted command");
 	});
 
+	it("asks the terminal for extended keys: in tmux with extended-keys on, Shift+Enter inserts a newline", { timeout: LONG }, async () => {
+		await start([]);
+		tmux("set-option", "-s", "extended-keys", "on");
+		sendText("first line");
+		sendKey("S-Enter");
+		sendText("second line");
+		await waitForScreen((s) => /› first line\n\s+second line/.test(s), "two lines in the input");
+		expect(server!.requests).toHaveLength(0);
+	});
+
 	it("draws a markdown table aligned inside the width", { timeout: LONG }, async () => {
 		await start([], { columns: 70 });
 		const table = [
