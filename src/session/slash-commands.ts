@@ -85,12 +85,23 @@ export const slashCommands: readonly SlashCommand[] = [
 				return s.notify("error", `Unknown thinking level "${args}" (one of ${THINKING_LEVELS.join(", ")})`);
 			}
 			s.setThinkingLevel(args as ThinkingLevel);
-			s.notify("info", `Thinking: ${s.getState().thinkingLevel}`);
+			const { thinkingLevel } = s.getState();
+			// A level the model cannot use is clamped, and the session's warning says why.
+			if (thinkingLevel !== args) return;
+			s.notify("info", `Thinking: ${thinkingLevel}`);
 		},
 	},
 	{
 		name: "new",
 		description: "Start a new session",
+		run: async (s) => {
+			await s.newSession();
+			s.notify("info", "New session");
+		},
+	},
+	{
+		name: "clear",
+		description: "Start a new session (the same as /new)",
 		run: async (s) => {
 			await s.newSession();
 			s.notify("info", "New session");
@@ -208,6 +219,11 @@ export const slashCommands: readonly SlashCommand[] = [
 	{
 		name: "quit",
 		description: "Quit Rudder",
+		run: (s) => s.requestQuit(),
+	},
+	{
+		name: "exit",
+		description: "Quit Rudder (the same as /quit)",
 		run: (s) => s.requestQuit(),
 	},
 ];
