@@ -35,9 +35,12 @@ describe("keyboard modes", () => {
 		expect(intent("\x1b[13;2u")).toBe("newline");
 		expect(intent("\x1b[27;2;13~")).toBe("newline");
 		expect(intent("\x1b[13;3u")).toBe("followUp");
+		// Kitty's forms of legacy keys mean what the legacy bytes mean.
 		expect(intent("\x1b[99;5u")).toBe("clearInput");
-		expect(intent("\x1b[27u")).toBe("dismiss");
-		expect(intent("\x1b[9u")).toBe("complete");
+		expect(intent("\x1b[99;5u")).toBe(intent("\x03"));
+		const streaming = { ...idle, isStreaming: true };
+		expect(intentFor(parseKeyPress("\x1b[27u"), streaming)).toEqual(intentFor(parseKeyPress("\x1b"), streaming));
+		expect(intent("\x1b[9u")).toBe(intent("\t"));
 		expect(intent("\r")).toBe("submit");
 	});
 });
