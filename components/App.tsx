@@ -27,6 +27,7 @@ import { PendingTools, pendingToolRows, spinnerFrame } from "./PendingTools.js";
 import { Picker, pickerRows } from "./Picker.js";
 import { QueueLines, queueLines } from "./QueueLines.js";
 import type { RenderHints } from "./render/hints.js";
+import { runStatusText } from "./run-status.js";
 import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import { color, theme } from "./theme.js";
 import { useCompletionMenu } from "./use-completion-menu.js";
@@ -249,7 +250,8 @@ export function App(props: AppProps) {
 				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} />
 				{state.isStreaming && !view.tail.writingToolCall ? (
 					<Text dimColor wrap="truncate">
-						<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text> working{hints.working}
+						<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text>{" "}
+						{sanitizeTerminalText(runStatusText(state.phase, now, hints.shell) ?? `working${hints.working}`)}
 					</Text>
 				) : null}
 				{[...view.shells].map(([id, shell]) => (

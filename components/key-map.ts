@@ -112,6 +112,9 @@ function parseCsi(raw: string): KeyPress {
 		if (code === 13) return key("return", mods);
 		if (code === 27) return key("escape", mods);
 		if (code === 127) return key("backspace", mods);
+		if (code === 9) return key("tab", mods);
+		// Under the kitty protocol Ctrl+C is `CSI 99;5u`: named like the legacy control byte, so it still quits.
+		if (mods.ctrl && ((code >= 97 && code <= 122) || (code >= 65 && code <= 90))) return key(String.fromCharCode(code | 0x20), mods);
 		return key("char", { ...mods, text: String.fromCodePoint(code) });
 	}
 	// `CSI 1;5C` (Ctrl+Right) and friends: the final byte names the key, the second parameter the mods.

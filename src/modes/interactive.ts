@@ -8,6 +8,7 @@ import { FirstStart } from "../../components/first-start.js";
 import { installReflowGuard } from "../../components/ink/reflow-guard.js";
 import { loadKeyBindings } from "../../components/keybindings-file.js";
 import { McpTrustPrompt } from "../../components/McpTrustPrompt.js";
+import { enableKeyboardModes } from "../../components/terminal-modes.js";
 import { TrustPrompt } from "../../components/TrustPrompt.js";
 import { isDemoModel } from "../ai/constants.js";
 import { configFile } from "../config/paths.js";
@@ -39,6 +40,8 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	const trust = session.mcpTrustRequest?.();
 	if (trust) session.answerMcpTrust?.(await askMcpTrust(trust));
 	stdout.write(BRACKETED_PASTE_ON);
+	// Shift+Enter as its own key where the terminal can send it (restored at exit and on a crash).
+	const restoreKeyboard = stdout.isTTY ? enableKeyboardModes(stdout) : () => {};
 	const removeReflowGuard = stdout.isTTY ? installReflowGuard(stdout) : () => {};
 	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
 	process.once("exit", restore);
@@ -77,6 +80,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		removeReflowGuard();
 		process.off("exit", restore);
 		restore();
+		restoreKeyboard();
 	}
 	return exitCode;
 }

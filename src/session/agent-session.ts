@@ -745,7 +745,13 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	setThinkingLevel(level: ThinkingLevel): void {
 		const s = this.agent.state;
 		const next = clampThinking(s.model, level);
-		if (next !== level) this.notify("warning", `${s.model.id} cannot think; thinking stays off`);
+		if (next !== level)
+			this.notify(
+				"warning",
+				s.model.reasoning
+					? `${s.model.provider}/${s.model.id} does not support thinking level "${level}"; thinking: ${next}`
+					: `${s.model.provider}/${s.model.id} does not support thinking; thinking stays off`,
+			);
 		s.thinkingLevel = next;
 		this.log?.appendThinkingLevel(next);
 		this.emit({ type: "model_changed", model: s.model, thinkingLevel: next });

@@ -99,7 +99,10 @@ export const slashCommands: readonly SlashCommand[] = [
 				return s.notify("error", `Unknown thinking level "${args}" (one of ${THINKING_LEVELS.join(", ")})`);
 			}
 			s.setThinkingLevel(args as ThinkingLevel);
-			s.notify("info", `Thinking: ${s.getState().thinkingLevel}`);
+			const { thinkingLevel } = s.getState();
+			// A level the model cannot use is clamped, and the session's warning says why.
+			if (thinkingLevel !== args) return;
+			s.notify("info", `Thinking: ${thinkingLevel}`);
 		},
 	},
 	{
@@ -135,6 +138,14 @@ export const slashCommands: readonly SlashCommand[] = [
 	{
 		name: "new",
 		description: "Start a new session",
+		run: async (s) => {
+			await s.newSession();
+			s.notify("info", "New session");
+		},
+	},
+	{
+		name: "clear",
+		description: "Start a new session (the same as /new)",
 		run: async (s) => {
 			await s.newSession();
 			s.notify("info", "New session");

@@ -494,6 +494,17 @@ describe("App live region", () => {
 		expect(frame()).not.toContain("+++ a.ts");
 	});
 
+	it("a retry wait shows a counting-down line naming the error, and Esc stops it", async () => {
+		const { session, frame, type } = await mount();
+		await type("go");
+		await type(ENTER);
+		session.retrying(3000, "429 rate limited");
+		await vi.waitFor(() => expect(frame()).toContain("retrying in 3 s (429 rate limited) · Esc stops"));
+		await vi.waitFor(() => expect(frame()).toContain("retrying in 2 s (429 rate limited)"), { timeout: 3000 });
+		await type(ESC);
+		expect(session.calls.some((c) => c.method === "abort")).toBe(true);
+	});
+
 	it("shows a failed run's error", async () => {
 		const { session, frame, type } = await mount();
 		await type("go");

@@ -217,6 +217,13 @@ export class FakeSession implements AgentSessionApi {
 		});
 	}
 
+	/** The provider failed with a retryable error: the run waits `delayMs` before the next attempt. */
+	retrying(delayMs: number, reason: string): void {
+		const phase = { kind: "retrying" as const, attempt: 2, maxAttempts: 4, delayMs, until: Date.now() + delayMs, reason };
+		this.state = { ...this.state, phase };
+		this.emit({ type: "phase_changed", phase });
+	}
+
 	/** Ends the assistant message and the run. */
 	finish(stopReason: "stop" | "aborted" | "error" = "stop", errorMessage?: string): void {
 		const message: AssistantMessage = { ...this.partial!, stopReason, errorMessage };

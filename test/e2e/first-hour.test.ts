@@ -164,6 +164,31 @@ describe("the first hour, in tmux", () => {
 		await waitForScreen((s) => s.includes(`› ${chosen}`) && !/of \d+ · ↑/.test(s), "the accepted command");
 	});
 
+	it("asks the terminal for extended keys: in tmux with extended-keys on, Shift+Enter inserts a newline", { timeout: LONG }, async () => {
+		await start([]);
+		tmux("set-option", "-s", "extended-keys", "on");
+		sendText("first line");
+		sendKey("S-Enter");
+		sendText("second line");
+		await waitForScreen((s) => /› first line\n\s+second line/.test(s), "two lines in the input");
+		expect(server!.requests).toHaveLength(0);
+	});
+
+	it("a 429 shows a counting-down retry line, then the reply streams", { timeout: LONG }, async () => {
+		await start([]);
+		server!.enqueue(
+			{ kind: "status", status: 429, body: '{"error":{"message":"slow down"}}', headers: { "retry-after": "3" } },
+			{ kind: "sse", chunks: textRecords(["after ", "the ", "wait."]) },
+		);
+		sendText("hello");
+		sendKey("Enter");
+		const line = await waitForScreen((s) => s.includes("retrying in 3 s (429 rate limited) · Esc stops"), "the retry line");
+		save("a 429 with retry-after: 3", line);
+		await waitForScreen((s) => /retrying in [12] s \(429 rate limited\)/.test(s), "the countdown");
+		await waitForScreen((s) => s.includes("after the wait.") && !s.includes("retrying in"), "the reply");
+		expect(server!.requests).toHaveLength(2);
+	});
+
 	it("draws a markdown table aligned inside the width", { timeout: LONG }, async () => {
 		await start([], { columns: 70 });
 		const table = [

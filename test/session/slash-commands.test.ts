@@ -65,6 +65,25 @@ describe("slash commands through submit", () => {
 		expect(fx.session.getState().thinkingLevel).toBe("high");
 	});
 
+	it("/thinking on a model without thinking says so, once, and stays off", async () => {
+		fx = await createFixture();
+		await fx.session.setModel({ ...fx.session.getState().model, reasoning: false });
+		const before = fx.notices().length;
+		await fx.session.submit("/thinking high");
+		expect(fx.notices().slice(before)).toEqual(["faux/faux-1 does not support thinking; thinking stays off"]);
+		expect(fx.session.getState().thinkingLevel).toBe("off");
+	});
+
+	it("/clear starts a new session and /exit quits, like /new and /quit", async () => {
+		fx = await createFixture();
+		const names = fx.session.commands().map((c) => c.name);
+		expect(names).toEqual(expect.arrayContaining(["clear", "exit", "new", "quit"]));
+		const id = fx.session.getState().sessionId;
+		await fx.session.submit("/clear");
+		expect(fx.session.getState().sessionId).not.toBe(id);
+		expect(lastNotice()).toBe("New session");
+	});
+
 	it("/session reports file, counts, tokens and cost", async () => {
 		fx = await createFixture();
 		fx.faux.setResponses([
