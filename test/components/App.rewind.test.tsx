@@ -35,6 +35,8 @@ beforeEach(async () => {
 		env: { RUDDER_HOME: join(root, "home") },
 		settings: mergeSettings({ checkpoints: true }),
 		tools: ["read", "write", "bash"],
+		// Approvals are tested elsewhere; here the tools just run.
+		permissionMode: "yolo",
 		apiKey: "test",
 	});
 });
