@@ -4,6 +4,8 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { inputHistoryFile } from "../src/config/paths.js";
+import { redactSecrets } from "../src/safety/secrets.js";
+import { isLoginCommand } from "../src/session/login-command.js";
 
 export const MAX_HISTORY_ENTRIES = 500;
 
@@ -29,7 +31,8 @@ export function openInputHistory(file: string | null = defaultHistoryFile(), max
 				linesInFile++;
 				try {
 					const value = JSON.parse(line);
-					if (typeof value === "string") entries.push(value);
+					// Older versions kept /login lines: they are not recalled.
+					if (typeof value === "string" && !isLoginCommand(value)) entries.push(value);
 				} catch {
 					// A torn last line from a crash: skip it, keep the rest.
 				}
@@ -53,7 +56,10 @@ export function openInputHistory(file: string | null = defaultHistoryFile(), max
 	if (linesInFile > max) rewrite();
 	return {
 		entries,
-		add(text) {
+		add(raw) {
+			// A key typed with /login is never kept (nor recalled with Up); other text loses known secrets.
+			if (isLoginCommand(raw)) return;
+			const text = redactSecrets(raw);
 			if (!text.trim() || entries[entries.length - 1] === text) return;
 			entries.push(text);
 			if (entries.length > max) entries.shift();

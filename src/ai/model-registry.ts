@@ -1,10 +1,14 @@
 // Which models exist and which can be used: the built-in list (models.ts), custom providers from
 // `<configDir>/models.json`, local OpenAI-compatible servers found on 127.0.0.1, and API keys from the
 // environment or `<configDir>/auth.json`.
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+// Every key and secret header value it reads is given to the process's redactor (src/safety/secrets.ts).
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_FILES, configDir as defaultConfigDir } from "../config/paths.js";
-import { PROVIDER_KEY_ENV } from "./constants.js";
+import { type ConfigProblem, formatConfigProblem } from "../config/problems.js";
+import { isCredentialName } from "../safety/child-env.js";
+import { processSecrets } from "../safety/secrets.js";
+import { KEY_ENV_VARS, PROVIDER_KEY_ENV } from "./constants.js";
 import { BUILTIN_MODELS } from "./models.js";
 import type { Api, Model, ModelCost, OpenAICompletionsCompat, Provider } from "./types.js";
 
@@ -60,6 +64,21 @@ const LOCAL_SERVERS: Record<LocalProvider, { port: number; label: string }> = {
 	vllm: { port: 8000, label: "vLLM" },
 };
 
+/** Providers of the built-in list: a broken models.json does not explain their missing models. */
+const BUILTIN_PROVIDERS: ReadonlySet<string> = new Set(BUILTIN_MODELS.map((m) => m.provider));
+
+/** Header names whose values are not secrets (everything else of models.json `headers` is redacted). */
+const PLAIN_HEADERS: ReadonlySet<string> = new Set([
+	"accept",
+	"content-type",
+	"user-agent",
+	"referer",
+	"http-referer",
+	"x-title",
+	"anthropic-version",
+	"anthropic-beta",
+]);
+
 const WIRE_APIS: readonly Api[] = ["openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai"];
 
 const ZERO_COST: ModelCost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -69,13 +88,16 @@ const DEFAULT_MAX_TOKENS = 8_192;
 
 /**
  * The model catalogue and key store. The constructor never throws: a broken models.json or auth.json
- * leaves the built-in models usable and is reported in `loadError` (one line naming the file and the
- * field) for the UI to show. Call `load()` to re-read the files; it throws the same error.
+ * leaves the built-in models (and every provider that checked out) usable; each problem is listed in
+ * `problems` (file, field, what is wrong) for the modes to show at start, the first also as
+ * `loadError`. Call `load()` to re-read the files; it throws the first problem.
  */
 export class ModelRegistry {
 	readonly configDir: string;
-	/** Why models.json or auth.json could not be used, as of the last `load()`. */
+	/** The first of `problems`, as an Error. */
 	loadError: Error | undefined;
+	/** What is wrong with models.json and auth.json, as of the last `load()`. */
+	problems: ConfigProblem[] = [];
 	private readonly env: Env;
 	private customProviders = new Map<string, CustomProviderConfig>();
 	private credentials: Record<string, string> = {};
@@ -103,26 +125,53 @@ export class ModelRegistry {
 		return join(this.configDir, CONFIG_FILES.auth);
 	}
 
-	/** Re-reads models.json and auth.json. Each file that parses is applied; the first error is thrown. */
+	/**
+	 * Re-reads models.json and auth.json. Every provider and key that checks out is applied; the rest
+	 * are listed in `problems`, and the first is thrown.
+	 */
 	load(): void {
-		let firstError: Error | undefined;
-		try {
-			this.credentials = readCredentials(this.authFile);
-		} catch (error) {
-			this.credentials = {};
-			firstError = error as Error;
-		}
-		try {
-			const text = readIfExists(this.modelsFile);
-			const providers = text === undefined ? [] : parseModelsConfig(text, this.modelsFile);
-			this.customProviders = new Map(providers.map((p) => [p.name, p]));
-		} catch (error) {
-			this.customProviders = new Map();
-			firstError ??= error as Error;
-		}
-		this.loadError = firstError;
+		const auth = readCredentials(this.authFile);
+		this.credentials = auth.keys;
+		const text = readIfExists(this.modelsFile);
+		const models = text === undefined ? { providers: [], problems: [] } : checkModelsConfig(text, this.modelsFile);
+		this.customProviders = new Map(models.providers.map((p) => [p.name, p]));
+		this.problems = [...models.problems, ...auth.problems];
+		this.loadError = this.problems[0] ? new Error(formatConfigProblem(this.problems[0])) : undefined;
+		this.registerSecrets();
 		this.rebuild();
-		if (firstError) throw firstError;
+		if (this.loadError) throw this.loadError;
+	}
+
+	/** Why a provider's models are missing: its own models.json problem, else one of models.json as a whole. */
+	problemFor(provider: string): ConfigProblem | undefined {
+		const own = this.problems.find((p) => p.provider === provider);
+		if (own) return own;
+		const wholeModels = this.problems.find((p) => p.file === this.modelsFile && p.provider === undefined);
+		return wholeModels && !BUILTIN_PROVIDERS.has(provider) ? wholeModels : undefined;
+	}
+
+	/** A provider that needs a key and has none while auth.json could not be read: requests would go out unauthorised. */
+	keyProblem(provider: string): ConfigProblem | undefined {
+		if (this.isKeyless(provider) || this.hasKey(provider)) return undefined;
+		return this.problems.find((p) => p.file === this.authFile && (p.provider === undefined || p.provider === provider));
+	}
+
+	/** Every key this registry can hand out, and secret header values, go to the redactor. */
+	private registerSecrets(): void {
+		for (const [name, value] of Object.entries(this.env)) {
+			// Paths (`SSH_KEY_PATH=/home/…`) are not secrets; masking them would garble output.
+			if (value && (KEY_ENV_VARS.includes(name) || (isCredentialName(name) && !value.startsWith("/")))) processSecrets.add(value);
+		}
+		for (const key of Object.values(this.credentials)) processSecrets.add(key);
+		for (const provider of this.customProviders.values()) {
+			if (provider.apiKey) processSecrets.add(resolveKeyValue(provider.apiKey, this.env));
+			for (const [header, value] of Object.entries(provider.headers ?? {})) {
+				if (PLAIN_HEADERS.has(header.toLowerCase())) continue;
+				processSecrets.add(value);
+				// "Bearer <token>": the token alone is a secret too.
+				for (const part of value.split(/\s+/)) processSecrets.add(part);
+			}
+		}
 	}
 
 	/** Built-in, discovered and custom models; a custom model replaces a built-in with the same provider/id. */
@@ -181,6 +230,7 @@ export class ModelRegistry {
 		chmodSync(temp, 0o600);
 		renameSync(temp, file);
 		this.credentials[name] = value;
+		processSecrets.add(value);
 	}
 
 	/**
@@ -307,17 +357,34 @@ function resolveKeyValue(value: string, env: Env): string | undefined {
 	return value;
 }
 
-function readCredentials(file: string): Record<string, string> {
-	const text = readIfExists(file);
-	if (text === undefined || !text.trim()) return {};
-	const parsed = parseJsonObject(text, file);
+/**
+ * auth.json: `{"<provider>": {"type": "api_key", "key": "..."}}` (or a bare string). A file readable by
+ * group or others is refused whole, since its keys may already be read by someone else; a bad entry
+ * is skipped alone.
+ */
+function readCredentials(file: string): { keys: Record<string, string>; problems: ConfigProblem[] } {
 	const keys: Record<string, string> = {};
+	const text = readIfExists(file);
+	if (text === undefined || !text.trim()) return { keys, problems: [] };
+	if (process.platform !== "win32" && (statSync(file).mode & 0o077) !== 0) {
+		return {
+			keys,
+			problems: [{ file, problem: `is readable by group or others; its keys are not used until you run: chmod 600 ${file}` }],
+		};
+	}
+	let parsed: Record<string, unknown>;
+	try {
+		parsed = parseJsonObject(text, file);
+	} catch (error) {
+		return { keys, problems: [{ file, problem: `${(error as Error).message.slice(file.length + 2)}; no key of it is used` }] };
+	}
+	const problems: ConfigProblem[] = [];
 	for (const [provider, entry] of Object.entries(parsed)) {
 		if (typeof entry === "string") keys[provider] = entry;
 		else if (isObject(entry) && typeof entry.key === "string") keys[provider] = entry.key;
-		else throw new Error(`${file}: ${provider}: expected {"type": "api_key", "key": "..."}`);
+		else problems.push({ file, field: provider, provider, problem: 'expected {"type": "api_key", "key": "..."}' });
 	}
-	return keys;
+	return { keys, problems };
 }
 
 function readIfExists(file: string): string | undefined {
@@ -346,14 +413,60 @@ const PROVIDER_FIELDS = ["baseUrl", "api", "apiKey", "headers", "compat", "model
 const MODEL_FIELDS = ["id", "name", "contextWindow", "maxTokens", "reasoning", "input", "cost"];
 const COMPAT_BOOLEANS = ["supportsDeveloperRole", "supportsReasoningEffort", "supportsUsageInStreaming", "supportsStore"];
 
+/** A problem at one field path of models.json, thrown inside the checks below. */
+class FieldError extends Error {
+	constructor(
+		readonly field: string,
+		readonly problem: string,
+	) {
+		super(`${field}: ${problem}`);
+	}
+}
+
 /**
  * Validates models.json text into custom providers. Throws `<file>: <field path>: <problem>`, one line,
  * for the first problem found.
  */
 export function parseModelsConfig(text: string, file: string): CustomProviderConfig[] {
-	const root = parseJsonObject(text, file);
+	const { providers, problems } = checkModelsConfig(text, file);
+	if (problems[0]) throw new Error(formatConfigProblem(problems[0]));
+	return providers;
+}
+
+/**
+ * Validates models.json text provider by provider: a provider with a problem is left out (its problem
+ * names it), the others are kept. A file that is not JSON, or has no `providers` object, is one problem.
+ */
+export function checkModelsConfig(text: string, file: string): { providers: CustomProviderConfig[]; problems: ConfigProblem[] } {
+	let root: Record<string, unknown>;
+	try {
+		root = parseJsonObject(text, file);
+	} catch (error) {
+		return { providers: [], problems: [{ file, problem: (error as Error).message.slice(file.length + 2) }] };
+	}
+	const providers = root.providers;
+	if (providers === undefined) {
+		return { providers: [], problems: [{ file, field: "providers", problem: 'missing (expected {"providers": {"<name>": {...}}})' }] };
+	}
+	if (!isObject(providers)) {
+		return { providers: [], problems: [{ file, field: "providers", problem: "must be an object of provider name to provider" }] };
+	}
+	const out: CustomProviderConfig[] = [];
+	const problems: ConfigProblem[] = [];
+	for (const [name, raw] of Object.entries(providers as Record<string, unknown>)) {
+		try {
+			out.push(parseProvider(name, raw));
+		} catch (error) {
+			if (!(error instanceof FieldError)) throw error;
+			problems.push({ file, field: error.field, problem: error.problem, provider: name });
+		}
+	}
+	return { providers: out, problems };
+}
+
+function parseProvider(name: string, raw: unknown): CustomProviderConfig {
 	const fail = (path: string, problem: string): never => {
-		throw new Error(`${file}: ${path}: ${problem}`);
+		throw new FieldError(path, problem);
 	};
 	const unknownFields = (value: Record<string, unknown>, allowed: string[], path: string) => {
 		for (const key of Object.keys(value)) {
@@ -368,75 +481,68 @@ export function parseModelsConfig(text: string, file: string): CustomProviderCon
 		if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) fail(path, "must be a positive integer");
 		return value as number;
 	};
-	const providers = root.providers;
-	if (providers === undefined) fail("providers", 'missing (expected {"providers": {"<name>": {...}}})');
-	if (!isObject(providers)) fail("providers", "must be an object of provider name to provider");
-	const out: CustomProviderConfig[] = [];
-	for (const [name, raw] of Object.entries(providers as Record<string, unknown>)) {
-		const at = `providers.${name}`;
-		if (!isObject(raw)) fail(at, "must be an object");
-		const p = raw as Record<string, unknown>;
-		unknownFields(p, PROVIDER_FIELDS, at);
-		const baseUrl = string(p.baseUrl, `${at}.baseUrl`).replace(/\/+$/, "");
-		if (!/^https?:\/\/./.test(baseUrl)) fail(`${at}.baseUrl`, "must start with http:// or https://");
-		const api = string(p.api, `${at}.api`);
-		if (!WIRE_APIS.includes(api)) fail(`${at}.api`, `must be one of ${WIRE_APIS.join(", ")}`);
-		const apiKey = p.apiKey === undefined ? undefined : string(p.apiKey, `${at}.apiKey`);
-		let headers: Record<string, string> | undefined;
-		if (p.headers !== undefined) {
-			if (!isObject(p.headers)) fail(`${at}.headers`, "must be an object of header name to string");
-			for (const [header, value] of Object.entries(p.headers as object)) {
-				if (typeof value !== "string") fail(`${at}.headers.${header}`, "must be a string");
-			}
-			headers = { ...(p.headers as Record<string, string>) };
+	const at = `providers.${name}`;
+	if (!isObject(raw)) fail(at, "must be an object");
+	const p = raw as Record<string, unknown>;
+	unknownFields(p, PROVIDER_FIELDS, at);
+	const baseUrl = string(p.baseUrl, `${at}.baseUrl`).replace(/\/+$/, "");
+	if (!/^https?:\/\/./.test(baseUrl)) fail(`${at}.baseUrl`, "must start with http:// or https://");
+	const api = string(p.api, `${at}.api`);
+	if (!WIRE_APIS.includes(api)) fail(`${at}.api`, `must be one of ${WIRE_APIS.join(", ")}`);
+	const apiKey = p.apiKey === undefined ? undefined : string(p.apiKey, `${at}.apiKey`);
+	let headers: Record<string, string> | undefined;
+	if (p.headers !== undefined) {
+		if (!isObject(p.headers)) fail(`${at}.headers`, "must be an object of header name to string");
+		for (const [header, value] of Object.entries(p.headers as object)) {
+			if (typeof value !== "string") fail(`${at}.headers.${header}`, "must be a string");
 		}
-		const compat = p.compat === undefined ? undefined : parseCompat(p.compat, `${at}.compat`, fail);
-		if (!Array.isArray(p.models)) fail(`${at}.models`, "must be an array of models");
-		const models = (p.models as unknown[]).map((rawModel, i): Model => {
-			const mAt = `${at}.models[${i}]`;
-			if (!isObject(rawModel)) fail(mAt, "must be an object");
-			const m = rawModel as Record<string, unknown>;
-			unknownFields(m, MODEL_FIELDS, mAt);
-			const id = string(m.id, `${mAt}.id`);
-			const contextWindow = m.contextWindow === undefined ? DEFAULT_CONTEXT_WINDOW : positiveInt(m.contextWindow, `${mAt}.contextWindow`);
-			const maxTokens =
-				m.maxTokens === undefined ? Math.min(DEFAULT_MAX_TOKENS, contextWindow) : positiveInt(m.maxTokens, `${mAt}.maxTokens`);
-			if (m.reasoning !== undefined && typeof m.reasoning !== "boolean") fail(`${mAt}.reasoning`, "must be true or false");
-			let input: Model["input"] = ["text"];
-			if (m.input !== undefined) {
-				const ok = Array.isArray(m.input) && m.input.length > 0 && m.input.every((x) => x === "text" || x === "image");
-				if (!ok) fail(`${mAt}.input`, 'must be a non-empty array of "text" and "image"');
-				input = [...new Set(m.input as Model["input"])];
-			}
-			const cost = { ...ZERO_COST };
-			if (m.cost !== undefined) {
-				if (!isObject(m.cost)) fail(`${mAt}.cost`, "must be an object with input, output, cacheRead, cacheWrite ($ per million tokens)");
-				for (const [key, value] of Object.entries(m.cost as object)) {
-					if (!(key in ZERO_COST)) fail(`${mAt}.cost.${key}`, "unknown field (expected one of input, output, cacheRead, cacheWrite)");
-					if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-						fail(`${mAt}.cost.${key}`, "must be a number ≥ 0 ($ per million tokens)");
-					}
-					cost[key as keyof ModelCost] = value as number;
-				}
-			}
-			return {
-				id,
-				name: m.name === undefined ? id : string(m.name, `${mAt}.name`),
-				api,
-				provider: name,
-				baseUrl,
-				reasoning: m.reasoning === true,
-				input,
-				cost,
-				contextWindow,
-				maxTokens,
-				...(headers ? { headers: { ...headers } } : {}),
-				...(compat ? { compat: { ...compat } } : {}),
-			};
-		});
-		out.push({ name, baseUrl, api, apiKey, headers, compat, models });
+		headers = { ...(p.headers as Record<string, string>) };
 	}
-	return out;
+	const compat = p.compat === undefined ? undefined : parseCompat(p.compat, `${at}.compat`, fail);
+	if (!Array.isArray(p.models)) fail(`${at}.models`, "must be an array of models");
+	const models = (p.models as unknown[]).map((rawModel, i): Model => {
+		const mAt = `${at}.models[${i}]`;
+		if (!isObject(rawModel)) fail(mAt, "must be an object");
+		const m = rawModel as Record<string, unknown>;
+		unknownFields(m, MODEL_FIELDS, mAt);
+		const id = string(m.id, `${mAt}.id`);
+		const contextWindow = m.contextWindow === undefined ? DEFAULT_CONTEXT_WINDOW : positiveInt(m.contextWindow, `${mAt}.contextWindow`);
+		const maxTokens =
+			m.maxTokens === undefined ? Math.min(DEFAULT_MAX_TOKENS, contextWindow) : positiveInt(m.maxTokens, `${mAt}.maxTokens`);
+		if (m.reasoning !== undefined && typeof m.reasoning !== "boolean") fail(`${mAt}.reasoning`, "must be true or false");
+		let input: Model["input"] = ["text"];
+		if (m.input !== undefined) {
+			const ok = Array.isArray(m.input) && m.input.length > 0 && m.input.every((x) => x === "text" || x === "image");
+			if (!ok) fail(`${mAt}.input`, 'must be a non-empty array of "text" and "image"');
+			input = [...new Set(m.input as Model["input"])];
+		}
+		const cost = { ...ZERO_COST };
+		if (m.cost !== undefined) {
+			if (!isObject(m.cost)) fail(`${mAt}.cost`, "must be an object with input, output, cacheRead, cacheWrite ($ per million tokens)");
+			for (const [key, value] of Object.entries(m.cost as object)) {
+				if (!(key in ZERO_COST)) fail(`${mAt}.cost.${key}`, "unknown field (expected one of input, output, cacheRead, cacheWrite)");
+				if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+					fail(`${mAt}.cost.${key}`, "must be a number ≥ 0 ($ per million tokens)");
+				}
+				cost[key as keyof ModelCost] = value as number;
+			}
+		}
+		return {
+			id,
+			name: m.name === undefined ? id : string(m.name, `${mAt}.name`),
+			api,
+			provider: name,
+			baseUrl,
+			reasoning: m.reasoning === true,
+			input,
+			cost,
+			contextWindow,
+			maxTokens,
+			...(headers ? { headers: { ...headers } } : {}),
+			...(compat ? { compat: { ...compat } } : {}),
+		};
+	});
+	return { name, baseUrl, api, apiKey, headers, compat, models };
 }
 
 function parseCompat(value: unknown, at: string, fail: (path: string, problem: string) => never): OpenAICompletionsCompat {

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { ModelRegistry } from "../ai/model-registry.js";
+import { formatConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import { runJson } from "../modes/json.js";
 import {
 	errorLine,
@@ -18,8 +19,9 @@ import {
 	runPrint,
 } from "../modes/print.js";
 import { runRpc } from "../modes/rpc.js";
+import { processSecrets } from "../safety/secrets.js";
 import type { PermissionSetup } from "../session/session-permissions.js";
-import { loadSettings } from "../session/settings.js";
+import { loadSettingsChecked } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
 import { toolProcessSlots } from "../tools/process-slots.js";
 import { type CliArgs, type CliMode, parseCliArgs } from "./args.js";
@@ -53,11 +55,15 @@ async function run(argv: string[]): Promise<number> {
 	const args = parsed.args;
 	const cwd = process.cwd();
 	const env = process.env;
+	if (args.apiKey) processSecrets.add(args.apiKey);
 	const registry = new ModelRegistry({ env });
+	const mode = chooseMode(args, process.stdin.isTTY === true);
+	const { settings, problems: settingsProblems } = loadSettingsChecked({ cwd, env });
+	// Every config problem once, at start: a notice in the app, a stderr line in the other modes.
+	const configProblems = [...registry.problems, ...settingsProblems, ...takeReportedConfigProblems()].map(formatConfigProblem);
+	if (mode !== "interactive" || args.listModels !== undefined) for (const problem of configProblems) stderr.write(errorLine(problem));
 	if (args.listModels !== undefined) return listModels(registry, args.listModels === true ? "" : args.listModels);
 
-	const mode = chooseMode(args, process.stdin.isTTY === true);
-	const settings = loadSettings({ cwd, env });
 	toolProcessSlots.setLimit(settings.tools.maxProcesses);
 	const choice = await resolveModel(catalogOf(registry, env), {
 		model: args.model,
@@ -119,7 +125,7 @@ async function run(argv: string[]): Promise<number> {
 				);
 			case "interactive": {
 				const { runInteractive } = await import("../modes/interactive.js");
-				const notices = [choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
+				const notices = [...configProblems, choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
 				return await runInteractive(session, { initialPrompt: prompt || undefined, notices, openResumePicker: sessionMode.pick });
 			}
 		}
@@ -163,6 +169,10 @@ function catalogOf(registry: ModelRegistry, env: Record<string, string | undefin
 		getAll: () => registry.getAll(),
 		getAvailable: () => registry.getAvailable(),
 		find: (spec) => registry.find(spec),
+		problemFor: (provider) => {
+			const problem = registry.problemFor(provider);
+			return problem && formatConfigProblem(problem);
+		},
 		discoverLocal: async () => (discovery ? registry.discoverLocal(discovery) : []),
 	};
 }

@@ -13,6 +13,8 @@ export interface ModelCatalog {
 	getAvailable(): Model[];
 	find(spec: string): Model | undefined;
 	discoverLocal(): Promise<Model[]>;
+	/** Why a provider's models may be missing (its config failed), one line; undefined when nothing is known. */
+	problemFor?(provider: string): string | undefined;
 }
 
 export interface ModelRequest {
@@ -60,6 +62,8 @@ async function findExplicit(catalog: ModelCatalog, spec: string, provider: strin
 	// Local servers' models are known only after discovery, which costs a few connection attempts.
 	const model = catalog.find(full) ?? ((await catalog.discoverLocal()).length > 0 ? catalog.find(full) : undefined);
 	if (model) return { ok: true, model };
+	const problem = catalog.problemFor?.(full.includes("/") ? full.slice(0, full.indexOf("/")) : "");
+	if (problem) return { ok: false, exitCode: 2, message: `unknown model "${full}": ${problem}` };
 	return { ok: false, exitCode: 2, message: `unknown model "${full}" (see rudder --list-models)` };
 }
 
@@ -68,6 +72,8 @@ async function firstOfProvider(catalog: ModelCatalog, provider: string): Promise
 	const known = ofProvider(catalog.getAvailable())[0] ?? ofProvider(catalog.getAll())[0];
 	const model = known ?? ofProvider(await catalog.discoverLocal())[0];
 	if (model) return { ok: true, model };
+	const problem = catalog.problemFor?.(provider);
+	if (problem) return { ok: false, exitCode: 2, message: `unknown provider "${provider}": ${problem}` };
 	return { ok: false, exitCode: 2, message: `unknown provider "${provider}" (see rudder --list-models)` };
 }
 

@@ -8,6 +8,7 @@
 import type { Model } from "../ai/types.js";
 import { toJsonLine } from "../safety/json-line.js";
 import { REDACTED, redactSecrets } from "../safety/secrets.js";
+import { isLoginCommand } from "../session/login-command.js";
 import type { AgentSessionApi, SessionEvent, SessionState } from "../session/types.js";
 import { errorLine, INTERRUPTED_EXIT_CODE, interruptedLine, lastRunOutcome, type PrintIo } from "./print.js";
 
@@ -17,12 +18,16 @@ export function jsonOutputLine(value: unknown): string {
 }
 
 export async function runJson(session: AgentSessionApi, prompt: string, io: PrintIo): Promise<number> {
+	let noticedError = false;
 	const unsubscribe = session.subscribe((event) => {
+		if (event.type === "notice" && event.level === "error") noticedError = true;
 		if (event.type === "phase_changed" && (event.phase.kind === "running" || event.phase.kind === "idle")) return;
 		io.stdout.write(jsonOutputLine(toJsonEvent(event)));
 	});
 	try {
 		await session.prompt(prompt);
+		// `/login` runs as a command (no model call); its notices were the output.
+		if (isLoginCommand(prompt)) return noticedError ? 1 : 0;
 		await session.waitForIdle();
 		const interrupted = io.interrupted?.();
 		if (interrupted) {

@@ -8,6 +8,7 @@ import type { AgentMessage } from "../agent/types.js";
 import type { AssistantMessage } from "../ai/types.js";
 import { sanitizeTerminalText } from "../safety/sanitize.js";
 import { redactSecrets } from "../safety/secrets.js";
+import { isLoginCommand } from "../session/login-command.js";
 import type { AgentSessionApi, RunPhase, SessionState } from "../session/types.js";
 
 export interface ModeOutput {
@@ -54,6 +55,7 @@ export function interruptedLine(at: Interruption): string {
 }
 
 export async function runPrint(session: AgentSessionApi, prompt: string, io: PrintIo): Promise<number> {
+	if (isLoginCommand(prompt)) return runLogin(session, prompt, io);
 	const unsubscribe = session.subscribe((event) => {
 		if (event.type === "notice" && event.level !== "info") io.stderr.write(errorLine(event.text));
 	});
@@ -71,6 +73,24 @@ export async function runPrint(session: AgentSessionApi, prompt: string, io: Pri
 		}
 		if (outcome.text) io.stdout.write(forOutput(io.stdout, outcome.text.endsWith("\n") ? outcome.text : `${outcome.text}\n`));
 		return 0;
+	} finally {
+		unsubscribe();
+	}
+}
+
+/** `-p "/login <provider> <key>"` stores the key (the session runs it as a command); its notices say how it went. */
+export async function runLogin(session: AgentSessionApi, prompt: string, io: PrintIo): Promise<number> {
+	let failed = false;
+	const unsubscribe = session.subscribe((event) => {
+		if (event.type !== "notice") return;
+		if (event.level === "error") failed = true;
+		io.stderr.write(errorLine(event.text));
+	});
+	try {
+		await session.prompt(prompt);
+		// Notices are delivered synchronously; one turn lets a queued early notice arrive too.
+		await new Promise((resolve) => setImmediate(resolve));
+		return failed ? 1 : 0;
 	} finally {
 		unsubscribe();
 	}

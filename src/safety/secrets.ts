@@ -16,6 +16,8 @@ export interface Redactor {
 	redact(text: string): string;
 	/** How many distinct secrets are known. */
 	readonly size: number;
+	/** Length of the longest known secret (0 when none). */
+	readonly longest: number;
 }
 
 export function createRedactor(): Redactor {
@@ -44,6 +46,9 @@ export function createRedactor(): Redactor {
 		get size() {
 			return known.size;
 		},
+		get longest() {
+			return ordered[0]?.length ?? 0;
+		},
 	};
 }
 
@@ -52,4 +57,33 @@ export const processSecrets: Redactor = createRedactor();
 
 export function redactSecrets(text: string): string {
 	return processSecrets.redact(text);
+}
+
+export interface ChunkRedactor {
+	/** Redacted text that is safe to write now; a possible start of a secret is held back. */
+	push(text: string): string;
+	/** The rest, redacted, at the end of the stream. */
+	end(): string;
+}
+
+/**
+ * Redacts a stream that arrives in chunks (a command's output going to a log file): a secret split
+ * across two chunks is still caught, because the last `longest - 1` characters wait for the next chunk.
+ */
+export function createChunkRedactor(redactor: Redactor = processSecrets): ChunkRedactor {
+	let carry = "";
+	return {
+		push(text) {
+			if (redactor.size === 0 && carry === "") return text;
+			const redacted = redactor.redact(carry + text);
+			const hold = Math.min(redacted.length, Math.max(0, redactor.longest - 1));
+			carry = redacted.slice(redacted.length - hold);
+			return redacted.slice(0, redacted.length - hold);
+		},
+		end() {
+			const rest = redactor.redact(carry);
+			carry = "";
+			return rest;
+		},
+	};
 }

@@ -2,25 +2,30 @@
 // message, resumes sessions, routes typed input (commands, `!shell`, `@file`, steer / follow-up),
 // compacts the context and keeps the cost totals. UIs and modes talk to it through `AgentSessionApi`.
 import { randomUUID } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Agent } from "../agent/index.js";
 import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../agent/types.js";
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
 import { preloadApi, streamSimple } from "../ai/stream.js";
+import { type ConfigProblem, formatConfigProblem } from "../config/problems.js";
 import { type CustomCommand, expandCommand, loadCustomCommands } from "../extensions/custom-commands.js";
 import { type LoadedMcpConfig, loadMcpConfig } from "../extensions/mcp/config.js";
 import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
 import { formatSkillsForPrompt, loadSkills, type Skill } from "../extensions/skills.js";
 import type { ApprovalResponse } from "../permissions/gate.js";
 import type { PermissionMode } from "../permissions/types.js";
+import { childEnv } from "../safety/child-env.js";
+import { processSecrets, redactSecrets } from "../safety/secrets.js";
 import { createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
 import type { CommandSandbox, SandboxSpec } from "../tools/sandbox.js";
 import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowError, shouldCompact, summarize } from "./compaction.js";
 import { loadContextFiles } from "./context-files.js";
 import { exportMarkdown } from "./export-markdown.js";
+import { isLoginCommand } from "./login-command.js";
 import { expandAttachments } from "./prompt-attachments.js";
+import { withRedactedResults } from "./redacting-tools.js";
 import { type RestoreWhat, type RewindHost, type RewindPoint, type RewindResult, SessionRewind } from "./rewind.js";
 import { RunPhaseBox } from "./run-phase.js";
 import { currentBranch, type ForkPoint, forkBefore, forkPoints } from "./session-fork.js";
@@ -59,7 +64,11 @@ export interface SessionModelRegistry {
 	find(spec: string): Model | undefined;
 	getApiKey(provider: string): string | undefined;
 	setApiKey(provider: string, key: string): void;
+	/** Set when the provider needs a key and has none because auth.json could not be read. */
+	keyProblem?(provider: string): ConfigProblem | undefined;
 }
+
+const LOGIN_NOT_QUEUED = "/login cannot be queued while a run is active: wait for it to finish";
 
 export interface CreateAgentSessionOptions {
 	cwd: string;
@@ -98,13 +107,15 @@ function userMessage(text: string, images: ImageContent[] = []): UserMessage {
 	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
 }
 
-function pickTools(cwd: string, names: string[] | undefined, options: ToolsOptions): AgentTool[] {
-	if (!names) return createCodingTools(cwd, options);
+/** The chosen tools; the model's commands run without credential variables (see src/safety/child-env.ts). */
+function pickTools(cwd: string, names: string[] | undefined, base: ToolsOptions, env: Env, settings: Settings): AgentTool[] {
+	const options: ToolsOptions = { ...base, bash: { ...base.bash, env: childEnv(env, settings.shell.passEnv) } };
+	if (!names) return createCodingTools(cwd, options).map(withRedactedResults);
 	const all = createAllTools(cwd, options) as Record<string, AgentTool>;
 	return names.map((name) => {
 		const tool = all[name];
 		if (!tool) throw new Error(`Unknown tool "${name}" (known: ${toolNames.join(", ")})`);
-		return tool;
+		return withRedactedResults(tool);
 	});
 }
 
@@ -161,10 +172,13 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		beforeMutate,
 		model,
 		thinkingLevel: options.thinkingLevel ?? loaded?.thinkingLevel ?? settings.defaultThinkingLevel ?? "off",
-		tools: pickTools(cwd, options.tools, {
-			beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(),
-			bash: { wrapSpawn: permissions.wrapSpawn },
-		}),
+		tools: pickTools(
+			cwd,
+			options.tools,
+			{ beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(), bash: { wrapSpawn: permissions.wrapSpawn } },
+			env,
+			settings,
+		),
 		permissions,
 		systemPrompt: options.systemPrompt,
 		appendSystemPrompt: options.appendSystemPrompt,
@@ -276,7 +290,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.settings = config.settings;
 		this.registry = config.registry;
 		this.persist = config.persist;
-		if (config.apiKey) this.apiKeyOverride = { provider: config.model.provider, key: config.apiKey };
+		if (config.apiKey) {
+			this.apiKeyOverride = { provider: config.model.provider, key: config.apiKey };
+			processSecrets.add(config.apiKey);
+		}
 		this.baseStreamFn = config.streamFn ?? streamSimple;
 		const tools = config.tools;
 		this.builtInTools = tools;
@@ -423,7 +440,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	notify(level: "info" | "warning" | "error", text: string): void {
-		this.emit({ type: "notice", level, text });
+		// Notices quote errors, files and servers; every UI and mode shows them.
+		this.emit({ type: "notice", level, text: redactSecrets(text) });
 	}
 
 	// ---- Input ---------------------------------------------------------------------------------
@@ -481,7 +499,14 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	async prompt(text: string, images?: ImageContent[]): Promise<void> {
+		// `/login <provider> <key>` is a command wherever it arrives (-p, rpc): the key never reaches the model or the file.
+		if (isLoginCommand(text)) {
+			await runSlashCommand(this, text.trim());
+			return;
+		}
 		if (this.busy) throw new Error("A run is already active: steer or queue a follow-up, or wait for it to finish");
+		const keyProblem = this.registry?.keyProblem?.(this.agent.state.model.provider);
+		if (keyProblem) throw new Error(`No key for ${this.agent.state.model.provider}: ${formatConfigProblem(keyProblem)}`);
 		await this.runAgent(async () => {
 			await this.mcpReady();
 			await this.rewind.beforePrompt();
@@ -521,10 +546,12 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	steer(text: string, images?: ImageContent[]): void {
+		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
 		this.enqueue("steer", userMessage(text, images), text);
 	}
 
 	followUp(text: string, images?: ImageContent[]): void {
+		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
 		this.enqueue("followUp", userMessage(text, images), text);
 	}
 
@@ -619,7 +646,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		} finally {
 			this.shells.delete(controller);
 		}
-		const { output, exitCode, aborted } = result;
+		const { exitCode, aborted } = result;
+		const output = redactSecrets(result.output);
 		this.emit({ type: "user_shell", id, command, output, exitCode, aborted, excluded });
 		if (excluded) return result;
 		const message: ShellOutputMessage = { role: "shellOutput", command, output, exitCode, timestamp: Date.now() };
@@ -917,7 +945,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	exportMarkdown(file: string): string {
 		const path = resolve(this.cwd, file);
 		const model = this.agent.state.model;
-		writeFileSync(path, exportMarkdown(this.agent.state.messages, { cwd: this.cwd, model: `${model.provider}/${model.id}` }));
+		const markdown = exportMarkdown(this.agent.state.messages, { cwd: this.cwd, model: `${model.provider}/${model.id}` });
+		// 0600 like every file that may hold what a session saw; chmod too, since the mode applies only to a new file.
+		writeFileSync(path, redactSecrets(markdown), { mode: 0o600 });
+		chmodSync(path, 0o600);
 		return path;
 	}
 

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { sessionsRoot } from "../config/paths.js";
+import { redactSecrets } from "../safety/secrets.js";
 import { readSessionInfo, type SessionInfo } from "./session-load.js";
 
 export type { SessionInfo };
@@ -30,15 +31,18 @@ const secretKeys = new Set(["apikey", "authorization", "xapikey", "accesstoken",
  */
 export function serializeRedacted(value: unknown, secrets: readonly string[] = []): string {
 	const known = secrets.filter((s) => s.length >= 8);
-	return JSON.stringify(value, (key, v) => {
-		if (key && secretKeys.has(key.toLowerCase().replace(/[-_]/g, ""))) return undefined;
-		if (typeof v === "string" && known.length > 0) {
-			let out = v;
-			for (const secret of known) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
-			return out;
-		}
-		return v;
-	});
+	// Then every secret the process knows (src/safety/secrets.ts), in the line as written.
+	return redactSecrets(
+		JSON.stringify(value, (key, v) => {
+			if (key && secretKeys.has(key.toLowerCase().replace(/[-_]/g, ""))) return undefined;
+			if (typeof v === "string" && known.length > 0) {
+				let out = v;
+				for (const secret of known) if (out.includes(secret)) out = out.split(secret).join("[redacted]");
+				return out;
+			}
+			return v;
+		}),
+	);
 }
 
 /** Sessions of `cwd`, newest first. Unreadable files are left out. */

@@ -1,10 +1,12 @@
 // User settings: `<configDir>/settings.json` (global) overridden field by field by
 // `<cwd>/.rudder/settings.json` (project). A typo must not be silently ignored, so an unknown key or a
-// bad value is an error naming the file and the field.
+// bad value is an error naming the file and the field: `loadSettings` throws the first, the CLI uses
+// `loadSettingsChecked`, which drops each bad field, keeps the rest and reports every problem.
 import { existsSync, readFileSync } from "node:fs";
 import type { QueueMode } from "../agent/types.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { configFile, projectSettingsFile } from "../config/paths.js";
+import type { ConfigProblem } from "../config/problems.js";
 import { checkMcpServersSetting } from "../extensions/mcp/config.js";
 import { type PermissionsSection, permissionsChecks, type SandboxSection, sandboxChecks } from "../permissions/settings-section.js";
 
@@ -39,13 +41,24 @@ export interface Settings {
 	tools: ToolSettings;
 	/** Snapshots of the workspace before each prompt, for /rewind and /undo (default on). */
 	checkpoints?: boolean;
+	shell: ShellSettings;
+}
+
+export interface ShellSettings {
+	/**
+	 * Variables the model's commands get although their names look like credentials (KEY, SECRET,
+	 * TOKEN, PASSWORD), e.g. ["GITHUB_TOKEN"]. Read from the global settings only: a project's file
+	 * must not hand a key to commands the model writes.
+	 */
+	passEnv: string[];
 }
 
 /** What a settings file may hold: every field optional, sections merged field by field. */
-export type SettingsFile = Partial<Omit<Settings, "compaction" | "retry" | "tools">> & {
+export type SettingsFile = Partial<Omit<Settings, "compaction" | "retry" | "tools" | "shell">> & {
 	compaction?: Partial<CompactionSettings>;
 	retry?: Partial<RetrySettings>;
 	tools?: Partial<ToolSettings>;
+	shell?: Partial<ShellSettings>;
 	/** MCP servers (see src/extensions/mcp/config.ts); read from each file, not merged. */
 	mcpServers?: Record<string, unknown>;
 	/** Global settings only: start every project's MCP servers without asking. */
@@ -63,6 +76,7 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
 	compaction: { enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000 },
 	retry: { enabled: true, maxRetries: 3 },
 	tools: { maxProcesses: 8 },
+	shell: { passEnv: [] },
 });
 
 const queueModes: readonly QueueMode[] = ["one-at-a-time", "all"];
@@ -86,6 +100,9 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	retry: { enabled: bool, maxRetries: count },
 	tools: { maxProcesses: positive },
 	checkpoints: bool,
+	shell: {
+		passEnv: (v) => (Array.isArray(v) && v.every((n) => typeof n === "string") ? undefined : "must be an array of variable names"),
+	},
 	// Read by src/extensions/mcp/config.ts per file (where a server comes from decides whether it is trusted).
 	mcpServers: checkMcpServersSetting,
 	enableAllProjectMcpServers: bool,
@@ -95,53 +112,85 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	sandbox: sandboxChecks,
 };
 
-/** Checks parsed JSON against the schema above; throws one line naming `file` and the field. */
-export function validateSettings(data: unknown, file: string): SettingsFile {
-	const fail = (field: string, problem: string): never => {
-		throw new Error(`Invalid settings in ${file}: "${field}" ${problem}`);
-	};
-	if (typeof data !== "object" || data === null || Array.isArray(data)) fail("(root)", "must be a JSON object");
-	for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+/**
+ * Checks parsed JSON against the schema above: every problem is listed (naming `file` and the field),
+ * and `value` keeps only the fields that passed.
+ */
+export function checkSettings(data: unknown, file: string): { value: SettingsFile; problems: ConfigProblem[] } {
+	const problems: ConfigProblem[] = [];
+	const value: Record<string, unknown> = {};
+	const bad = (field: string, problem: string) => problems.push({ file, field, problem });
+	if (typeof data !== "object" || data === null || Array.isArray(data)) {
+		bad("(root)", "must be a JSON object");
+		return { value, problems };
+	}
+	for (const [key, raw] of Object.entries(data as Record<string, unknown>)) {
 		const rule = topLevel[key];
-		if (!rule) fail(key, "is not a known setting");
-		if (typeof rule === "function") {
-			const problem = rule(value);
-			if (problem) fail(key, problem);
+		if (!rule) {
+			bad(key, "is not a known setting");
 			continue;
 		}
-		if (typeof value !== "object" || value === null || Array.isArray(value)) fail(key, "must be an object");
-		for (const [sub, subValue] of Object.entries(value as Record<string, unknown>)) {
-			const subRule = (rule as Record<string, Check>)[sub];
-			if (!subRule) fail(`${key}.${sub}`, "is not a known setting");
-			const problem = subRule(subValue);
-			if (problem) fail(`${key}.${sub}`, problem);
+		if (typeof rule === "function") {
+			const problem = rule(raw);
+			if (problem) bad(key, problem);
+			else value[key] = raw;
+			continue;
 		}
+		if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+			bad(key, "must be an object");
+			continue;
+		}
+		const section: Record<string, unknown> = {};
+		for (const [sub, subValue] of Object.entries(raw as Record<string, unknown>)) {
+			const subRule = (rule as Record<string, Check>)[sub];
+			const problem = subRule ? subRule(subValue) : "is not a known setting";
+			if (problem) bad(`${key}.${sub}`, problem);
+			else section[sub] = subValue;
+		}
+		value[key] = section;
 	}
-	return data as SettingsFile;
+	return { value: value as SettingsFile, problems };
 }
 
-/** Reads one settings file; a missing file is empty, a broken one throws one clear line. */
-export function readSettingsFile(file: string): SettingsFile {
-	if (!existsSync(file)) return {};
+/** Checks parsed JSON against the schema above; throws one line naming `file` and the field. */
+export function validateSettings(data: unknown, file: string): SettingsFile {
+	const { value, problems } = checkSettings(data, file);
+	if (problems[0]) throw new Error(`Invalid settings in ${file}: "${problems[0].field}" ${problems[0].problem}`);
+	return value;
+}
+
+/** One settings file: missing is empty; unreadable JSON is one problem and no fields. */
+function readSettingsChecked(file: string): { value: SettingsFile; problems: ConfigProblem[] } {
+	if (!existsSync(file)) return { value: {}, problems: [] };
 	let data: unknown;
 	try {
 		data = JSON.parse(readFileSync(file, "utf8"));
 	} catch (error) {
 		const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-		throw new Error(`Invalid JSON in ${file}: ${reason}`);
+		return { value: {}, problems: [{ file, problem: `invalid JSON: ${reason}` }] };
 	}
-	return validateSettings(data, file);
+	return checkSettings(data, file);
+}
+
+/** Reads one settings file; a missing file is empty, a broken one throws one clear line. */
+export function readSettingsFile(file: string): SettingsFile {
+	const { value, problems } = readSettingsChecked(file);
+	const first = problems[0];
+	if (first && !first.field) throw new Error(`Invalid JSON in ${file}: ${first.problem.replace(/^invalid JSON: /, "")}`);
+	if (first) throw new Error(`Invalid settings in ${file}: "${first.field}" ${first.problem}`);
+	return value;
 }
 
 /** Later layers win field by field; sections (`compaction`, `retry`, `tools`) merge per field too. */
 export function mergeSettings(...layers: SettingsFile[]): Settings {
 	const out: Settings = structuredClone({ ...defaultSettings }) as Settings;
 	for (const layer of layers) {
-		const { compaction, retry, tools, permissions: _permissions, sandbox: _sandbox, ...rest } = layer;
+		const { compaction, retry, tools, shell, permissions: _permissions, sandbox: _sandbox, ...rest } = layer;
 		Object.assign(out, rest);
 		if (compaction) Object.assign(out.compaction, compaction);
 		if (retry) Object.assign(out.retry, retry);
 		if (tools) Object.assign(out.tools, tools);
+		if (shell) Object.assign(out.shell, shell);
 	}
 	return out;
 }
@@ -156,5 +205,26 @@ export function projectSettingsPath(cwd: string): string {
 
 /** Global settings, then the project's on top. */
 export function loadSettings(options: { cwd: string; env?: Record<string, string | undefined> }): Settings {
-	return mergeSettings(readSettingsFile(globalSettingsPath(options.env)), readSettingsFile(projectSettingsPath(options.cwd)));
+	// `shell` is global-only (see ShellSettings.passEnv).
+	const { shell: _globalOnly, ...project } = readSettingsFile(projectSettingsPath(options.cwd));
+	return mergeSettings(readSettingsFile(globalSettingsPath(options.env)), project);
+}
+
+/**
+ * Global settings, then the project's on top, never throwing: a bad field is dropped and listed in
+ * `problems` with its file (the CLI shows each once at start), the rest of the file still applies.
+ */
+export function loadSettingsChecked(options: { cwd: string; env?: Record<string, string | undefined> }): {
+	settings: Settings;
+	problems: ConfigProblem[];
+} {
+	const global = readSettingsChecked(globalSettingsPath(options.env));
+	const projectFile = projectSettingsPath(options.cwd);
+	const project = readSettingsChecked(projectFile);
+	const problems = [...global.problems, ...project.problems];
+	if (project.value.shell) {
+		problems.push({ file: projectFile, field: "shell", problem: "is read from the global settings only (it can pass keys to commands)" });
+		delete project.value.shell;
+	}
+	return { settings: mergeSettings(global.value, project.value), problems };
 }

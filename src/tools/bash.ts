@@ -43,6 +43,8 @@ export interface BashToolOptions {
 	slots?: ProcessSlots;
 	/** Turns the shell's launch into a sandboxed one (see sandbox.ts); asked again for every command. */
 	wrapSpawn?: (file: string, args: string[], cwd: string) => { file: string; args: string[] };
+	/** Environment of the commands; default `process.env`. The session passes one without credentials. */
+	env?: Record<string, string | undefined>;
 }
 
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashSchema, BashToolDetails> {
@@ -91,7 +93,7 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 	const output = new OutputCollector(ctx.maxLines, ctx.maxBytes);
 
 	return new Promise<{ content: { type: "text"; text: string }[]; details: BashToolDetails }>((resolve, reject) => {
-		const child = spawnShellCommand({ shell, command: params.command, cwd: ctx.cwd, wrap: options.wrapSpawn });
+		const child = spawnShellCommand({ shell, command: params.command, cwd: ctx.cwd, env: options.env, wrap: options.wrapSpawn });
 		let settled = false;
 		let updateTimer: NodeJS.Timeout | undefined;
 		let lastUpdateAt = 0;

@@ -6,6 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { createChunkRedactor } from "../safety/secrets.js";
 import { privateTempDir } from "./private-temp.js";
 import { type TruncationResult, truncateTail } from "./truncate.js";
 
@@ -27,6 +29,9 @@ export class OutputCollector {
 	private lastByte = -1;
 	private file?: WriteStream;
 	private filePath?: string;
+	/** The log on disk holds no known secret (a command may print one); text is decoded to be redacted. */
+	private readonly fileDecoder = new StringDecoder("utf8");
+	private readonly fileRedactor = createChunkRedactor();
 
 	constructor(
 		private readonly maxLines: number,
@@ -40,7 +45,7 @@ export class OutputCollector {
 		this.totalBytes += chunk.length;
 		for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) this.newlines++;
 		this.lastByte = chunk[chunk.length - 1] ?? -1;
-		this.file?.write(chunk);
+		this.writeToFile(chunk);
 		this.chunks.push(chunk);
 		this.keptBytes += chunk.length;
 		// Opened before anything is dropped, so the file gets the output from its first byte.
@@ -77,6 +82,7 @@ export class OutputCollector {
 	async close(): Promise<void> {
 		const file = this.file;
 		if (!file) return;
+		file.write(this.fileRedactor.push(this.fileDecoder.end()) + this.fileRedactor.end());
 		await new Promise<void>((resolve) => file.end(resolve));
 	}
 
@@ -85,6 +91,11 @@ export class OutputCollector {
 		this.file = createWriteStream(this.filePath, { flags: "wx", mode: 0o600 });
 		// A full disk must not crash the process; the tail in memory is still returned.
 		this.file.on("error", () => {});
-		for (const chunk of this.chunks) this.file.write(chunk);
+		for (const chunk of this.chunks) this.writeToFile(chunk);
+	}
+
+	private writeToFile(chunk: Buffer): void {
+		if (!this.file) return;
+		this.file.write(this.fileRedactor.push(this.fileDecoder.write(chunk)));
 	}
 }

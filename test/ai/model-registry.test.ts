@@ -116,7 +116,7 @@ describe("API keys", () => {
 	});
 
 	it("refuses to overwrite an auth.json that does not parse, and reports it on load", () => {
-		writeFileSync(join(dir, "auth.json"), "{ broken");
+		writeFileSync(join(dir, "auth.json"), "{ broken", { mode: 0o600 });
 		const r = registry();
 		expect(r.loadError?.message).toMatch(/auth\.json: invalid JSON/);
 		expect(() => r.setApiKey("openai", "o")).toThrow(/auth\.json: invalid JSON/);
@@ -465,7 +465,7 @@ describe("config folder", () => {
 
 	it("reads keys written by hand as plain strings too", () => {
 		mkdirSync(dir, { recursive: true });
-		writeFileSync(join(dir, "auth.json"), JSON.stringify({ groq: "plain" }));
+		writeFileSync(join(dir, "auth.json"), JSON.stringify({ groq: "plain" }), { mode: 0o600 });
 		expect(registry().getApiKey("groq")).toBe("plain");
 	});
 });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openInputHistory } from "../../components/input-history.js";
+import { processSecrets } from "../../src/safety/secrets.js";
 
 let dir: string;
 beforeEach(() => {
@@ -34,5 +35,25 @@ describe("input history on disk", () => {
 		expect(again.entries).toHaveLength(50);
 		expect(again.entries.at(-1)).toBe("typed 399");
 		expect(again.entries[0]).toBe("typed 350");
+	});
+});
+
+describe("input history and secrets", () => {
+	it("never keeps /login (so Up cannot bring a key back), redacts known secrets, writes 0600", () => {
+		const file = join(dir, "input-history.jsonl");
+		processSecrets.add("sk-history-secret-12345");
+		const history = openInputHistory(file);
+		history.add("/login groq gsk-typed-key-0123456789");
+		history.add("use sk-history-secret-12345 please");
+		history.add("hello");
+		expect(history.entries).toEqual(["use [redacted] please", "hello"]);
+		expect(readFileSync(file, "utf8")).toBe('"use [redacted] please"\n"hello"\n');
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+	});
+
+	it("drops /login lines an older version saved", () => {
+		const file = join(dir, "input-history.jsonl");
+		writeFileSync(file, '"/login openai sk-old-0123456789"\n"kept"\n');
+		expect(openInputHistory(file).entries).toEqual(["kept"]);
 	});
 });

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { defaultSettings, loadSettings } from "../../src/session/settings.js";
+import { formatConfigProblem } from "../../src/config/problems.js";
+import { defaultSettings, loadSettings, loadSettingsChecked } from "../../src/session/settings.js";
 
 let root: string;
 let home: string;
@@ -75,5 +76,32 @@ describe("loadSettings", () => {
 		writeProject(JSON.stringify(data));
 		expect(() => loadSettings({ cwd, env: env() })).toThrow(pattern);
 		expect(() => loadSettings({ cwd, env: env() })).toThrow(/project\/\.rudder\/settings\.json/);
+	});
+});
+
+describe("loadSettingsChecked", () => {
+	it("lists every problem of both files with file and field, drops only the bad fields and never throws", () => {
+		writeGlobal(JSON.stringify({ steeringMode: "sometimes", compaction: { enabled: "yes", reserveTokens: 100 }, typo: 1 }));
+		writeProject("{ not json");
+		const { settings, problems } = loadSettingsChecked({ cwd, env: env() });
+		expect(problems.map(formatConfigProblem)).toEqual([
+			`${join(home, "settings.json")}: steeringMode: must be one of "one-at-a-time", "all"`,
+			`${join(home, "settings.json")}: compaction.enabled: must be true or false`,
+			`${join(home, "settings.json")}: typo: is not a known setting`,
+			expect.stringMatching(new RegExp(`^${join(cwd, ".rudder", "settings.json")}: invalid JSON: `)),
+		]);
+		expect(settings.steeringMode).toBe(defaultSettings.steeringMode);
+		expect(settings.compaction).toEqual({ ...defaultSettings.compaction, reserveTokens: 100 });
+	});
+
+	it("shell.passEnv is read from the global settings only: a project cannot hand keys to the model's commands", () => {
+		writeGlobal(JSON.stringify({ shell: { passEnv: ["GITHUB_TOKEN"] } }));
+		writeProject(JSON.stringify({ shell: { passEnv: ["OPENAI_API_KEY"] } }));
+		const { settings, problems } = loadSettingsChecked({ cwd, env: env() });
+		expect(settings.shell.passEnv).toEqual(["GITHUB_TOKEN"]);
+		expect(problems.map(formatConfigProblem)).toEqual([
+			expect.stringMatching(/\.rudder\/settings\.json: shell: is read from the global settings only/),
+		]);
+		expect(loadSettings({ cwd, env: env() }).shell.passEnv).toEqual(["GITHUB_TOKEN"]);
 	});
 });

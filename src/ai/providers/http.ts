@@ -2,6 +2,7 @@
 // watchdog on the body, SSE framing that survives chunks split anywhere (also inside a UTF-8
 // character), and one-line errors that name the provider and the key's env var.
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { redactSecrets } from "../../safety/secrets.js";
 import type { Model, ResponseInfo, RetryInfo } from "../types.js";
 
 export interface SseRequest {
@@ -202,7 +203,8 @@ function retryDelay(headers: Headers, backoff: number, cap: number): number | un
 }
 
 function httpError(req: SseRequest, status: number, body: string): ProviderError {
-	const detail = extractErrorMessage(body);
+	// A server may echo the key it was sent (a 401 "Incorrect API key provided: sk-…").
+	const detail = redactSecrets(extractErrorMessage(body));
 	if (status === 401 || status === 403) {
 		const hint = req.apiKeyEnv ? ` Check ${req.apiKeyEnv} or pass --api-key.` : "";
 		return new ProviderError(

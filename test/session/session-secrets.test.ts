@@ -1,0 +1,44 @@
+// The session keeps secrets out of what it writes and sends: exports are 0600 and redacted, tool
+// results reaching the model are redacted, and `/login` typed as a prompt never reaches the model.
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
+import { processSecrets } from "../../src/safety/secrets.js";
+import { createFixture, type Fixture, fixedRegistry } from "./session-fixture.js";
+
+const SECRET = "sk-session-secret-0123456789";
+let fx: Fixture;
+afterEach(async () => {
+	await fx?.cleanup();
+});
+
+describe("session secrets", () => {
+	it("a file that prints a key reaches the model, the session file and /export redacted; the export is 0600", async () => {
+		fx = await createFixture();
+		processSecrets.add(SECRET);
+		writeFileSync(join(fx.cwd, "leak.txt"), `token=${SECRET}\n`);
+		// A world-readable file already there: the export must not keep its mode.
+		writeFileSync(join(fx.cwd, "out.md"), "old", { mode: 0o644 });
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("read", { path: "leak.txt" })]), fauxAssistantMessage([fauxText("read it")])]);
+		await fx.session.prompt("read leak.txt");
+		// The transcript is what the next request carries.
+		const sent = JSON.stringify(fx.session.getState().messages);
+		expect(sent).not.toContain(SECRET);
+		expect(sent).toContain("token=[redacted]");
+		const file = fx.session.getState().sessionFile as string;
+		expect(readFileSync(file, "utf8")).not.toContain(SECRET);
+		const out = fx.session.exportMarkdown("out.md");
+		expect(readFileSync(out, "utf8")).toContain("token=[redacted]");
+		expect(statSync(out).mode & 0o777).toBe(0o600);
+	});
+
+	it("/login given as a prompt runs the command: the key reaches neither the model nor the transcript", async () => {
+		const keys: Record<string, string> = {};
+		fx = await createFixture({ session: { registry: fixedRegistry([], keys) } });
+		await fx.session.prompt(`/login groq ${SECRET}`);
+		expect(keys.groq).toBe(SECRET);
+		expect(fx.session.getState().messages).toEqual([]);
+		expect(() => fx.session.steer(`/login groq ${SECRET}`)).toThrow(/\/login cannot be queued/);
+	});
+});
