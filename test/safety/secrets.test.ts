@@ -16,7 +16,7 @@ describe("createRedactor", () => {
 		expect(r.redact("short stays")).toBe("short stays");
 	});
 
-	it("property: no secret survives, and text without a secret is unchanged", () => {
+	it("property: no secret survives, and text without a secret is unchanged", { timeout: 30_000 }, () => {
 		const secret = fc.string({ unit: fc.constantFrom(..."abcXYZ0189-_"), minLength: 8, maxLength: 24 });
 		fc.assert(
 			fc.property(
@@ -38,7 +38,7 @@ describe("createRedactor", () => {
 });
 
 describe("createChunkRedactor", () => {
-	it("property: a stream cut anywhere is redacted as if it were whole", () => {
+	it("property: a stream cut anywhere is redacted as if it were whole", { timeout: 30_000 }, () => {
 		fc.assert(
 			fc.property(
 				fc.string({ unit: fc.constantFrom(..."abc0123"), minLength: 8, maxLength: 16 }),
