@@ -10,7 +10,7 @@ import type { PermissionMode } from "../permissions/types.js";
 import { realTarget } from "../permissions/workspace.js";
 import { createBashTool } from "../tools/bash.js";
 import { type CommandSandbox, looksLikeSandboxDenial, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
-import { globalSettingsPath, projectSettingsPath, readSettingsFile } from "./settings.js";
+import { globalSettingsPath, projectSettingsPath, readSettingsChecked } from "./settings.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -40,8 +40,9 @@ export function loadPermissionSetup(options: PermissionSetupOptions): Permission
 	const dataFolder = dataDir(env);
 	const globalFile = globalSettingsPath(env);
 	const projectFile = projectSettingsPath(options.cwd);
-	const global = readSettingsFile(globalFile);
-	const project = readSettingsFile(projectFile);
+	// Problems in these files are reported once at start (loadSettingsChecked); the valid fields still apply.
+	const global = readSettingsChecked(globalFile).value;
+	const project = readSettingsChecked(projectFile).value;
 	if (options.trustProject) rememberTrust(dataFolder, realCwd, true);
 	else if (options.trustAnswer !== undefined) rememberTrust(dataFolder, realCwd, options.trustAnswer);
 	const remembered = folderTrust(dataFolder, realCwd);

@@ -160,7 +160,7 @@ export function validateSettings(data: unknown, file: string): SettingsFile {
 }
 
 /** One settings file: missing is empty; unreadable JSON is one problem and no fields. */
-function readSettingsChecked(file: string): { value: SettingsFile; problems: ConfigProblem[] } {
+export function readSettingsChecked(file: string): { value: SettingsFile; problems: ConfigProblem[] } {
 	if (!existsSync(file)) return { value: {}, problems: [] };
 	let data: unknown;
 	try {

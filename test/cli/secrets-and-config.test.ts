@@ -124,7 +124,7 @@ describe("secrets", () => {
 		home.env.GROQ_API_KEY = "gsk-groq-env-0123456789";
 		home.env.DB_PASSWORD = "hunter2-password";
 		home.env.PASSED_TOKEN = "passed-token-value-1";
-		const result = await runCli(["-p", "run it", "--model", "mock/mock-1"], home);
+		const result = await runCli(["-p", "run it", "--model", "mock/mock-1", "--permission-mode", "yolo"], home);
 		expect(result.code).toBe(0);
 		const toolResult = server.requests[1].body.messages.find((m: any) => m.role === "tool");
 		expect(toolResult.content).toContain("openai=unset groq=unset pw=unset passed=set");
