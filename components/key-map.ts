@@ -21,8 +21,13 @@ export interface KeyPress {
  */
 export type Intent =
 	| { type: Exclude<Action, "interrupt"> }
-	/** Ctrl+C: clears the input; the second within a second quits. */
+	/**
+	 * Ctrl+C, by state: a run → `abort` (as Esc); idle with text → `clearInput` (the text is kept in the
+	 * input history); idle and empty → `armQuit` (says "again to quit"), and a second press within
+	 * QUIT_WINDOW_MS → `quit`.
+	 */
 	| { type: "clearInput" }
+	| { type: "armQuit" }
 	| { type: "insert"; text: string }
 	| { type: "pasteStart" }
 	| { type: "pasteEnd" }
@@ -45,7 +50,8 @@ export interface KeyContext {
 	bindings?: KeyBindings;
 }
 
-export const DOUBLE_CTRL_C_MS = 1000;
+/** How long after an idle Ctrl+C on an empty input a second one quits. */
+export const QUIT_WINDOW_MS = 2000;
 
 const CSI_NAMES: Record<string, string> = {
 	A: "up",
@@ -169,8 +175,13 @@ export function intentFor(k: KeyPress, ctx: KeyContext): Intent {
 	if (k.name === "paste-end") return { type: "pasteEnd" };
 	const key = keyOf(k);
 	const action = key === undefined ? undefined : actionFor(key, ctx);
-	if (action === "interrupt") return { type: ctx.sinceLastCtrlC < DOUBLE_CTRL_C_MS ? "quit" : "clearInput" };
-	if (action === "quit") return { type: ctx.inputEmpty ? "quit" : "delete" };
+	if (action === "interrupt") {
+		if (ctx.isStreaming) return { type: "abort" };
+		if (!ctx.inputEmpty) return { type: "clearInput" };
+		return { type: ctx.sinceLastCtrlC < QUIT_WINDOW_MS ? "quit" : "armQuit" };
+	}
+	// Ctrl+D quits only when nothing runs and nothing is typed; otherwise it deletes forward (or nothing).
+	if (action === "quit") return { type: ctx.inputEmpty && !ctx.isStreaming ? "quit" : "delete" };
 	if (action) return { type: action };
 	// Text goes into the input (a picker's search field takes it itself); unbound control keys do nothing.
 	if (ctx.mode === undefined || ctx.mode === "editor") {

@@ -5,8 +5,9 @@ import { useRef } from "react";
 import type { AgentSessionApi, RewindPointInfo } from "../src/session/types.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
+import { keyLabel } from "./key-hints.js";
 import { type Intent, intentFor, type KeyPress, keyOf, parseKeyPress } from "./key-map.js";
-import type { KeyBindings } from "./keybindings.js";
+import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "./keybindings.js";
 import { confirmRestorePicker, type RestoreChoice, restoreChoicePicker, rewindPointsPicker } from "./rewind-menu.js";
 import { resumePicker } from "./session-picker.js";
 import type { SessionView } from "./session-view.js";
@@ -191,10 +192,16 @@ export function useInputController(deps: InputControllerDeps) {
 			case "cycleMode":
 				session.cyclePermissionMode?.();
 				return deps.refresh();
-			case "clearInput":
-				lastCtrlC.current = now();
+			case "clearInput": {
+				// Cleared, not lost: Up brings it back.
+				const typed = editor.current().text;
+				if (typed.trim()) history.add(typed);
 				browsing.current = undefined;
 				return editor.set(edit.emptyEditor());
+			}
+			case "armQuit":
+				lastCtrlC.current = now();
+				return notify("info", `Press ${keyLabel(deps.bindings ?? DEFAULT_KEY_BINDINGS, "interrupt") ?? "Ctrl+C"} again to quit`);
 			case "quit":
 				return deps.exit(0);
 			case "redraw":

@@ -84,7 +84,8 @@ describe("App key routing", () => {
 		const { frame, onExit, type } = await mount();
 		await type("abcd\x7f\x7fX");
 		expect(frame()).toContain("› abX");
-		await type("\x03\x03");
+		// The first clears the text, the second arms, the third quits.
+		await type("\x03\x03\x03");
 		expect(onExit).toHaveBeenCalledWith(0);
 	});
 
@@ -118,14 +119,19 @@ describe("App key routing", () => {
 		expect(frame()).toMatch(/› one\s*\n\s+two\s*\n\s+three/);
 	});
 
-	it("Ctrl+C clears the input, a second within a second quits; Ctrl+D quits only on an empty input", async () => {
+	it("Ctrl+C clears the input (Up brings it back), then says to press it again, and the second press quits; Ctrl+D quits only on an empty input", async () => {
 		const { onExit, frame, type } = await mount();
 		await type("draft");
 		await type("\x04");
 		expect(onExit).not.toHaveBeenCalled();
 		await type("\x03");
 		expect(frame()).not.toContain("draft");
+		await type("\x1b[A");
+		expect(frame()).toContain("› draft");
+		await type("\x03");
+		await type("\x03");
 		expect(onExit).not.toHaveBeenCalled();
+		expect(frame()).toContain("Press Ctrl+C again to quit");
 		await type("\x03");
 		expect(onExit).toHaveBeenCalledWith(0);
 		const second = await mount();

@@ -28,11 +28,18 @@ describe("key map", () => {
 		expect(intent("\n")).toBe("newline");
 	});
 
-	it("Ctrl+C clears, twice within a second quits; Ctrl+D quits only on an empty input", () => {
+	it("Ctrl+C stops a run, clears text, and quits only when pressed twice on an empty idle input; Ctrl+D quits only when idle and empty", () => {
+		const empty = { ...idle, inputEmpty: true };
+		expect(intent("\x03", { ...idle, isStreaming: true })).toBe("abort");
+		expect(intent("\x03", { ...empty, isStreaming: true, sinceLastCtrlC: 100 })).toBe("abort");
 		expect(intent("\x03")).toBe("clearInput");
-		expect(intent("\x03", { ...idle, sinceLastCtrlC: 400 })).toBe("quit");
-		expect(intent("\x03", { ...idle, sinceLastCtrlC: 1500 })).toBe("clearInput");
-		expect(intent("\x04", { ...idle, inputEmpty: true })).toBe("quit");
+		// Text in the input is never a quit, however recent the last press.
+		expect(intent("\x03", { ...idle, sinceLastCtrlC: 100 })).toBe("clearInput");
+		expect(intent("\x03", empty)).toBe("armQuit");
+		expect(intent("\x03", { ...empty, sinceLastCtrlC: 1500 })).toBe("quit");
+		expect(intent("\x03", { ...empty, sinceLastCtrlC: 2500 })).toBe("armQuit");
+		expect(intent("\x04", empty)).toBe("quit");
+		expect(intent("\x04", { ...empty, isStreaming: true })).toBe("delete");
 		expect(intent("\x04")).toBe("delete");
 	});
 
