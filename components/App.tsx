@@ -30,7 +30,7 @@ import type { RenderHints } from "./render/hints.js";
 import { runStatusText } from "./run-status.js";
 import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import { color, theme } from "./theme.js";
-import { useCompletionMenu } from "./use-completion-menu.js";
+import { menuInputKey, useCompletionMenu } from "./use-completion-menu.js";
 import { useEditor } from "./use-editor.js";
 import { useHistoryBatches } from "./use-history-batches.js";
 import { useInputController } from "./use-input-controller.js";
@@ -137,7 +137,7 @@ export function App(props: AppProps) {
 	);
 	const completionsRef = useRef(completions);
 	completionsRef.current = completions;
-	const menu = useCompletionMenu(() => completionsRef.current, `${editor.state.cursor}:${editor.state.text}`);
+	const menu = useCompletionMenu(() => completionsRef.current, menuInputKey(editor.state));
 
 	const bindings = props.keyBindings ?? DEFAULT_KEY_BINDINGS;
 	const hints = useMemo(() => keyHints(bindings), [bindings]);

@@ -14,7 +14,12 @@ export interface CompletionMenuHandle {
 	isOpen(): boolean;
 	/** A key for the open menu: what to do, or undefined when the menu does not take the key. */
 	key(intent: Intent): Extract<MenuOutcome, { kind: "accept" }> | "handled" | undefined;
+	/** Starts the menu closed for this input (text recalled from history is not being typed). */
+	closeFor(inputKey: string): void;
 }
+
+/** The menu belongs to one input: its text and cursor. */
+export const menuInputKey = (input: { cursor: number; text: string }): string => `${input.cursor}:${input.text}`;
 
 export function useCompletionMenu(completions: () => readonly Completion[], inputKey: string): CompletionMenuHandle {
 	const [, rerender] = useReducer((n: number) => n + 1, 0);
@@ -34,6 +39,9 @@ export function useCompletionMenu(completions: () => readonly Completion[], inpu
 			else state.current = { ...state.current, closed: true };
 			rerender();
 			return "handled";
+		},
+		closeFor(key) {
+			state.current = { forKey: key, selected: 0, closed: true };
 		},
 	};
 }

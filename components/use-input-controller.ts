@@ -12,6 +12,7 @@ import { confirmRestorePicker, type RestoreChoice, restoreChoicePicker, rewindPo
 import { resumePicker } from "./session-picker.js";
 import type { SessionView } from "./session-view.js";
 import type { CompletionMenuHandle } from "./use-completion-menu.js";
+import { menuInputKey } from "./use-completion-menu.js";
 import type { EditorHandle } from "./use-editor.js";
 import { usePicker } from "./use-picker.js";
 
@@ -25,7 +26,7 @@ export interface InputControllerDeps {
 	editor: EditorHandle;
 	history: InputHistory;
 	/** The completion menu: while it shows matches it takes Up/Down, Tab, Enter and Esc. */
-	menu: Pick<CompletionMenuHandle, "key" | "isOpen">;
+	menu: Pick<CompletionMenuHandle, "key" | "isOpen" | "closeFor">;
 	exit: (code: number) => void;
 	redraw: () => void;
 	/** Re-render now (for changes the session does not report, like a printed notice). */
@@ -147,7 +148,10 @@ export function useInputController(deps: InputControllerDeps) {
 		const index = Math.min(entries.length, Math.max(0, at.index + direction));
 		if (index === at.index) return;
 		browsing.current = { index, draft: at.draft };
-		editor.set(edit.emptyEditor(index === entries.length ? at.draft : entries[index]));
+		const recalled = edit.emptyEditor(index === entries.length ? at.draft : entries[index]);
+		// A recalled `/command` must not open completion: its menu would take the next Up.
+		deps.menu.closeFor(menuInputKey(recalled));
+		editor.set(recalled);
 	};
 
 	const act = (intent: Intent) => {

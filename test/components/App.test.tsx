@@ -219,6 +219,21 @@ describe("App key routing", () => {
 		expect(frame()).toContain("› dra");
 	});
 
+	it("Up walks past a recalled /command: its completion menu does not open and take the key", async () => {
+		const { frame, type, session } = await mount();
+		await type("list the files");
+		await type(ENTER);
+		session.finish();
+		await type("/compact");
+		await type("\x1b");
+		await type(ENTER);
+		await type("\x1b[A");
+		expect(frame()).toContain("› /compact");
+		expect(frame()).not.toContain("Summarise the context");
+		await type("\x1b[A");
+		expect(frame()).toMatch(/› list the files\s*$/m);
+	});
+
 	it("/ shows command completion and Tab completes it", async () => {
 		const { frame, type } = await mount();
 		await type("/co");
