@@ -2,10 +2,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { render } from "ink-testing-library";
+import type { render } from "ink-testing-library";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { App } from "../../components/App.js";
-import { openInputHistory } from "../../components/input-history.js";
 import {
 	type FauxProviderRegistration,
 	fauxAssistantMessage,
@@ -15,7 +13,7 @@ import {
 } from "../../src/ai/providers/faux.js";
 import { type AgentSession, createAgentSession } from "../../src/session/agent-session.js";
 import { mergeSettings } from "../../src/session/settings.js";
-import { tick } from "./mount-app.js";
+import { mountOnSession } from "./mount-app.js";
 
 let root: string;
 let cwd: string;
@@ -50,16 +48,9 @@ afterEach(async () => {
 });
 
 async function mount() {
-	app = render(<App session={session} onExit={() => {}} history={openInputHistory(null)} size={{ rows: 30, columns: 100 }} />);
-	await tick();
-	const a = app;
-	return {
-		frame: () => a.lastFrame() ?? "",
-		type: async (text: string) => {
-			a.stdin.write(text);
-			await tick();
-		},
-	};
+	const mounted = await mountOnSession(session, { rows: 30, columns: 100 });
+	app = mounted.app;
+	return mounted;
 }
 
 describe("rewind menu", () => {

@@ -2,15 +2,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { render } from "ink-testing-library";
+import type { render } from "ink-testing-library";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { App } from "../../components/App.js";
-import { openInputHistory } from "../../components/input-history.js";
 import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "../../src/ai/providers/faux.js";
 import { createAgentSession } from "../../src/session/agent-session.js";
 import type { AgentSessionApi } from "../../src/session/types.js";
+import { mountOnSession } from "./mount-app.js";
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
+const _tick = () => new Promise((r) => setTimeout(r, 0));
 const long = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
 
 let home: string;
@@ -42,16 +41,9 @@ afterEach(async () => {
 });
 
 async function mount() {
-	app = render(<App session={session} onExit={() => {}} history={openInputHistory(null)} size={{ rows: 30, columns: 100 }} />);
-	await tick();
-	const a = app;
-	return {
-		frame: () => a.lastFrame() ?? "",
-		type: async (text: string) => {
-			a.stdin.write(text);
-			await tick();
-		},
-	};
+	const mounted = await mountOnSession(session, { rows: 30, columns: 100 });
+	app = mounted.app;
+	return mounted;
 }
 
 const userTexts = (i: number) =>

@@ -4,11 +4,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { render } from "ink-testing-library";
+import type { render } from "ink-testing-library";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { App } from "../../components/App.js";
 import { approvalKey, initialApprovalState } from "../../components/approval-prompt-state.js";
-import { openInputHistory } from "../../components/input-history.js";
 import { parseKeyPress } from "../../components/key-map.js";
 import type { ToolResultMessage } from "../../src/ai/index.js";
 import {
@@ -19,6 +17,7 @@ import {
 	registerFauxProvider,
 } from "../../src/ai/providers/faux.js";
 import { type AgentSession, createAgentSession } from "../../src/session/agent-session.js";
+import { mountOnSession } from "./mount-app.js";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
@@ -53,16 +52,9 @@ afterEach(async () => {
 });
 
 async function mount() {
-	app = render(<App session={session} onExit={() => {}} history={openInputHistory(null)} size={{ rows: 40, columns: 100 }} />);
-	await tick();
-	const a = app;
-	return {
-		frame: () => a.lastFrame() ?? "",
-		type: async (text: string) => {
-			a.stdin.write(text);
-			await tick();
-		},
-	};
+	const mounted = await mountOnSession(session, { rows: 40, columns: 100 });
+	app = mounted.app;
+	return mounted;
 }
 
 const results = () =>

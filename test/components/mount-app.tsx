@@ -36,3 +36,17 @@ export async function mountApp(options: { rows?: number; columns?: number } & Pa
 	};
 	return { session, onExit, app, frame, type };
 }
+
+/** Mounts the App over a given session (a real AgentSession); the caller unmounts `app` before disposing it. */
+export async function mountOnSession(session: AppProps["session"], size: { rows: number; columns: number }) {
+	const app = render(<App session={session} onExit={() => {}} history={openInputHistory(null)} size={size} />);
+	await tick();
+	return {
+		app,
+		frame: () => app.lastFrame() ?? "",
+		type: async (text: string) => {
+			app.stdin.write(text);
+			await tick();
+		},
+	};
+}
