@@ -4,24 +4,12 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
-import { type CliHome, type LineClient, makeHome, startCli } from "../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+import { cliPerTest } from "../helpers/rudder-cli.js";
 
 const LONG = 60_000;
-let server: ScriptedServer | undefined;
-let home: CliHome | undefined;
-let client: LineClient | undefined;
-
-afterEach(async () => {
-	client?.kill();
-	await server?.close();
-	home?.cleanup();
-	client = undefined;
-	server = undefined;
-	home = undefined;
-});
+const cli = cliPerTest();
 
 /**
  * `ps -o pid,pgid,stat,args` rows of every process of group `pgid` that still runs. Zombies are left
@@ -57,10 +45,9 @@ async function shellGroupOf(parent: number, command: string): Promise<number> {
  * group is then led by bwrap; the cleanup must reach through it).
  */
 async function startWithToolCall(command: string, permissions: string[] = ["--allow", "bash"]) {
-	server = await startScriptedServer();
-	home = makeHome({ mockUrl: server.url });
+	const { server } = await cli.setUp();
 	server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command })] }, { kind: "sse", chunks: [textBody("done")] });
-	client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session", ...permissions], home);
+	const client = cli.rpc(permissions);
 	client.send({ id: "p1", type: "prompt", message: "run it" });
 	return client;
 }

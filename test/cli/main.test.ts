@@ -4,27 +4,13 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { textBody, textRecords, toolCallBody } from "../helpers/openai-chunks.js";
-import { type CliHome, makeHome, runCli } from "../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+import { cliPerTest, runCli } from "../helpers/rudder-cli.js";
 
 const LONG = 60_000;
-let server: ScriptedServer | undefined;
-let home: CliHome | undefined;
-
-afterEach(async () => {
-	await server?.close();
-	home?.cleanup();
-	server = undefined;
-	home = undefined;
-});
-
-async function setUp(): Promise<{ server: ScriptedServer; home: CliHome }> {
-	server = await startScriptedServer();
-	home = makeHome({ mockUrl: server.url });
-	return { server, home };
-}
+const cli = cliPerTest();
+const setUp = () => cli.setUp();
 
 /** Text of the chat messages the model was sent, as `role: text` lines (system prompt left out). */
 function transcriptOf(body: any): string[] {
@@ -72,7 +58,7 @@ describe("rudder (built CLI)", () => {
 	});
 
 	it("with no key and no local server, print mode exits 2 saying how to set up", { timeout: LONG }, async () => {
-		home = makeHome();
+		const home = cli.bareHome();
 		const result = await runCli(["-p", "hello"], home);
 		expect(result.code).toBe(2);
 		expect(result.stdout).toBe("");
@@ -225,7 +211,7 @@ describe("rudder (built CLI)", () => {
 	});
 
 	it("--version prints the package version", { timeout: LONG }, async () => {
-		home = makeHome();
+		const home = cli.bareHome();
 		const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../../package.json"), "utf8"));
 		const result = await runCli(["--version"], home);
 		expect(result).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: "" });

@@ -3,27 +3,18 @@
 // model's commands; `-p "/login …"` stores the key without a request.
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
-import { type CliHome, makeHome, runCli, startCli } from "../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+import { type CliHome, cliPerTest, runCli } from "../helpers/rudder-cli.js";
+import type { ScriptedServer } from "../helpers/sse-server.js";
 
 const LONG = 60_000;
 const KEY = "sk-mock-secret-0123456789abcdef";
-let server: ScriptedServer | undefined;
-let home: CliHome | undefined;
-
-afterEach(async () => {
-	await server?.close();
-	home?.cleanup();
-	server = undefined;
-	home = undefined;
-});
+const cli = cliPerTest();
 
 /** models.json with one provider "mock" at the scripted server, with extra provider fields. */
 async function setUp(fields: object = {}): Promise<{ server: ScriptedServer; home: CliHome }> {
-	server = await startScriptedServer();
-	home = makeHome();
+	const { server, home } = await cli.serverAndBareHome();
 	const models = { providers: { mock: { baseUrl: `${server.url}/v1`, api: "openai-completions", models: [{ id: "mock-1" }], ...fields } } };
 	writeFileSync(join(home.rudderHome, "models.json"), JSON.stringify(models));
 	return { server, home };
@@ -132,7 +123,7 @@ describe("secrets", () => {
 
 	it("rpc get_state masks models.json header values", { timeout: LONG }, async () => {
 		const { home } = await setUp({ headers: { Authorization: `Bearer ${KEY}`, "X-Title": "Rudder tests" } });
-		const client = startCli(["--mode", "rpc", "--model", "mock/mock-1"], home);
+		const client = cli.rpc([], { session: true });
 		try {
 			client.send({ id: 1, type: "get_state" });
 			const state = await client.waitFor((l) => l.type === "response" && l.id === 1);

@@ -5,6 +5,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterEach } from "vitest";
+import { type ScriptedServer, startScriptedServer } from "./sse-server.js";
 
 export const BIN = resolve(import.meta.dirname, "../../bin/rudder.js");
 
@@ -178,5 +180,66 @@ export function startCli(args: string[], home: CliHome): LineClient {
 			clearTimeout(timer);
 			return result;
 		},
+	};
+}
+
+/** What a CLI test file sets up per test: a scripted server, a home wired to it, and CLIs started in it. */
+export interface CliBed {
+	/** A server on 127.0.0.1 and a home whose models.json points provider "mock" at it. */
+	setUp(options?: { modelIds?: string[] }): Promise<{ server: ScriptedServer; home: CliHome }>;
+	/** A home with no server and no models.json. */
+	bareHome(): CliHome;
+	/** A server and a home without models.json (the test writes its own). */
+	serverAndBareHome(): Promise<{ server: ScriptedServer; home: CliHome }>;
+	/** `rudder --mode rpc --model mock/mock-1 --no-session …args` in `home` (the last set up by default). */
+	rpc(args?: string[], options?: { home?: CliHome; session?: boolean }): LineClient;
+	/** Any CLI kept running, stopped after the test. */
+	start(args: string[], home?: CliHome): LineClient;
+}
+
+/**
+ * One server, home and set of CLIs per test of the calling file: `afterEach` kills the CLIs still
+ * running, closes the server and removes the homes, so no test sees another's replies or files.
+ */
+export function cliPerTest(): CliBed {
+	const servers: ScriptedServer[] = [];
+	const homes: CliHome[] = [];
+	const clients: LineClient[] = [];
+	afterEach(async () => {
+		for (const client of clients.splice(0)) client.kill();
+		for (const server of servers.splice(0)) await server.close();
+		for (const home of homes.splice(0)) home.cleanup();
+	});
+	const track = (home: CliHome) => {
+		homes.push(home);
+		return home;
+	};
+	const current = (): CliHome => {
+		const home = homes.at(-1);
+		if (!home) throw new Error("set up a home first");
+		return home;
+	};
+	const newServer = async () => {
+		const server = await startScriptedServer();
+		servers.push(server);
+		return server;
+	};
+	const start = (args: string[], home = current()) => {
+		const client = startCli(args, home);
+		clients.push(client);
+		return client;
+	};
+	return {
+		async setUp(options = {}) {
+			const server = await newServer();
+			return { server, home: track(makeHome({ mockUrl: server.url, modelIds: options.modelIds })) };
+		},
+		bareHome: () => track(makeHome()),
+		async serverAndBareHome() {
+			return { server: await newServer(), home: track(makeHome()) };
+		},
+		rpc: (args = [], options = {}) =>
+			start(["--mode", "rpc", "--model", "mock/mock-1", ...(options.session ? [] : ["--no-session"]), ...args], options.home),
+		start,
 	};
 }

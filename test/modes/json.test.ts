@@ -1,22 +1,14 @@
 // `rudder --mode json` (built CLI): every event one JSON line on stdout, token lines without the
 // growing partial message.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { textRecords } from "../helpers/openai-chunks.js";
-import { type CliHome, makeHome, runCli } from "../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+import { cliPerTest, runCli } from "../helpers/rudder-cli.js";
 
-let server: ScriptedServer | undefined;
-let home: CliHome | undefined;
-
-afterEach(async () => {
-	await server?.close();
-	home?.cleanup();
-});
+const cli = cliPerTest();
 
 describe("--mode json", () => {
 	it("writes every session event as one JSON line, then exits", { timeout: 60_000 }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { server, home } = await cli.setUp();
 		server.enqueue({ kind: "sse", chunks: textRecords(["Hel", "lo ", "there"]) });
 		const result = await runCli(["--mode", "json", "--model", "mock/mock-1", "say hello"], home);
 		expect(result.stderr).toBe("");
@@ -42,8 +34,7 @@ describe("--mode json", () => {
 	});
 
 	it("exits 1 when the run fails, after the events of the failed message", { timeout: 60_000 }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { server, home } = await cli.setUp();
 		const failure = { kind: "status" as const, status: 400, body: '{"error":{"message":"bad request body"}}' };
 		server.enqueue(failure);
 		const result = await runCli(["--mode", "json", "--model", "mock/mock-1", "hi"], home);

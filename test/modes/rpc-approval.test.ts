@@ -3,30 +3,19 @@
 // call with the flag that allows it, and the run goes on.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
-import { type CliHome, type LineClient, makeHome, runCli, startCli } from "../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+import { cliPerTest, runCli } from "../helpers/rudder-cli.js";
 
 const LONG = 90_000;
-let server: ScriptedServer | undefined;
-let home: CliHome | undefined;
-let client: LineClient | undefined;
-
-afterEach(async () => {
-	client?.kill();
-	await server?.close();
-	home?.cleanup();
-	client = undefined;
-});
+const cli = cliPerTest();
 
 const toolResultsOf = (end: any) => end.messages.filter((m: any) => m.role === "toolResult").map((m: any) => m.content[0].text);
 
 describe("approvals over rpc", () => {
 	it("approval_request → approve allow runs it; deny with a reason sends the reason to the model", { timeout: LONG }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
-		client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session"], home);
+		const { server, home } = await cli.setUp();
+		const client = cli.rpc();
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo approved > made.txt" }, "call_a")] });
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "rm -rf build" }, "call_b")] });
 		server.enqueue({ kind: "sse", chunks: [textBody("ok")] });
@@ -50,8 +39,7 @@ describe("approvals over rpc", () => {
 	});
 
 	it("json mode denies a call that would ask, naming the flag, and the run goes on", { timeout: LONG }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { server, home } = await cli.setUp();
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "npm test" }, "call_j")] });
 		server.enqueue({ kind: "sse", chunks: [textBody("could not")] });
 		const run = await runCli(["--mode", "json", "--model", "mock/mock-1", "--no-session", "go"], home);
@@ -70,8 +58,7 @@ describe("approvals over rpc", () => {
 	});
 
 	it("print mode with --allow runs the command, and --permission-mode auto-edit lets a write through", { timeout: LONG }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { server, home } = await cli.setUp();
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo from-test" }, "call_p")] });
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("write", { path: "out.txt", content: "written" }, "call_w")] });
 		server.enqueue({ kind: "sse", chunks: [textBody("done")] });
@@ -87,7 +74,7 @@ describe("approvals over rpc", () => {
 	});
 
 	it("a malformed --allow rule is one line naming the flag, exit 2", async () => {
-		home = makeHome();
+		const home = cli.bareHome();
 		const run = await runCli(["-p", "--allow", "bash(", "hi"], home);
 		expect(run.code).toBe(2);
 		expect(run.stderr).toBe(

@@ -3,28 +3,17 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { textBody, textRecords } from "../helpers/openai-chunks.js";
-import { type CliHome, type LineClient, makeHome, startCli } from "../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+import { cliPerTest, type LineClient } from "../helpers/rudder-cli.js";
+import type { ScriptedServer } from "../helpers/sse-server.js";
 
 const LONG = 90_000;
-let server: ScriptedServer | undefined;
-let home: CliHome | undefined;
-let client: LineClient | undefined;
-
-afterEach(async () => {
-	client?.kill();
-	await server?.close();
-	home?.cleanup();
-	client = undefined;
-});
+const cli = cliPerTest();
 
 async function start(): Promise<{ server: ScriptedServer; client: LineClient }> {
-	server = await startScriptedServer();
-	home = makeHome({ mockUrl: server.url, modelIds: ["mock-1", "mock-2"] });
-	client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session"], home);
-	return { server, client };
+	const { server } = await cli.setUp({ modelIds: ["mock-1", "mock-2"] });
+	return { server, client: cli.rpc() };
 }
 
 const response = (id: string) => (line: any) => line.type === "response" && line.id === id;
@@ -246,15 +235,14 @@ describe("--mode rpc", () => {
 	it("a prompt sent on agent_end waits for the run to settle (a threshold compaction) instead of failing as busy", {
 		timeout: LONG,
 	}, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { server, home } = await cli.setUp();
 		// A tiny window: every run ends over the threshold, so the session compacts before it is idle.
 		const models = {
 			providers: { mock: { baseUrl: `${server.url}/v1`, api: "openai-completions", models: [{ id: "mock-1", contextWindow: 110 }] } },
 		};
 		writeFileSync(join(home.rudderHome, "models.json"), JSON.stringify(models));
 		writeFileSync(join(home.rudderHome, "settings.json"), JSON.stringify({ compaction: { reserveTokens: 100 } }));
-		client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session"], home);
+		const client = cli.rpc();
 		server.enqueue({ kind: "sse", chunks: [textBody("First answer.")] });
 		server.enqueue({ kind: "sse", chunks: [textBody("Second answer.")] });
 		// The summary the threshold compaction asks for after the second run, slowly.
@@ -285,10 +273,9 @@ describe("--mode rpc", () => {
 	});
 
 	it("checkpoints each prompt; get_rewind_points, rewind and get_tree work on the session file", { timeout: LONG }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url, modelIds: ["mock-1"] });
+		const { server, home } = await cli.setUp();
 		writeFileSync(join(home.cwd, "a.txt"), "original\n");
-		client = startCli(["--mode", "rpc", "--model", "mock/mock-1"], home);
+		const client = cli.rpc([], { session: true });
 		server.enqueue({ kind: "sse", chunks: [textBody("first reply")] });
 		client.send({ id: "p1", type: "prompt", message: "first prompt" });
 		const checkpoint = await client.waitFor((l) => l.type === "checkpoint_created");

@@ -2,30 +2,19 @@
 // stderr which project servers it did not start.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { textBody } from "../../helpers/openai-chunks.js";
-import { type CliHome, makeHome, runCli, startCli } from "../../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
+import { cliPerTest, runCli } from "../../helpers/rudder-cli.js";
 import { markerLines, stdioServer } from "./mcp-fixture.js";
 
 const LONG = 60_000;
-let home: CliHome | undefined;
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-	await server?.close();
-	home?.cleanup();
-});
-
-async function mockHome(): Promise<CliHome> {
-	server = await startScriptedServer();
-	return makeHome({ mockUrl: server.url });
-}
+const cli = cliPerTest();
 
 describe("MCP servers through the CLI", () => {
 	it("rpc get_state lists the servers with status and tools", { timeout: LONG }, async () => {
-		home = await mockHome();
+		const { home } = await cli.setUp();
 		writeFileSync(join(home.rudderHome, "settings.json"), JSON.stringify({ mcpServers: { fx: stdioServer() } }));
-		const client = startCli(["--mode", "rpc", "--model", "mock/mock-1", "--no-session"], home);
+		const client = cli.rpc();
 		const ask = async (id: string) => {
 			client.send({ id, type: "get_state" });
 			return (await client.waitFor((l) => l.id === id)).data.mcpServers;
@@ -47,8 +36,8 @@ describe("MCP servers through the CLI", () => {
 	});
 
 	it("print mode does not start an untrusted project server and says how to allow it, once", { timeout: LONG }, async () => {
-		home = await mockHome();
-		server?.enqueue({ kind: "sse", chunks: [textBody("hi")] });
+		const { server, home } = await cli.setUp();
+		server.enqueue({ kind: "sse", chunks: [textBody("hi")] });
 		const marker = join(home.rudderHome, "marker.txt");
 		writeFileSync(join(home.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { proj: stdioServer(marker) } }));
 		const result = await runCli(["-p", "hello", "--model", "mock/mock-1", "--no-session"], home);
