@@ -48,8 +48,8 @@ export interface AppProps {
 	size?: { rows: number; columns: number };
 	/** The key table (defaults plus keybindings.json); the defaults when absent. */
 	keyBindings?: KeyBindings;
-	/** Why keybindings.json was not used, shown first as a warning. */
-	keyBindingsError?: string;
+	/** Config problems found as the app starts (keybindings.json), shown first, one warning each. */
+	configWarnings?: string[];
 	/** Opens the session picker at start (`rudder -r`). */
 	openResumePicker?: boolean;
 	/** Shown above the input while the transcript is empty (the first-start panel). */
@@ -185,7 +185,7 @@ export function App(props: AppProps) {
 
 	// biome-ignore lint/correctness/useExhaustiveDependencies: mount-time only (see below)
 	useEffect(() => {
-		if (props.keyBindingsError) view.add({ kind: "notice", level: "warning", text: props.keyBindingsError });
+		for (const text of props.configWarnings ?? []) view.add({ kind: "notice", level: "warning", text });
 		for (const text of props.notices ?? []) view.add({ kind: "notice", level: "info", text });
 		refresh();
 		if (props.openResumePicker) openResumePicker();

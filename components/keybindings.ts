@@ -2,6 +2,7 @@
 // keys. Data, not code: the key map (key-map.ts) resolves presses through it, every key hint on screen
 // is generated from it (key-hints.ts), and ~/.config/rudder/keybindings.json overrides it
 // (keybindings-file.ts). Pure: no terminal, no files.
+import { closestName } from "../src/config/problems.js";
 
 /**
  * Where a binding applies. `editor` is the input, idle or busy; `idle` and `busy` add to it while no
@@ -133,6 +134,12 @@ const MODIFIERS: Record<string, keyof Omit<KeyCombo, "name">> = {
 	shift: "shift",
 };
 
+/** ` (did you mean "ctrl"?)` when one of `names` is close to `word`, else "". */
+export function didYouMean(word: string, names: readonly string[]): string {
+	const near = closestName(word, names);
+	return near ? ` (did you mean "${near}"?)` : "";
+}
+
 /** The canonical text of a combo: modifiers in a fixed order, then the key ("ctrl+alt+x"). */
 export function comboText(c: KeyCombo): string {
 	return `${c.ctrl ? "ctrl+" : ""}${c.alt ? "alt+" : ""}${c.shift ? "shift+" : ""}${c.name}`;
@@ -147,7 +154,7 @@ export function parseCombo(text: string): KeyCombo | string {
 	const combo: KeyCombo = { name: "", ctrl: false, alt: false, shift: false };
 	for (const part of parts) {
 		const modifier = MODIFIERS[part.toLowerCase()];
-		if (!modifier) return `"${part}" is not a modifier (ctrl, alt, shift)`;
+		if (!modifier) return `"${part}" is not a modifier (ctrl, alt, shift)${didYouMean(part.toLowerCase(), Object.keys(MODIFIERS))}`;
 		combo[modifier] = true;
 	}
 	if ([...keyPart].length === 1) {
@@ -158,7 +165,10 @@ export function parseCombo(text: string): KeyCombo | string {
 		return combo;
 	}
 	const name = KEY_ALIASES[keyPart.toLowerCase()] ?? keyPart.toLowerCase();
-	if (!NAMED_KEYS.has(name)) return `"${keyPart}" is not a key name (a character, or one of ${[...NAMED_KEYS].join(", ")})`;
+	if (!NAMED_KEYS.has(name)) {
+		const near = didYouMean(name, [...NAMED_KEYS, ...Object.keys(KEY_ALIASES)]);
+		return `"${keyPart}" is not a key name (a character, or one of ${[...NAMED_KEYS].join(", ")})${near}`;
+	}
 	combo.name = name;
 	return combo;
 }

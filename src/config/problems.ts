@@ -31,3 +31,36 @@ export function reportConfigProblem(problem: ConfigProblem): void {
 export function takeReportedConfigProblems(): ConfigProblem[] {
 	return reported.splice(0);
 }
+
+/** Edits (insert, delete, replace, swap two neighbours) from `a` to `b`, compared case-insensitively. */
+function editDistance(a: string, b: string): number {
+	const x = a.toLowerCase();
+	const y = b.toLowerCase();
+	let before: number[] = [];
+	let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= x.length; i++) {
+		const row = [i];
+		for (let j = 1; j <= y.length; j++) {
+			const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+			row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+			if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) row[j] = Math.min(row[j], before[j - 2] + 1);
+		}
+		before = previous;
+		previous = row;
+	}
+	return previous[y.length];
+}
+
+/**
+ * The name in `names` closest to a misspelt `word`, for a "did you mean" instead of listing every
+ * name; undefined when none is within max(2, a third of the word's length) edits.
+ */
+export function closestName(word: string, names: readonly string[]): string | undefined {
+	const limit = Math.max(2, Math.floor(word.length / 3));
+	let best: { name: string; distance: number } | undefined;
+	for (const name of names) {
+		const distance = editDistance(word, name);
+		if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+	}
+	return best?.name;
+}

@@ -12,6 +12,7 @@ import { TrustPrompt } from "../../components/TrustPrompt.js";
 import { enableKeyboardModes } from "../../components/terminal-modes.js";
 import { isDemoModel } from "../ai/constants.js";
 import { configFile } from "../config/paths.js";
+import { formatConfigProblem, reportConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import type { McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Widening } from "../permissions/resolve.js";
 import type { AgentSessionApi } from "../session/types.js";
@@ -46,6 +47,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
 	process.once("exit", restore);
 	const keys = loadKeyBindings(configFile("keybindings"));
+	for (const problem of keys.problems) reportConfigProblem(problem);
 	const welcome = isDemoModel(session.getState().model) ? createElement(FirstStart, { models: session.availableModels() }) : undefined;
 	const instance = render(
 		createElement(App, {
@@ -53,7 +55,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 			onExit,
 			notices: options.notices,
 			keyBindings: keys.bindings,
-			keyBindingsError: keys.error,
+			configWarnings: takeReportedConfigProblems().map(formatConfigProblem),
 			initialPrompt: options.initialPrompt,
 			openResumePicker: options.openResumePicker,
 			welcome,

@@ -5,12 +5,14 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { keyLabel } from "../../components/key-hints.js";
 import { type Action, buildKeyBindings, DEFAULT_KEY_BINDINGS, type KeyOverrides } from "../../components/keybindings.js";
+import { parseKeyBindings } from "../../components/keybindings-file.js";
+import { formatConfigProblem } from "../../src/config/problems.js";
 import { mountApp } from "./mount-app.js";
 
-async function mount(overrides: KeyOverrides = {}, keyBindingsError?: string) {
+async function mount(overrides: KeyOverrides = {}) {
 	const built = buildKeyBindings(overrides);
 	if (!("bindings" in built)) throw new Error(built.errors.join("; "));
-	return mountApp({ keyBindings: built.bindings, keyBindingsError });
+	return mountApp({ keyBindings: built.bindings });
 }
 
 describe("App with keybindings.json", () => {
@@ -48,12 +50,23 @@ describe("App with keybindings.json", () => {
 		expect(await run({ toggleToolOutput: [] })).not.toContain("to expand");
 	});
 
-	it("a bad file is one warning line, and the default keys work", async () => {
-		const { frame, type } = await mount({}, '/home/u/.config/rudder/keybindings.json: "submitt" is not an action; using the default keys');
-		await vi.waitFor(() => expect(frame()).toContain('keybindings.json: "submitt" is not an action; using the default keys'));
+	it("each bad entry is one warning line; the good entries act and the bad one keeps its default keys", async () => {
+		const file = "/home/u/.config/rudder/keybindings.json";
+		const loaded = parseKeyBindings('{ "submitt": "ctrl+s", "followUp": "ctrl+s", "redraw": "ctrl+elle" }', file);
+		const { frame, type, session } = await mountApp({
+			keyBindings: loaded.bindings,
+			configWarnings: loaded.problems.map(formatConfigProblem),
+		});
+		await vi.waitFor(() => expect(frame()).toContain(`${file}: submitt: not an action (did you mean "submit"?)`));
+		expect(frame()).toContain(`${file}: redraw: "ctrl+elle": "elle" is not a key name`);
 		await type("hi");
 		await type("\r");
 		await vi.waitFor(() => expect(frame()).toContain("› hi"));
+		await type("later");
+		await type("\x13");
+		await vi.waitFor(() =>
+			expect(session.calls.filter((c) => c.method === "submit").map((c) => c.args)).toContainEqual(["later", { as: "followUp" }]),
+		);
 	});
 });
 
