@@ -13,7 +13,7 @@ export function runStatusText(phase: RunPhase, now: number, stop = " · Esc stop
 		case "compacting":
 			return `compacting the context${stop}`;
 		case "awaiting-approval":
-			return "waiting for your answer";
+			return "waiting for approval";
 		default:
 			return undefined;
 	}

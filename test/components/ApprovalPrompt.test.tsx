@@ -91,6 +91,22 @@ describe("approval prompt", { timeout: 20_000 }, () => {
 		expect(frame()).not.toContain("wants to run");
 	});
 
+	it("while the prompt waits, the status line says it waits for approval, not that it is working", async () => {
+		twoCommands();
+		const { frame, type } = await mount();
+		await type("go\r");
+		await vi.waitFor(() => expect(frame()).toContain("$ echo first"));
+		expect(session.getState().phase.kind).toBe("awaiting-approval");
+		await vi.waitFor(() => expect(frame()).toContain("waiting for approval"));
+		expect(frame()).not.toMatch(/working/);
+		await type("y");
+		await vi.waitFor(() => expect(frame()).toContain("$ echo second"));
+		expect(frame()).toContain("waiting for approval");
+		await type("y");
+		await vi.waitFor(() => expect(frame()).toContain("All done."));
+		expect(frame()).not.toContain("waiting for approval");
+	});
+
 	it("asks for two calls of one reply one at a time, in order: y then n with a reason", async () => {
 		twoCommands();
 		const { frame, type } = await mount();
