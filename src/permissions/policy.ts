@@ -1,7 +1,9 @@
 // The decision for one tool call: deny rules first (they win over everything), then the mode's hard
 // limits (plan), then allow rules, then the mode's table. Pure apart from resolving real paths.
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { resolveToolPath } from "../tools/resolve-path.js";
+import { denyingRule, pathRulesFor } from "./denied-paths.js";
 import { commandMatches, pathMatches, ruleNamesTool, splitCommand } from "./rules.js";
 import type { Decision, PermissionMode, PermissionPolicy, PermissionRule, ToolKind, ToolRequest } from "./types.js";
 import { insideWorkspace, isUnder, realTarget } from "./workspace.js";
@@ -54,8 +56,19 @@ function ruleMatches(rule: PermissionRule, request: ToolRequest, target: Target,
 	return false;
 }
 
-/** A deny rule hits the whole command line or any simple command in it. */
+/**
+ * A deny rule hits the whole command line or any simple command in it; for a file tool, the path, a
+ * folder above it, or a folder it wholly covers (see denied-paths.ts).
+ */
 function deniedBy(rules: readonly PermissionRule[], request: ToolRequest, target: Target, cwd: string): PermissionRule | undefined {
+	if (target.path !== undefined) {
+		const bare = rules.find((r) => r.pattern === undefined && ruleNamesTool(r, request.tool));
+		if (bare) return bare;
+		const named = pathRulesFor(rules, request.tool);
+		if (named.length === 0) return undefined;
+		const isDirectory = statSync(target.path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+		return denyingRule(named, request.tool, target.path, cwd, isDirectory);
+	}
 	const parts = target.kind === "run" ? (splitCommand(target.command ?? "") ?? []) : [];
 	return rules.find((r) => ruleMatches(r, request, target, cwd) || parts.some((part) => ruleMatches(r, request, target, cwd, part)));
 }

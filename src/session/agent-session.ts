@@ -175,7 +175,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		tools: pickTools(
 			cwd,
 			options.tools,
-			{ beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(), bash: { wrapSpawn: permissions.wrapSpawn } },
+			{
+				beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(),
+				bash: { wrapSpawn: permissions.wrapSpawn },
+				deniedPaths: permissions.deniedPaths,
+			},
 			env,
 			settings,
 		),

@@ -3,12 +3,14 @@
 // sandbox. The session forwards its events and state; the UI and the modes answer through it.
 import type { AgentToolResult } from "../agent/types.js";
 import { configFile, dataDir } from "../config/paths.js";
+import { denyingRule, pathRulesFor } from "../permissions/denied-paths.js";
 import { type ApprovalRequest, type ApprovalResponse, PermissionGate } from "../permissions/gate.js";
 import { type PermissionFlags, type ResolvedPermissions, resolvePermissions } from "../permissions/resolve.js";
 import { addProjectRule, folderTrust, projectRules, rememberTrust } from "../permissions/trust.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { realTarget } from "../permissions/workspace.js";
 import { createBashTool } from "../tools/bash.js";
+import type { PathDenial } from "../tools/denied-paths.js";
 import { type CommandSandbox, looksLikeSandboxDenial, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
 import { globalSettingsPath, projectSettingsPath, readSettingsChecked } from "./settings.js";
 
@@ -169,6 +171,17 @@ export class SessionPermissions {
 		}
 		return this.networkBox;
 	}
+
+	/**
+	 * What the deny rules hide from a walking tool (grep, find, ls), checked per entry by real path; the
+	 * walk skips denied folders, so only the entry itself is checked (the gate checked the folders above).
+	 */
+	readonly deniedPaths = (tool: string): PathDenial | undefined => {
+		const rules = pathRulesFor(this.gate.rules.deny, tool);
+		if (rules.length === 0) return undefined;
+		const cwd = this.gate.workspace[0] ?? this.options.cwd;
+		return (realPath, isDirectory) => denyingRule(rules, tool, realPath, cwd, isDirectory, false)?.text;
+	};
 
 	/** The bash tool's launch hook: sandboxed unless yolo or no sandbox is available. */
 	readonly wrapSpawn = (file: string, args: string[], cwd: string): { file: string; args: string[] } => {

@@ -1,8 +1,9 @@
 // The `find` tool: lists files matching a glob under a path, respecting .gitignore.
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
+import { deniedPathError, type HiddenCount, hiddenNote, type PathDenial } from "./denied-paths.js";
 import { describeFsError } from "./fs-errors.js";
 import { compileGlob } from "./glob.js";
 import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
@@ -28,6 +29,8 @@ export interface FindToolDetails {
 export interface FindToolOptions {
 	/** Default result limit; 1,000. */
 	defaultLimit?: number;
+	/** Files and folders permission deny rules hide from find: not listed. */
+	denied?: PathDenial;
 }
 
 export function createFindTool(cwd: string, options: FindToolOptions = {}): AgentTool<typeof findSchema, FindToolDetails> {
@@ -44,11 +47,15 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 				throw describeFsError(error, params.path ?? ".");
 			});
 			if (!info.isDirectory()) throw new Error(`Not a directory: ${params.path}`);
+			const denied = options.denied;
+			const rule = denied?.(await realpath(root), true);
+			if (rule) throw deniedPathError("search", params.path ?? ".", rule);
+			const hidden: HiddenCount = { count: 0 };
 			const limit = params.limit ?? defaultLimit;
 			const matches = compileGlob(params.pattern);
 			const found: string[] = [];
 			let limitReached = false;
-			for await (const entry of walkFiles(root, { signal, includeDirectories: true })) {
+			for await (const entry of walkFiles(root, { signal, includeDirectories: true, denied, hidden })) {
 				if (!matches(entry.relativePath)) continue;
 				if (found.length >= limit) {
 					limitReached = true;
@@ -56,11 +63,15 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 				}
 				found.push(entry.isDirectory ? `${entry.relativePath}/` : entry.relativePath);
 			}
-			if (found.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: { count: 0 } };
+			const hiddenText = hiddenNote(hidden, "path");
+			if (found.length === 0) {
+				const text = withNotes("No files found matching pattern", hiddenText ? [hiddenText] : []);
+				return { content: [{ type: "text", text }], details: { count: 0 } };
+			}
 			found.sort();
 			const listing = capListing(found);
 			const details: FindToolDetails = { count: found.length };
-			const notes: string[] = [];
+			const notes: string[] = hiddenText ? [hiddenText] : [];
 			if (limitReached) {
 				details.resultLimitReached = limit;
 				notes.push(limitNote(limit, "results"));

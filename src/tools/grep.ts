@@ -1,10 +1,11 @@
 // The `grep` tool: searches file contents under a path, in pure Node (no ripgrep needed), skipping
 // ignored, vendored and binary files.
-import { readFile, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
+import { deniedPathError, type HiddenCount, hiddenNote, type PathDenial } from "./denied-paths.js";
 import { looksBinary } from "./file-kind.js";
 import { describeFsError } from "./fs-errors.js";
 import { compileGlob } from "./glob.js";
@@ -42,6 +43,8 @@ export interface GrepToolDetails {
 export interface GrepToolOptions {
 	/** Default match limit; 100. */
 	defaultLimit?: number;
+	/** Files and folders permission deny rules hide from grep: not searched. */
+	denied?: PathDenial;
 }
 
 export function createGrepTool(cwd: string, options: GrepToolOptions = {}): AgentTool<typeof grepSchema, GrepToolDetails> {
@@ -61,11 +64,15 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 			const isDirectory = searched.isDirectory();
 			// /dev/zero would be read forever and a FIFO would block the read.
 			if (!isDirectory && !searched.isFile()) throw notRegularFileError(params.path ?? ".", searched, "search");
+			const denied = options.denied;
+			const rule = denied?.(await realpath(searchPath), isDirectory);
+			if (rule) throw deniedPathError("search", params.path ?? ".", rule);
+			const hidden: HiddenCount = { count: 0 };
 			const limit = params.limit ?? defaultLimit;
 			const matchesGlob = params.glob ? compileGlob(params.glob) : () => true;
 			const context = params.context ?? 0;
 
-			const files = isDirectory ? walkFiles(searchPath, { signal }) : singleFile(searchPath, basename(searchPath));
+			const files = isDirectory ? walkFiles(searchPath, { signal, denied, hidden }) : singleFile(searchPath, basename(searchPath));
 			const out: string[] = [];
 			let matchCount = 0;
 			let linesTruncated = false;
@@ -84,10 +91,16 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 				matchCount += found.matchCount;
 			}
 
-			if (matchCount === 0) return { content: [{ type: "text", text: "No matches found" }], details: { matchCount } };
+			const hiddenText = hiddenNote(hidden, "path");
+			if (matchCount === 0) {
+				return {
+					content: [{ type: "text", text: withNotes("No matches found", hiddenText ? [hiddenText] : []) }],
+					details: { matchCount },
+				};
+			}
 			const listing = capListing(out);
 			const details: GrepToolDetails = { matchCount };
-			const notes: string[] = [];
+			const notes: string[] = hiddenText ? [hiddenText] : [];
 			if (matchCount >= limit) {
 				details.matchLimitReached = limit;
 				notes.push(limitNote(limit, "matches"));

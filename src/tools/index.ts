@@ -1,6 +1,7 @@
 // The coding tools: one factory per tool, each bound to a session's working directory.
 import type { AgentTool } from "../agent/types.js";
 import { type BashToolOptions, createBashTool } from "./bash.js";
+import type { PathDenial } from "./denied-paths.js";
 import { createEditTool } from "./edit.js";
 import type { BeforeMutate } from "./file-mutation-queue.js";
 import { FileReadState } from "./file-read-state.js";
@@ -11,6 +12,7 @@ import { createReadTool, type ReadToolOptions } from "./read.js";
 import { createWriteTool } from "./write.js";
 
 export { type BashToolDetails, type BashToolInput, type BashToolOptions, createBashTool } from "./bash.js";
+export type { PathDenial } from "./denied-paths.js";
 export { createEditTool, type EditToolDetails, type EditToolInput, type EditToolOptions, prepareEditArguments } from "./edit.js";
 export { FileReadState } from "./file-read-state.js";
 export { createFindTool, type FindToolDetails, type FindToolInput, type FindToolOptions } from "./find.js";
@@ -33,6 +35,8 @@ export interface ToolsOptions {
 	ls?: LsToolOptions;
 	/** Sees each file before edit or write changes it. */
 	beforeMutate?: BeforeMutate;
+	/** What permission deny rules hide from each walking tool (grep, find, ls); undefined: nothing. */
+	deniedPaths?: (tool: ToolName) => PathDenial | undefined;
 }
 
 /**
@@ -46,9 +50,9 @@ export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<
 		bash: createBashTool(cwd, options.bash),
 		edit: createEditTool(cwd, { readState, beforeMutate: options.beforeMutate }),
 		write: createWriteTool(cwd, { readState, beforeMutate: options.beforeMutate }),
-		grep: createGrepTool(cwd, options.grep),
-		find: createFindTool(cwd, options.find),
-		ls: createLsTool(cwd, options.ls),
+		grep: createGrepTool(cwd, { denied: options.deniedPaths?.("grep"), ...options.grep }),
+		find: createFindTool(cwd, { denied: options.deniedPaths?.("find"), ...options.find }),
+		ls: createLsTool(cwd, { denied: options.deniedPaths?.("ls"), ...options.ls }),
 	};
 }
 

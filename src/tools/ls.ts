@@ -1,10 +1,11 @@
 // The `ls` tool: one folder's entries, sorted, dotfiles included, folders marked with "/".
 import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
+import { deniedPathError, entryDenial, hiddenNote, type PathDenial } from "./denied-paths.js";
 import { describeFsError } from "./fs-errors.js";
 import { withNotes } from "./listing-output.js";
 import { resolveToolPath } from "./resolve-path.js";
@@ -25,6 +26,26 @@ export interface LsToolDetails {
 export interface LsToolOptions {
 	/** Default entry limit; 500. */
 	defaultLimit?: number;
+	/** Entries permission deny rules hide from ls: not listed (and counted in a note). */
+	denied?: PathDenial;
+}
+
+/** The entries a deny rule leaves visible, and how many it hid. */
+async function visibleEntries(
+	folder: string,
+	entries: Dirent[],
+	denied: PathDenial | undefined,
+): Promise<{ shown: Dirent[]; hidden: number }> {
+	if (!denied) return { shown: entries, hidden: 0 };
+	const real = await realpath(folder);
+	const shown: Dirent[] = [];
+	for (const entry of entries) {
+		const link = entry.isSymbolicLink();
+		const isDirectory =
+			entry.isDirectory() || (link && ((await stat(join(folder, entry.name)).catch(() => undefined))?.isDirectory() ?? false));
+		if (!(await entryDenial(denied, real, entry.name, isDirectory, link, join(folder, entry.name)))) shown.push(entry);
+	}
+	return { shown, hidden: entries.length - shown.length };
 }
 
 export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentTool<typeof lsSchema, LsToolDetails> {
@@ -38,13 +59,16 @@ export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentToo
 			throwIfAborted(signal);
 			const displayPath = params.path ?? ".";
 			const folder = resolveToolPath(displayPath, cwd);
-			let entries: Dirent[];
+			let listed: Dirent[];
 			try {
-				entries = await readdir(folder, { withFileTypes: true });
+				listed = await readdir(folder, { withFileTypes: true });
 			} catch (error) {
 				if ((error as NodeJS.ErrnoException).code === "ENOTDIR") throw new Error(`Not a directory: ${displayPath}`);
 				throw describeFsError(error, displayPath);
 			}
+			const rule = options.denied?.(await realpath(folder), true);
+			if (rule) throw deniedPathError("list", displayPath, rule);
+			const { shown: entries, hidden } = await visibleEntries(folder, listed, options.denied);
 			throwIfAborted(signal);
 			const limit = params.limit ?? defaultLimit;
 			const names = entries.map((e) => e.name).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : 1));
@@ -57,9 +81,12 @@ export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentToo
 				if (entry.isSymbolicLink()) isDirectory = (await stat(join(folder, name)).catch(() => undefined))?.isDirectory() ?? false;
 				lines.push(isDirectory ? `${name}/` : name);
 			}
-			if (lines.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: { count: 0 } };
+			const hiddenText = hiddenNote({ count: hidden }, "entry");
+			if (lines.length === 0) {
+				return { content: [{ type: "text", text: withNotes("(empty directory)", hiddenText ? [hiddenText] : []) }], details: { count: 0 } };
+			}
 			const details: LsToolDetails = { count: names.length };
-			const notes: string[] = [];
+			const notes: string[] = hiddenText ? [hiddenText] : [];
 			if (names.length > limit) {
 				details.entryLimitReached = limit;
 				notes.push(`Showing ${limit} of ${names.length} entries. Use limit=${names.length} to see all`);

@@ -1,9 +1,10 @@
 // A sorted, gitignore-aware walk of a folder tree for grep and find. It yields as it goes so a caller
 // that hits its result limit stops the walk early, and it checks the abort signal in every folder.
 import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { throwIfAborted } from "./abort.js";
+import { entryDenial, type HiddenCount, type PathDenial } from "./denied-paths.js";
 import { ALWAYS_SKIPPED, IgnoreRules } from "./ignore-rules.js";
 
 export interface WalkEntry {
@@ -17,14 +18,25 @@ export interface WalkOptions {
 	signal?: AbortSignal;
 	/** Also yield folders (find does, grep does not). Default false. */
 	includeDirectories?: boolean;
+	/** Entries (and whole folders) a deny rule hides are skipped and counted in `hidden`. */
+	denied?: PathDenial;
+	hidden?: HiddenCount;
 }
 
 export async function* walkFiles(root: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
 	const rules = await IgnoreRules.forRoot(root);
-	yield* walkFolder(root, "", rules, options);
+	// Entries are checked by real path: the root's once, then each name below it (linked folders are not entered).
+	const realRoot = options.denied ? await realpath(root) : root;
+	yield* walkFolder(root, realRoot, "", rules, options);
 }
 
-async function* walkFolder(folder: string, relFolder: string, parentRules: IgnoreRules, options: WalkOptions): AsyncGenerator<WalkEntry> {
+async function* walkFolder(
+	folder: string,
+	realFolder: string,
+	relFolder: string,
+	parentRules: IgnoreRules,
+	options: WalkOptions,
+): AsyncGenerator<WalkEntry> {
 	throwIfAborted(options.signal);
 	const rules = relFolder === "" ? parentRules : await parentRules.enter(folder);
 	let entries: Dirent[];
@@ -49,9 +61,13 @@ async function* walkFolder(folder: string, relFolder: string, parentRules: Ignor
 		if (isDirectory && ALWAYS_SKIPPED.has(entry.name)) continue;
 		if (!isDirectory && !isFile) continue;
 		if (rules.ignores(absolutePath, isDirectory)) continue;
+		if (options.denied && (await entryDenial(options.denied, realFolder, entry.name, isDirectory, entry.isSymbolicLink(), absolutePath))) {
+			if (options.hidden) options.hidden.count++;
+			continue;
+		}
 		if (isDirectory) {
 			if (options.includeDirectories) yield { absolutePath, relativePath, isDirectory: true };
-			yield* walkFolder(absolutePath, relativePath, rules, options);
+			yield* walkFolder(absolutePath, join(realFolder, entry.name), relativePath, rules, options);
 		} else {
 			yield { absolutePath, relativePath, isDirectory: false };
 		}

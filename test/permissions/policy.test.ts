@@ -16,7 +16,8 @@ const outside = join(root, "outside");
 const extra = join(root, "extra");
 
 beforeAll(() => {
-	for (const dir of [ws, outside, extra, join(ws, "src"), join(ws, ".git")]) mkdirSync(dir, { recursive: true });
+	for (const dir of [ws, outside, extra, join(ws, "src"), join(ws, ".git"), join(ws, "secrets", "deep")])
+		mkdirSync(dir, { recursive: true });
 	writeFileSync(join(ws, "src", "a.ts"), "a");
 	writeFileSync(join(ws, ".env"), "SECRET=1");
 	writeFileSync(join(outside, "secret.txt"), "s");
@@ -101,6 +102,15 @@ const rows: Row[] = [
 	["ask", { deny: ["bash(rm *)"] }, "bash", { command: "ls && rm -rf x" }, "deny"],
 	["ask", { deny: ["mcp__github__*"] }, "mcp__github__create_issue", {}, "deny"],
 	["yolo", { deny: ["bash"] }, "bash", { command: "ls" }, "deny"],
+	// A rule naming a folder covers its contents; a folder a rule wholly covers is denied itself. A
+	// folder holding a denied file may be searched: the tools skip the file (session-permissions.test.ts).
+	["ask", { deny: ["read(secrets)"] }, "read", { path: "secrets/deep/x.txt" }, "deny"],
+	["ask", { deny: ["read(secrets/**)"] }, "ls", { path: "secrets" }, "deny"],
+	["ask", { deny: ["read(secrets/**)"] }, "grep", { pattern: "x", path: "secrets/deep" }, "deny"],
+	["ask", { deny: ["read(secrets/*.pem)"] }, "ls", { path: "secrets" }, "allow"],
+	["ask", { deny: ["read(.env)"] }, "grep", { pattern: "x" }, "allow"],
+	["ask", { deny: ["read(**/.env)"] }, "ls", {}, "allow"],
+	["auto-edit", { deny: ["edit(src)"] }, "write", { path: "src/new.ts", content: "" }, "deny"],
 ];
 
 function policy(mode: PermissionMode, rules: { allow?: string[]; deny?: string[] }, addDirs: string[] = []): PermissionPolicy {

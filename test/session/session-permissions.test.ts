@@ -1,6 +1,6 @@
 // Permissions through a real session: the faux model asks for tool calls, the gate decides, the
 // approval events carry the preview, and the answers reach the model as tool results.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -281,5 +281,65 @@ describe("print mode outside the workspace", () => {
 		} finally {
 			rmSync(outside, { recursive: true, force: true });
 		}
+	});
+});
+
+describe("read deny rules hold for every tool", { timeout: 30_000 }, () => {
+	const SECRET = "SECRET_VALUE_42";
+	async function openWithDeny(deny: string[]) {
+		fx = await createFixture();
+		mkdirSync(join(fx.cwd, "secrets", "deep"), { recursive: true });
+		mkdirSync(join(fx.cwd, "src"));
+		writeFileSync(join(fx.cwd, ".env"), `TOKEN=${SECRET}\n`);
+		writeFileSync(join(fx.cwd, "secrets", "key.pem"), `${SECRET}\n`);
+		writeFileSync(join(fx.cwd, "secrets", "deep", "more.txt"), `${SECRET}\n`);
+		writeFileSync(join(fx.cwd, "src", "app.ts"), "const token = process.env.TOKEN;\n");
+		symlinkSync(join(fx.cwd, ".env"), join(fx.cwd, "src", "env-link"));
+		return fx.open({
+			tools: ["read", "grep", "find", "ls"],
+			approvals: "print",
+			sandboxFactory: () => undefined,
+			permissions: loadPermissionSetup({ cwd: fx.cwd, env: fx.env, flags: { deny } }),
+		});
+	}
+
+	it("grep, find and ls over the folder skip .env, secrets/** and a link to .env, and say so; named directly they are refused", async () => {
+		const session = await openWithDeny(["read(.env)", "read(secrets/**)"]);
+		fx.faux.setResponses([
+			fauxAssistantMessage([
+				fauxToolCall("grep", { pattern: "SECRET|TOKEN" }),
+				fauxToolCall("find", { pattern: "*" }),
+				fauxToolCall("ls", {}),
+				fauxToolCall("ls", { path: "src" }),
+				fauxToolCall("ls", { path: "secrets" }),
+				fauxToolCall("grep", { pattern: "x", path: "secrets/deep" }),
+				fauxToolCall("find", { pattern: "*", path: "secrets" }),
+				fauxToolCall("read", { path: "src/env-link" }),
+			]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
+		await session.prompt("look around");
+		const [grep, find, ls, lsSrc, lsSecrets, grepSecrets, findSecrets, readLink] = toolResults(session);
+		for (const result of toolResults(session)) expect(resultText(result)).not.toContain(SECRET);
+		expect(resultText(grep)).toBe("src/app.ts:1: const token = process.env.TOKEN;\n\n[3 paths hidden by permissions.deny rules]");
+		expect(resultText(find)).toBe("src/\nsrc/app.ts\n\n[3 paths hidden by permissions.deny rules]");
+		expect(resultText(ls)).toBe("src/\n\n[2 entries hidden by permissions.deny rules]");
+		expect(resultText(lsSrc)).toBe("app.ts\n\n[1 entry hidden by permissions.deny rules]");
+		for (const denied of [lsSecrets, grepSecrets, findSecrets, readLink]) {
+			expect(denied.isError).toBe(true);
+			expect(resultText(denied)).toMatch(/is denied by the rule "read\((secrets\/\*\*|\.env)\)"/);
+		}
+	});
+
+	it("a rule naming a folder covers what is in it", async () => {
+		const session = await openWithDeny(["read(secrets)"]);
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("read", { path: "secrets/deep/more.txt" }), fauxToolCall("grep", { pattern: "SECRET" })]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
+		await session.prompt("go");
+		const [read, grep] = toolResults(session);
+		expect(resultText(read)).toBe('read secrets/deep/more.txt is denied by the rule "read(secrets)" (--deny)');
+		expect(resultText(grep)).toBe(`.env:1: TOKEN=${SECRET}\nsrc/env-link:1: TOKEN=${SECRET}\n\n[1 path hidden by permissions.deny rules]`);
 	});
 });
