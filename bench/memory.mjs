@@ -1,13 +1,13 @@
 // Memory: RSS of the app idle, after a long reply, and after resuming a long session.
 import { rmSync } from "node:fs";
-import { startMockOpenAI } from "./lib/mock-openai.mjs";
+import { startMock } from "./lib/mock-server.mjs";
 import { writeSyntheticSession } from "./lib/synthetic-session.mjs";
 import { rssMiB, sleep, startPane, waitForScreen } from "./lib/terminal.mjs";
 
 export async function memory(makeApp, { tokens, messages }) {
 	let resolveDone;
 	const done = new Promise((r) => (resolveDone = r));
-	const mock = await startMockOpenAI({
+	const mock = await startMock({
 		plan: () => ({ tokens, rate: 5000 }),
 		onProgress: (_i, sent, total) => sent >= total && resolveDone(),
 	});

@@ -1,15 +1,13 @@
 // Terminal benchmarks: each app runs in a real tmux pane (through `script`, which logs its bytes)
 // against the local mock server. One scenario per call; returns plain numbers.
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startMockOpenAI } from "./lib/mock-openai.mjs";
-import { cpuSeconds, fileSize, rssMiB, sleep, startPane, waitForScreen } from "./lib/terminal.mjs";
-
-const FULL_CLEAR = /\x1b\[2J|\x1b\[3J/g;
+import { startMock } from "./lib/mock-server.mjs";
+import { sleep, startPane, waitForScreen } from "./lib/terminal.mjs";
 
 async function withApp(makeApp, plan, fn, { extraArgs, hooks = {} } = {}) {
-	const mock = await startMockOpenAI({ plan, ...hooks });
+	const mock = await startMock({ plan, ...hooks });
 	const app = makeApp(mock.url, extraArgs);
 	const log = join(tmpdir(), `bench-${app.name}-${process.pid}-${Date.now()}.log`);
 	const pane = startPane({ command: app.command, env: app.env, cwd: app.cwd, logFile: log });
@@ -31,7 +29,7 @@ async function withApp(makeApp, plan, fn, { extraArgs, hooks = {} } = {}) {
  * servers) must not hold it.
  */
 export async function startup(makeApp, { firstKey = false } = {}) {
-	const mock = await startMockOpenAI({});
+	const mock = await startMock({});
 	const app = makeApp(mock.url);
 	const pane = startPane({ command: app.command, env: app.env, cwd: app.cwd });
 	try {
@@ -48,59 +46,6 @@ export async function startup(makeApp, { firstKey = false } = {}) {
 		rmSync(app.home, { recursive: true, force: true });
 		rmSync(app.cwd, { recursive: true, force: true });
 	}
-}
-
-/** One streamed reply of `tokens` at `rate` tok/s: CPU, CPU per tenth, bytes per token, full clears, RSS. */
-export async function streamRender(makeApp, { tokens, rate }) {
-	let resolveDone;
-	const done = new Promise((r) => (resolveDone = r));
-	const tenths = [];
-	let pid;
-	const hooks = {
-		onProgress: (_i, sent, total) => {
-			tenths.push(cpuSeconds(pid));
-			if (sent >= total || tenths.length >= 10) resolveDone();
-		},
-	};
-	return withApp(
-		makeApp,
-		() => ({ tokens, rate }),
-		async ({ pane, log }) => {
-			pid = pane.appPid();
-			await sleep(500);
-			const rssIdle = rssMiB(pid);
-			// Typed first, sent a second later, as a person would: what an app loads while the user types
-			// (Rudder: the provider and highlighting) is not streaming cost. Same for both apps.
-			pane.literal("stream please");
-			await sleep(1000);
-			const cpu0 = cpuSeconds(pid);
-			const bytes0 = fileSize(log);
-			const t0 = performance.now();
-			pane.keys("Enter");
-			await done;
-			// Let the last frames and the final history write land.
-			await sleep(1500);
-			const cpu = cpuSeconds(pid) - cpu0;
-			const written = readFileSync(log).subarray(bytes0);
-			const text = written.toString("latin1");
-			const clears = (text.match(FULL_CLEAR) ?? []).length;
-			// Both apps wrap each frame in synchronized-output brackets (ESC[?2026h … ESC[?2026l).
-			const frames = (text.match(/\x1b\[\?2026h/g) ?? []).length;
-			const perTenth = tenths.map((c, i) => c - (i === 0 ? cpu0 : tenths[i - 1]));
-			return {
-				cpuS: cpu,
-				wallS: (performance.now() - t0) / 1000,
-				bytesPerToken: written.length / tokens,
-				fullClears: clears,
-				frames,
-				firstTenthS: perTenth[0],
-				lastTenthS: perTenth.at(-1),
-				rssIdleMiB: rssIdle,
-				rssAfterMiB: rssMiB(pid),
-			};
-		},
-		{ hooks },
-	);
 }
 
 /** Keystroke → character on screen while a 200 tok/s reply streams; median over `keys` presses. */

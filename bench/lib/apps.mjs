@@ -35,6 +35,21 @@ export function rudderApp(baseUrl, extraArgs = "--no-session") {
 	};
 }
 
+/** The launch floor: a bare `node -e` that prints one line and stays, in the same pane and harness. */
+export function nodeFloorApp() {
+	const home = mkdtempSync(join(tmpdir(), "node-bench-"));
+	const cwd = mkdtempSync(join(tmpdir(), "node-bench-cwd-"));
+	const script = "console.log('mock-1 ready'); setInterval(() => {}, 1 << 30)";
+	return {
+		name: "node",
+		home,
+		cwd,
+		command: `node -e "${script}"`,
+		env: { HOME: home },
+		ready: (screen) => /mock-1 ready/.test(screen),
+	};
+}
+
 /** The fixture MCP server of the tests (the official SDK over stdio). */
 const mcpServer = join(root, "test", "fixtures", "mcp", "stdio-server.mjs");
 

@@ -57,13 +57,15 @@ function tmuxRetrying(...args) {
  * Starts `command` (a shell string) in a detached 120×40 pane. `CI` is removed from its environment
  * (Ink draws no live frames under CI). Returns a handle.
  */
-export function startPane({ command, env = {}, cwd = process.cwd(), cols = 120, rows = 40, logFile }) {
+export function startPane({ command, env = {}, cwd = process.cwd(), cols = 120, rows = 40, logFile, timingFile }) {
 	const name = `rbench${process.pid}_${counter++}`;
 	const exports = Object.entries(env)
 		.map(([k, v]) => `${k}=${shellQuote(v)}`)
 		.join(" ");
 	const inner = `cd ${shellQuote(cwd)} && exec env -u CI ${exports} ${command}`;
-	const full = logFile ? `script -qfec ${shellQuote(inner)} ${shellQuote(logFile)}` : inner;
+	// `-T`: script also logs when each chunk it read from the app arrived (delay and byte count per line).
+	const timing = timingFile ? ` -T ${shellQuote(timingFile)}` : "";
+	const full = logFile ? `script -qfec ${shellQuote(inner)}${timing} ${shellQuote(logFile)}` : inner;
 	ensureServer();
 	tmuxRetrying("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), full);
 	const started = performance.now();
@@ -80,6 +82,7 @@ export function startPane({ command, env = {}, cwd = process.cwd(), cols = 120, 
 		keys: (...keys) => tmux("send-keys", "-t", name, ...keys),
 		literal: (text) => tmux("send-keys", "-t", name, "-l", text),
 		appPid: () => findApp(Number(tmux("list-panes", "-t", name, "-F", "#{pane_pid}").trim())),
+		rootPid: () => findRoot(Number(tmux("list-panes", "-t", name, "-F", "#{pane_pid}").trim())),
 		kill: () => {
 			// `script` can outlive its pane (and keep the app alive on its own pty): the whole tree goes.
 			let tree = [];
@@ -117,6 +120,20 @@ function findApp(panePid) {
 	return pid;
 }
 
+const LAUNCHERS = new Set(["sh", "bash", "dash", "script", "env"]);
+
+/** The app's own first process: below the pane's shell and `script`, whatever it is named. */
+function findRoot(panePid) {
+	let pid = panePid;
+	for (let depth = 0; depth < 6; depth++) {
+		if (!LAUNCHERS.has(readProc(pid, "comm").trim())) return pid;
+		const kids = children(pid);
+		if (kids.length === 0) return pid;
+		pid = kids[0];
+	}
+	return pid;
+}
+
 /** `pid` and every process under it. */
 function descendants(pid) {
 	const all = [pid];
@@ -141,11 +158,24 @@ function readProc(pid, file) {
 	}
 }
 
-/** User+system CPU seconds of a process. */
-export function cpuSeconds(pid) {
-	const stat = readProc(pid, "stat");
-	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-	return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+/**
+ * CPU seconds of a process tree: each live process's user+system time plus that of its children that
+ * have exited (cutime, cstime), so a helper process that came and went still counts once.
+ */
+export function treeCpuSeconds(rootPid) {
+	let ticks = 0;
+	for (const pid of descendants(rootPid)) {
+		const stat = readProc(pid, "stat");
+		if (!stat) continue;
+		const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+		ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+	}
+	return ticks / CLOCK_TICKS;
+}
+
+/** Resident memory of a process tree (MiB). */
+export function treeRssMiB(rootPid) {
+	return descendants(rootPid).reduce((sum, pid) => sum + (rssMiB(pid) || 0), 0);
 }
 
 export function rssMiB(pid) {

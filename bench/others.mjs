@@ -1,0 +1,162 @@
+// The benchmarks besides replies and launch: start-up with MCP servers, key echo and Esc while a reply
+// streams, memory, the agent loop in-process, checkpoints, the bash sandbox and the terminal sanitiser.
+// Rudder beside pi where pi has the same thing. `row(benchmark, metric, ours, ref, bar, pass)` records.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { piApp, root, rudderApp, rudderAppWithMcp } from "./lib/apps.mjs";
+import { median } from "./lib/terminal.mjs";
+import { memory } from "./memory.mjs";
+import { escapeKey, keyEcho, startup } from "./tui.mjs";
+
+export async function runOthers({ want, quick, runs, haveRef, row }) {
+	const repeat = async (fn, n = runs, warmup = !quick) => {
+		if (warmup) await fn();
+		const out = [];
+		for (let i = 0; i < n; i++) out.push(await fn());
+		return out;
+	};
+	const med = (results, key) => median(results.map((r) => r[key]));
+
+	// 1b. Start-up with two MCP servers configured: they start after the first frame, so launch and the
+	// first keystroke must be within noise of a launch without them. Runs alternate to share the noise.
+	if (want("startup-mcp")) {
+		console.error("start-up with 2 MCP servers …");
+		const plain = [];
+		const withMcp = [];
+		await repeat(async () => {
+			plain.push(await startup(rudderApp, { firstKey: true }));
+			withMcp.push(await startup(rudderAppWithMcp, { firstKey: true }));
+		});
+		if (!quick) {
+			plain.shift();
+			withMcp.shift();
+		}
+		const base = med(plain, "ms") / 1000;
+		const mcp = med(withMcp, "ms") / 1000;
+		row("start-up", "launch → input drawn, no MCP servers (s)", base, undefined, "", undefined);
+		row("start-up", "launch → input drawn, 2 MCP servers (s)", mcp, undefined, "≤ no-MCP + 0.03 s", mcp <= base + 0.03);
+		const keyBase = med(plain, "firstKeyMs");
+		const keyMcp = med(withMcp, "firstKeyMs");
+		row("start-up", "first keystroke → on screen, no MCP (ms)", keyBase, undefined, "", undefined);
+		row("start-up", "first keystroke → on screen, 2 MCP servers (ms)", keyMcp, undefined, "≤ no-MCP + 16 ms", keyMcp <= keyBase + 16);
+	}
+
+	// 3. Key echo while streaming
+	if (want("keys")) {
+		console.error("key echo …");
+		const n = quick ? 3 : 20;
+		const ours = (await keyEcho(rudderApp, { keys: n })).latenciesMs;
+		const ref = haveRef ? (await keyEcho(piApp, { keys: n })).latenciesMs : undefined;
+		const m = median(ours);
+		row("key echo @ 200 tok/s", "keystroke → on screen (ms)", m, ref && median(ref), "≤ 16 ms", m <= 16);
+	}
+
+	// 4. Esc
+	if (want("esc")) {
+		console.error("esc …");
+		const idleRudder = (s) => /aborted/i.test(s);
+		const idlePi = (s) => /aborted/i.test(s);
+		const ours = await repeat(() => escapeKey(rudderApp, idleRudder), quick ? 1 : runs, false);
+		const ref = haveRef ? await repeat(() => escapeKey(piApp, idlePi), quick ? 1 : runs, false) : undefined;
+		const ui = med(ours, "uiMs");
+		const close = med(ours, "closeMs");
+		row("Esc", "key → UI idle (ms)", ui, ref && med(ref, "uiMs"), "≤ 30 ms", ui <= 30);
+		row("Esc", "key → HTTP closed (ms)", close, ref && med(ref, "closeMs"), "≤ 30 ms", close <= 30);
+	}
+
+	// 5. Memory
+	if (want("memory")) {
+		console.error("memory …");
+		const ours = await memory(rudderApp, { tokens: quick ? 500 : 20_000, messages: quick ? 100 : 1000 });
+		row("memory", "RSS idle (MiB)", ours.idleMiB, undefined, "≤ 70 MiB", ours.idleMiB <= 70);
+		row("memory", "RSS after 20k-token reply (MiB)", ours.afterReplyMiB, undefined, "", undefined);
+		row("memory", `RSS after resuming ${ours.messages} messages (MiB)`, ours.resumedMiB, undefined, "", undefined);
+		row(
+			"memory",
+			"growth per 1,000 messages (MiB)",
+			((ours.resumedMiB - ours.idleMiB) * 1000) / ours.messages,
+			undefined,
+			"reported",
+			undefined,
+		);
+	}
+
+	// 6. Agent overhead (in-process)
+	if (want("agent")) {
+		console.error("agent overhead …");
+		const size = quick ? ["--turns=50", "--deltas=20"] : [];
+		const runOne = (impl) => {
+			const r = spawnSync(process.execPath, [join(root, "bench", "agent-overhead.mjs"), `--impl=${impl}`, ...size], {
+				encoding: "utf8",
+				env: { ...process.env, NODE_ENV: "production" },
+			});
+			if (r.status !== 0) throw new Error(`agent-overhead ${impl} failed: ${r.stderr}`);
+			return JSON.parse(r.stdout.trim().split("\n").at(-1));
+		};
+		const ours = [];
+		const ref = [];
+		for (let i = 0; i < (quick ? 1 : runs + 1); i++) {
+			ours.push(runOne("rudder"));
+			if (haveRef) ref.push(runOne("pi"));
+		}
+		if (!quick) {
+			ours.shift();
+			ref.shift();
+		}
+		const cpu = med(ours, "cpuMs");
+		const refCpu = haveRef ? med(ref, "cpuMs") : undefined;
+		row(
+			"agent overhead",
+			`CPU ms (${ours[0].turns} turns, ${ours[0].deltas} deltas)`,
+			cpu,
+			refCpu,
+			"ratio ≤ 1.0",
+			refCpu ? cpu <= refCpu : undefined,
+		);
+		row("agent overhead", "wall ms", med(ours, "wallMs"), haveRef ? med(ref, "wallMs") : undefined, "", undefined);
+	}
+
+	// 7. Checkpoints (shadow git) on a 10,000-file tree
+	if (want("checkpoint")) {
+		console.error("checkpoints …");
+		const size = quick ? ["--files=1000", "--rounds=2"] : ["--files=10000", "--rounds=5"];
+		const results = [];
+		for (let i = 0; i < (quick ? 1 : 3); i++) {
+			const r = spawnSync(process.execPath, [join(root, "bench", "checkpoint.mjs"), ...size], { encoding: "utf8" });
+			if (r.status !== 0) throw new Error(`checkpoint bench failed: ${r.stderr}`);
+			results.push(JSON.parse(r.stdout.trim().split("\n").at(-1)));
+		}
+		const files = results[0].files.toLocaleString("en");
+		row("checkpoint", `first snapshot, ${files} files (ms)`, med(results, "firstMs"), undefined, "", undefined);
+		const incremental = med(results, "incrementalMedianMs");
+		row("checkpoint", `incremental snapshot, ${files} files (ms)`, incremental, undefined, "≤ 300 ms", incremental <= 300);
+		const stall = med(results, "maxStallMs");
+		row("checkpoint", "longest event-loop stall during a snapshot (ms)", stall, undefined, "≤ 50 ms", stall <= 50);
+	}
+
+	// 7b. The bash sandbox: extra wall time per command inside bwrap, and the permission decision per call.
+	if (want("sandbox")) {
+		console.error("sandbox …");
+		const r = spawnSync(process.execPath, [join(root, "bench", "sandbox.mjs"), `--count=${quick ? 10 : 100}`], { encoding: "utf8" });
+		if (r.status !== 0) throw new Error(`sandbox bench failed: ${r.stderr}`);
+		const result = JSON.parse(r.stdout.trim().split("\n").at(-1));
+		if (result.skipped) console.error(`  sandbox: skipped (${result.skipped})`);
+		else {
+			row("sandbox", "bash `true`, plain (ms)", result.plainMs, undefined, "", undefined);
+			row("sandbox", "bash `true` inside bwrap: extra ms per command", result.overheadMs, undefined, "≤ 50 ms", result.overheadMs <= 50);
+			row("sandbox", "permission decision per call (µs)", result.decideUs, undefined, "≤ 1,000 µs", result.decideUs <= 1000);
+		}
+	}
+
+	// 8. Terminal sanitiser (in-process): µs per KB on the per-token path.
+	if (want("sanitize")) {
+		console.error("sanitiser …");
+		const r = spawnSync(process.execPath, [join(root, "bench", "sanitize.mjs")], { encoding: "utf8" });
+		if (r.status !== 0) throw new Error(`sanitize bench failed: ${r.stderr}`);
+		const us = JSON.parse(r.stdout.trim().split("\n").at(-1));
+		row("sanitiser", "plain ASCII (µs/KB)", us.ascii, undefined, "≤ 5", us.ascii <= 5);
+		row("sanitiser", "prose with wide chars and emoji (µs/KB)", us.prose, undefined, "", undefined);
+		row("sanitiser", "hostile text (µs/KB)", us.hostile, undefined, "", undefined);
+		row("sanitiser", "5-byte tokens, one call each (µs/KB)", us.tokens, undefined, "", undefined);
+	}
+}
