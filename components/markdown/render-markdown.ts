@@ -61,10 +61,14 @@ function renderInline(tokens: Token[] | undefined, style: Style | undefined): Se
 	return out;
 }
 
+/** Fence languages that only say "no language": a label row for them reads as a stray code line. */
+const PLAIN_LANGUAGES = new Set(["text", "txt", "plain", "plaintext"]);
+
 function renderCode(code: Tokens.Code, width: number): Line[] {
 	const source = sanitizeTerminalText(code.text);
 	const indent = { firstPrefix: CODE_INDENT, restPrefix: CODE_INDENT };
-	const label = code.lang ? wrapSegments([{ text: sanitizeTerminalText(code.lang), style: { dim: true } }], width, indent) : [];
+	const named = code.lang && !PLAIN_LANGUAGES.has(code.lang.trim().toLowerCase());
+	const label = named ? wrapSegments([{ text: sanitizeTerminalText(code.lang), style: { dim: true } }], width, indent) : [];
 	const coloured = highlightCode(source, code.lang?.split(/\s/)[0]);
 	const segments: Segment[] = coloured?.map((s) => ({ text: s.text, style: s.color ? { color: color(s.color) } : undefined })) ?? [
 		{ text: source },

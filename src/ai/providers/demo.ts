@@ -153,7 +153,7 @@ function summariseOne(result: ToolResultMessage, call: ToolCall | undefined): st
 		.join("\n")
 		.trimEnd();
 	const name = result.toolName;
-	if (result.isError) return `### \`${name}\` failed\n\n${fence(text || "(no message)", "text")}`;
+	if (result.isError) return `### \`${name}\` failed\n\n${fence(text || "(no message)")}`;
 	const lines = text ? text.split("\n") : [];
 	const rest = lines.length > PREVIEW_LINES ? `\n\n…and ${lines.length - PREVIEW_LINES} more.` : "";
 	if (name === "ls") {
@@ -171,11 +171,11 @@ function summariseOne(result: ToolResultMessage, call: ToolCall | undefined): st
 	}
 	if (name === "read") {
 		const path = typeof call?.arguments.path === "string" ? call.arguments.path : "the file";
-		const language = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? "text";
+		const language = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase() ?? "";
 		const head = lines.slice(0, PREVIEW_LINES).join("\n");
 		return `### \`${path}\`: ${lines.length} ${lines.length === 1 ? "line" : "lines"}\n\n${fence(head, language)}${rest}`;
 	}
-	return `### \`${name}\` returned ${lines.length} ${lines.length === 1 ? "line" : "lines"}\n\n${fence(lines.slice(0, PREVIEW_LINES).join("\n"), "text")}${rest}`;
+	return `### \`${name}\` returned ${lines.length} ${lines.length === 1 ? "line" : "lines"}\n\n${fence(lines.slice(0, PREVIEW_LINES).join("\n"))}${rest}`;
 }
 
 function lastUserText(messages: Message[]): string {
@@ -188,8 +188,11 @@ function lastUserText(messages: Message[]): string {
 	return "";
 }
 
-/** A code fence longer than any backtick run inside, so echoed text cannot close it early. */
-function fence(text: string, language: string): string {
+/**
+ * A code fence longer than any backtick run inside, so echoed text cannot close it early. Plain output
+ * gets no language: a label would only say "text".
+ */
+function fence(text: string, language = ""): string {
 	const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
 	const ticks = "`".repeat(Math.max(3, longest + 1));
 	return `${ticks}${language}\n${text}\n${ticks}`;

@@ -12,6 +12,7 @@ import { validateToolCall } from "../../../src/ai/validation.js";
 import { createBashTool } from "../../../src/tools/bash.js";
 import { createLsTool } from "../../../src/tools/ls.js";
 import { createReadTool } from "../../../src/tools/read.js";
+import { renderMarkdown } from "../../../components/markdown/render-markdown.js";
 import { collectEvents } from "../../helpers/assistant-events.js";
 
 let cwd: string;
@@ -127,6 +128,10 @@ describe("the demo model", () => {
 		expect(result).toMatchObject({ isError: true });
 		const second = await run({ messages: [prompt, first.message, result], tools });
 		expect(textOf(second.message)).toContain("### `read` failed");
+		// Plain output is fenced without a language, so the app prints no "  text" label row above it.
+		expect(textOf(second.message)).toMatch(/### `read` failed\n\n```\n/);
+		const rows = renderMarkdown(textOf(second.message), 80).map((row) => row.map((s) => s.text).join(""));
+		expect(rows.filter((row) => row.trim() === "text")).toEqual([]);
 	});
 
 	it("does not call a tool the session did not enable", async () => {

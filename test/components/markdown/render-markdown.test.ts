@@ -43,6 +43,9 @@ describe("renderMarkdown", () => {
 
 	it("renders a fenced code block indented, with its language label, and wraps long lines keeping their indent", () => {
 		expect(show("```ts\nconst a = 1;\n```")).toBe("  ts\n  const a = 1;");
+		// "text" names no language: no label row, which would read as a stray line of the block.
+		expect(show("```text\nexit 1\n```")).toBe("  exit 1");
+		expect(show("```Plaintext\nexit 1\n```")).toBe("  exit 1");
 		expect(show("```\nif (x) {\n    call(alpha, beta)\n}\n```", 20)).toBe("  if (x) {\n      call(alpha,\n      beta)\n  }");
 	});
 
