@@ -68,6 +68,11 @@ export class SessionView {
 	private splitters = new Map<number, MarkdownBlockSplitter>();
 	private thinking = new Map<number, string>();
 	private toolsShown = new Set<string>();
+	/**
+	 * Arguments of tool calls whose result has not been shown, by call id: a result with no execution
+	 * events (a restored transcript, an aborted call) shows its call's arguments as the live row did.
+	 */
+	private callArgs = new Map<string, unknown>();
 	/** Prompts sent with big pastes, until their user message arrives: shown with the placeholders. */
 	private pastesShownAs: { sent: string; display: string }[] = [];
 
@@ -146,6 +151,7 @@ export class SessionView {
 				const tool = this.tools.get(event.toolCallId);
 				this.tools.delete(event.toolCallId);
 				this.toolsShown.add(event.toolCallId);
+				this.callArgs.delete(event.toolCallId);
 				this.add({
 					kind: "tool",
 					name: event.toolName,
@@ -167,11 +173,15 @@ export class SessionView {
 				this.steering = event.steering;
 				this.followUp = event.followUp;
 				break;
-			case "session_changed":
-				this.add({ kind: "notice", level: "info", text: event.sessionFile ? `Session: ${event.sessionFile}` : "New session" });
+			case "session_changed": {
+				// A divider above the transcript printed again; the command that switched says what happened.
+				const { sessionId, messages } = this.session.getState();
+				this.add({ kind: "notice", level: "info", text: messages.length ? `── session ${sessionId.slice(0, 8)} ──` : "New session" });
 				this.toolsShown.clear();
-				this.addResumed(this.session.getState().messages);
+				this.callArgs.clear();
+				this.addResumed(messages);
 				break;
+			}
 			case "notice":
 				this.add({ kind: "notice", level: event.level, text: event.text });
 				break;
@@ -265,6 +275,7 @@ export class SessionView {
 			for (const index of [...this.thinking.keys()]) this.flushThinking(index);
 			for (const index of [...this.splitters.keys()].sort((a, b) => a - b)) this.flushText(index);
 			this.resetTail();
+			this.noteCallArgs(message);
 			this.addAssistantEnding(message);
 		} else this.addMessages([message]);
 	}
@@ -307,6 +318,7 @@ export class SessionView {
 						this.add({ kind: "thinking", text: block.thinking.trim() });
 					else if (block.type === "text" && block.text.trim()) this.add({ kind: "markdown", source: block.text });
 				}
+				this.noteCallArgs(m);
 				this.addAssistantEnding(m);
 			} else if (m.role === "toolResult") this.addToolResult(m);
 			else if (m.role === "shellOutput") {
@@ -318,14 +330,21 @@ export class SessionView {
 		}
 	}
 
+	private noteCallArgs(message: AssistantMessage): void {
+		for (const block of message.content)
+			if (block.type === "toolCall" && !this.toolsShown.has(block.id)) this.callArgs.set(block.id, block.arguments);
+	}
+
 	/** A tool result no execution event announced (resumed, or written for an aborted call). */
 	private addToolResult(m: ToolResultMessage): void {
 		if (this.toolsShown.has(m.toolCallId)) return;
 		this.toolsShown.add(m.toolCallId);
+		const args = this.callArgs.get(m.toolCallId);
+		this.callArgs.delete(m.toolCallId);
 		this.add({
 			kind: "tool",
 			name: m.toolName,
-			args: undefined,
+			args,
 			output: resultText(m.content),
 			isError: m.isError,
 			diff: typeof m.details?.diff === "string" ? m.details.diff : undefined,

@@ -1,4 +1,4 @@
-// The rewind menu in the app, over a real AgentSession with checkpoints (shadow git) and the faux provider.
+// Rewinds in the app (the menu, and what a restore prints again), over a real AgentSession with checkpoints (shadow git) and the faux provider.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -115,5 +115,63 @@ describe("rewind menu", () => {
 		await type("\x1b");
 		await vi.waitFor(() => expect(frame()).not.toContain("Rewind to before a prompt"));
 		expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("b\n");
+	});
+});
+
+/** Everything the app wrote since `from` (a frame index), as one text. */
+const since = (mounted: { app: ReturnType<typeof render> }, from: number) => mounted.app.frames.slice(from).join("\n");
+
+// A reprinted transcript: tool rows as the live run showed them, and no session file path.
+describe("a reprinted transcript", () => {
+	it("after /rewind (conversation) and /tree, tool rows keep their arguments and no file path is printed", async () => {
+		faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("write", { path: "new1.txt", content: "one\n" }, { id: "w1" })]),
+			fauxAssistantMessage([fauxText("Wrote one.")]),
+			fauxAssistantMessage([fauxToolCall("write", { path: "new2.txt", content: "two\n" }, { id: "w2" })]),
+			fauxAssistantMessage([fauxText("Wrote two.")]),
+		]);
+		const mounted = await mountOnSession(session, { rows: 40, columns: 100 });
+		app = mounted.app;
+		const { frame, type } = mounted;
+		for (const [prompt, reply] of [
+			["make one", "Wrote one."],
+			["make two", "Wrote two."],
+		]) {
+			await type(prompt);
+			await type("\r");
+			await vi.waitFor(() => expect(frame()).toContain(reply), { timeout: 20_000 });
+			await session.waitForIdle();
+		}
+		expect(frame()).toContain("✓ write new2.txt");
+
+		let from = mounted.app.frames.length;
+		await type("/rewind 1 conversation");
+		await type("\r");
+		await vi.waitFor(() => expect(since(mounted, from)).toContain('Conversation restored to before "make two"'), { timeout: 10_000 });
+		let printed = since(mounted, from);
+		expect(printed).toContain(`── session ${session.getState().sessionId.slice(0, 8)} ──`);
+		expect(printed).toContain("✓ write new1.txt");
+		expect(printed).not.toMatch(/✓ write\s*\n/);
+		expect(printed).not.toContain(".jsonl");
+
+		// The prompt came back to the input; Ctrl+C clears it. Then back to the branch left behind.
+		await vi.waitFor(() => expect(frame()).toMatch(/› make two/));
+		await type("\x03");
+		from = mounted.app.frames.length;
+		await type("/tree");
+		await type("\r");
+		await vi.waitFor(() => expect(since(mounted, from)).toContain("Branches, newest first"), { timeout: 10_000 });
+		const list = since(mounted, from);
+		const n = /(\d+)\. \S+ \S+ {2}\d+ messages {2}"make two"/.exec(list)?.[1];
+		expect(n, list).toBeDefined();
+		from = mounted.app.frames.length;
+		await type(`/tree ${n}`);
+		await type("\r");
+		await vi.waitFor(() => expect(since(mounted, from)).toContain('On the branch "make two"'), { timeout: 10_000 });
+		printed = since(mounted, from);
+		expect(printed).toContain("✓ write new1.txt");
+		expect(printed).toContain("✓ write new2.txt");
+		expect(printed).not.toMatch(/✓ write\s*\n/);
+		expect(printed).not.toContain(".jsonl");
 	});
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { renderHistoryItem } from "../../components/render/history-item.js";
 import { lastLines, RESUME_SHOWN, SessionView } from "../../components/session-view.js";
 import { emptyUsage } from "../../src/ai/usage.js";
 import { FakeSession } from "./fake-session.js";
@@ -74,8 +75,55 @@ describe("SessionView", () => {
 		session.emit({ type: "session_changed", sessionFile: "/s/1.jsonl" });
 		const added = view.history.slice(before);
 		expect(added.map((h) => h.kind)).toEqual(["notice", "user", "markdown"]);
+		// A short notice naming the session, not the file's path printed as a line.
+		expect(added[0]).toMatchObject({ kind: "notice", text: `── session ${session.getState().sessionId.slice(0, 8)} ──` });
+		expect(JSON.stringify(view.history)).not.toContain("/s/1.jsonl");
+	});
+
+	it("a restored transcript shows each tool call with its arguments, as the live run did (resume, -c, /tree, /rewind)", () => {
+		const session = new FakeSession();
+		const call = { type: "toolCall" as const, id: "w1", name: "write", arguments: { path: "new2.txt", content: "x" } };
+		const messages = [
+			{ role: "user" as const, content: "make new2", timestamp: 0 },
+			{ ...assistantWith([call]), stopReason: "toolUse" as const },
+			{
+				role: "toolResult" as const,
+				toolCallId: "w1",
+				toolName: "write",
+				content: [{ type: "text" as const, text: "Wrote 1 byte" }],
+				isError: false,
+				timestamp: 0,
+			},
+		];
+		(session as any).state = { ...session.getState(), messages };
+		const resumed = new SessionView(session);
+		const tool = resumed.history.find((h) => h.kind === "tool");
+		expect(tool).toMatchObject({ name: "write", args: { path: "new2.txt", content: "x" } });
+		expect(stripAnsi(renderHistoryItem(tool!, 80))).toContain("✓ write new2.txt");
+		// The same after a switch inside the app (session_changed re-reads the transcript).
+		session.subscribe((e) => resumed.handle(e));
+		session.emit({ type: "session_changed", sessionFile: "/s/1.jsonl" });
+		expect(resumed.history.filter((h) => h.kind === "tool").map((h) => (h as { args: unknown }).args)).toEqual([
+			{ path: "new2.txt", content: "x" },
+			{ path: "new2.txt", content: "x" },
+		]);
 	});
 });
+
+function assistantWith(content: object[]) {
+	return {
+		role: "assistant" as const,
+		content,
+		api: "faux",
+		provider: "faux",
+		model: "m",
+		usage: emptyUsage(),
+		stopReason: "stop" as const,
+		timestamp: 0,
+	} as any;
+}
+
+const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");
 
 describe("SessionView and the session's own messages", () => {
 	it("shows a resumed session's !cmd output and compaction in place", () => {
