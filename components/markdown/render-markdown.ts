@@ -67,8 +67,9 @@ const PLAIN_LANGUAGES = new Set(["text", "txt", "plain", "plaintext"]);
 function renderCode(code: Tokens.Code, width: number): Line[] {
 	const source = sanitizeTerminalText(code.text);
 	const indent = { firstPrefix: CODE_INDENT, restPrefix: CODE_INDENT };
-	const named = code.lang && !PLAIN_LANGUAGES.has(code.lang.trim().toLowerCase());
-	const label = named ? wrapSegments([{ text: sanitizeTerminalText(code.lang), style: { dim: true } }], width, indent) : [];
+	const lang = code.lang?.trim() ?? "";
+	const named = lang !== "" && !PLAIN_LANGUAGES.has(lang.toLowerCase());
+	const label = named ? wrapSegments([{ text: sanitizeTerminalText(lang), style: { dim: true } }], width, indent) : [];
 	const coloured = highlightCode(source, code.lang?.split(/\s/)[0]);
 	const segments: Segment[] = coloured?.map((s) => ({ text: s.text, style: s.color ? { color: color(s.color) } : undefined })) ?? [
 		{ text: source },
