@@ -13,7 +13,7 @@ const FULL_CLEAR = /\x1b\[2J|\x1b\[3J/g;
 const PROMPTS = ["stream please", "and once more"];
 
 /** Waits until `path` has not grown for `quietMs` (at least `minMs`, at most `maxMs`). */
-async function settle(path, { quietMs = 400, minMs = 300, maxMs = 3000 } = {}) {
+async function settle(path, { quietMs = 400, minMs = 300, maxMs = 10_000 } = {}) {
 	const t0 = performance.now();
 	let size = fileSize(path);
 	let since = t0;

@@ -1,7 +1,7 @@
 // The reply matrix: every (app, size, rate) cell, a fresh process each, a cold and a warm reply, medians
-// over runs. Short cells run one app at a time; long ones (over LONG_REPLY_S) run the apps side by side
-// unless --serial, each in its own pane against its own mock, to fit the full run in 30 minutes.
-import { LONG_REPLY_S } from "./lib/options.mjs";
+// over runs. Fast cells run one app at a time; slow long ones run the apps side by side unless --serial,
+// each in its own pane against its own mock, to fit the full run in 30 minutes.
+import { LONG_REPLY_S, SIDE_BY_SIDE_RATE, SIDE_BY_SIDE_S } from "./lib/options.mjs";
 import { APPS } from "./lib/registry.mjs";
 import { median } from "./lib/terminal.mjs";
 import { replyPair } from "./replies.mjs";
@@ -18,14 +18,20 @@ export const METRICS = [
 	"rssAfterMiB",
 ];
 
-/** The cells to run, each {tokens, rate, long, apps}, in order. */
+/** The cells to run, each {tokens, rate, runs, sideBySide, apps}, in order. */
 export function planCells(options, apps) {
 	const cells = [];
 	for (const rate of options.rates) {
 		for (const tokens of options.sizes) {
 			const seconds = tokens / rate;
 			const inCell = apps.filter((a) => options.explicitMatrix || !(seconds > (APPS[a].maxDefaultReplyS ?? Number.POSITIVE_INFINITY)));
-			cells.push({ tokens, rate, long: seconds > LONG_REPLY_S, apps: inCell });
+			cells.push({
+				tokens,
+				rate,
+				runs: seconds > LONG_REPLY_S ? options.longRuns : options.runs,
+				sideBySide: !options.serial && rate <= SIDE_BY_SIDE_RATE && seconds >= SIDE_BY_SIDE_S,
+				apps: inCell,
+			});
 		}
 	}
 	return cells;
@@ -35,7 +41,7 @@ export function planCells(options, apps) {
  * Runs the cells; `log(line)` reports progress. Returns {results, errors}: results[app][cellKey] =
  * {cold, warm, runs, frameMethod}, each of cold/warm holding the median of every metric.
  */
-export async function runMatrix(cells, options, log) {
+export async function runMatrix(cells, log) {
 	const raw = {};
 	const errors = [];
 	const one = async (app, cell) => {
@@ -53,15 +59,15 @@ export async function runMatrix(cells, options, log) {
 		}
 	};
 	for (const cell of cells) {
-		const runs = cell.long ? options.longRuns : options.runs;
-		log(`replies ${key(cell)} (${runs} run${runs > 1 ? "s" : ""}${cell.long && !options.serial ? ", side by side" : ""}) …`);
-		for (let r = 0; r < runs; r++) {
-			if (cell.long && !options.serial) {
-				const together = cell.apps.filter((a) => !APPS[a].alone);
-				await Promise.all(together.map((a) => one(a, cell)));
-				for (const a of cell.apps.filter((x) => APPS[x].alone)) await one(a, cell);
+		log(`replies ${key(cell)} (${cell.runs} run${cell.runs > 1 ? "s" : ""}${cell.sideBySide ? ", side by side" : ""}) …`);
+		for (let r = 0; r < cell.runs; r++) {
+			// An app with `maxRuns` (not in the bar, slow) runs fewer times than the others.
+			const apps = cell.apps.filter((a) => r < (APPS[a].maxRuns ?? Number.POSITIVE_INFINITY));
+			if (cell.sideBySide) {
+				await Promise.all(apps.filter((a) => !APPS[a].alone).map((a) => one(a, cell)));
+				for (const a of apps.filter((x) => APPS[x].alone)) await one(a, cell);
 			} else {
-				for (const a of cell.apps) await one(a, cell);
+				for (const a of apps) await one(a, cell);
 			}
 		}
 	}

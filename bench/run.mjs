@@ -89,7 +89,7 @@ if (options.want("launch")) {
 // 2. Streaming replies: the matrix.
 if (options.want("stream")) {
 	const cells = planCells(options, apps);
-	const { results, errors } = await runMatrix(cells, options, log);
+	const { results, errors } = await runMatrix(cells, log);
 	notes.push(...errors);
 	const keys = cells.map(key);
 	const cpu = cpuTable(keys, results, apps);

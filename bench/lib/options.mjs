@@ -38,9 +38,17 @@ export function parseOptions(argv) {
 		// Cells whose reply is explicit keep every app (no default trimming).
 		explicitMatrix: Boolean(value("sizes") || value("rates")),
 		runs,
-		// Replies longer than 10 s average their own noise: one run each unless asked.
-		longRuns: numbers("long-runs")?.[0] ?? (quick ? 1 : Math.min(runs, 1)),
+		// Replies over LONG_REPLY_S average their own noise: one run each unless asked.
+		longRuns: numbers("long-runs")?.[0] ?? 1,
 	};
 }
 
-export const LONG_REPLY_S = 10;
+/** Replies longer than this (s) run `--long-runs` times. */
+export const LONG_REPLY_S = 30;
+/**
+ * At this rate or slower, replies of SIDE_BY_SIDE_S or more run the apps side by side: at 200 tok/s they
+ * mostly wait for tokens (together about half a core of two, measured), so the overlap costs little and
+ * the full run fits in 30 minutes.
+ */
+export const SIDE_BY_SIDE_RATE = 200;
+export const SIDE_BY_SIDE_S = 10;
