@@ -5,6 +5,7 @@ import { render } from "ink";
 import { createElement, type ReactElement } from "react";
 import { App } from "../../components/App.js";
 import { FirstStart } from "../../components/first-start.js";
+import { installFrameWrites } from "../../components/ink/frame-writes.js";
 import { installReflowGuard } from "../../components/ink/reflow-guard.js";
 import { loadKeyBindings } from "../../components/keybindings-file.js";
 import { McpTrustPrompt } from "../../components/McpTrustPrompt.js";
@@ -44,6 +45,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	// Shift+Enter as its own key where the terminal can send it (restored at exit and on a crash).
 	const restoreKeyboard = stdout.isTTY ? enableKeyboardModes(stdout) : () => {};
 	const removeReflowGuard = stdout.isTTY ? installReflowGuard(stdout) : () => {};
+	const removeFrameWrites = stdout.isTTY ? installFrameWrites(stdout) : () => {};
 	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
 	process.once("exit", restore);
 	const keys = loadKeyBindings(configFile("keybindings"));
@@ -79,6 +81,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	} finally {
 		clearImmediate(startMcp);
 		instance.unmount();
+		removeFrameWrites();
 		removeReflowGuard();
 		process.off("exit", restore);
 		restore();
