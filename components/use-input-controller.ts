@@ -1,16 +1,17 @@
 // Turns raw key sequences into actions: bracketed paste is collected whole (a newline inside a paste
 // never submits), every other key goes through the key map, and the intent acts on the editor or the
-// session. The only component-side logic between the user and `AgentSessionApi`.
+// session. The only component-side logic between the user and `AgentSessionApi`. The hook holds the
+// state between keys; the functions below it each take one step (split a chunk, route a key, act).
 import { useRef } from "react";
-import type { AgentSessionApi, RewindPointInfo } from "../src/session/types.js";
+import type { AgentSessionApi } from "../src/session/types.js";
+import { EDITOR_ACTIONS } from "./editor-actions.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
 import { keyLabel } from "./key-hints.js";
 import { type Intent, intentFor, type KeyPress, keyOf, parseKeyPress } from "./key-map.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "./keybindings.js";
-import { confirmRestorePicker, type RestoreChoice, restoreChoicePicker, rewindPointsPicker } from "./rewind-menu.js";
-import { resumePicker } from "./session-picker.js";
 import type { SessionView } from "./session-view.js";
+import { openResumePicker, openRewindMenu, openUiRequest, type UiRequestHost } from "./ui-requests.js";
 import type { CompletionMenuHandle } from "./use-completion-menu.js";
 import { menuInputKey } from "./use-completion-menu.js";
 import type { EditorHandle } from "./use-editor.js";
@@ -38,246 +39,210 @@ export interface InputControllerDeps {
 	now?: () => number;
 }
 
-export function useInputController(deps: InputControllerDeps) {
-	const paste = useRef<string | undefined>(undefined);
-	const lastCtrlC = useRef(Number.NEGATIVE_INFINITY);
+/** What lives between keys: a paste being collected, the last Ctrl+C, the last key, the history position. */
+interface KeyMemory {
+	paste: string | undefined;
+	lastCtrlC: number;
 	/** The last key and when, for two-key sequences (Esc Esc). */
-	const previous = useRef<{ key: string; at: number } | undefined>(undefined);
+	previous: { key: string; at: number } | undefined;
 	/** Position in input history while browsing with Up/Down; `draft` is what was typed before. */
-	const browsing = useRef<{ index: number; draft: string } | undefined>(undefined);
+	browsing: { index: number; draft: string } | undefined;
+}
+
+/** One render's view of the controller: the app's parts, the memory, and the pickers. */
+interface Controller extends UiRequestHost {
+	deps: InputControllerDeps;
+	memory: KeyMemory;
+	now: () => number;
+}
+
+export function useInputController(deps: InputControllerDeps) {
+	const memory = useRef<KeyMemory>({ paste: undefined, lastCtrlC: Number.NEGATIVE_INFINITY, previous: undefined, browsing: undefined });
 	const pickers = usePicker();
-
-	const { session, view, editor, history } = deps;
-	const now = deps.now ?? Date.now;
-
 	const notify = (level: "info" | "error", text: string) => {
-		view.add({ kind: "notice", level, text });
+		deps.view.add({ kind: "notice", level, text });
 		deps.refresh();
 	};
-
-	const send = (as?: "followUp") => {
-		const state = editor.current();
-		const text = edit.expandPastes(state);
-		if (!text.trim()) return;
-		const command = text.trim();
-		editor.set(edit.emptyEditor());
-		browsing.current = undefined;
-		history.add(state.text.includes("[paste #") ? text : state.text);
-		if (state.pastes.size > 0 && !/^[/!]/.test(command)) view.showPastesAs(text.trim(), state.text.trim());
-		// Every command, /quit and the pickers' included, goes to the session's registry; one that needs
-		// the UI answers with what to show.
-		session
-			.submit(text, as ? { as, ui: true } : { ui: true })
-			.then((outcome) => {
-				if (outcome.kind !== "command" || !outcome.ui) return;
-				if (outcome.ui === "pick-model") openModelPicker();
-				else if (outcome.ui === "pick-session") openResumePicker();
-				else if (outcome.ui === "rewind-menu") openRewindMenu();
-			})
-			.catch(fail);
+	const c: Controller = {
+		deps,
+		memory: memory.current,
+		now: deps.now ?? Date.now,
+		session: deps.session,
+		editor: deps.editor,
+		pickers,
+		refresh: deps.refresh,
+		notify,
+		fail: (error) => notify("error", error instanceof Error ? error.message : String(error)),
 	};
-
-	const fail = (error: unknown) => notify("error", error instanceof Error ? error.message : String(error));
-
-	const openModelPicker = () => {
-		const models = session.availableModels();
-		const { model } = session.getState();
-		const isCurrent = (m: (typeof models)[number]) => m.provider === model.provider && m.id === model.id;
-		pickers.open({
-			title: "Pick a model",
-			items: models.map((m) => ({ label: `${m.provider}/${m.id}`, detail: m.name, active: isCurrent(m) })),
-			values: models,
-			index: Math.max(0, models.findIndex(isCurrent)),
-			onPick: (m: (typeof models)[number]) => session.setModel(m).catch(fail),
-		});
+	return {
+		onRaw: (raw: string) => onRaw(c, raw),
+		picker: pickers.picker,
+		setPickerQuery: pickers.setQuery,
+		openResumePicker: () => openResumePicker(c),
 	};
+}
 
-	// Called on the session (not passed as a bare function): AgentSession's method reads `this`.
-	const openResumePicker = () => {
-		const sessions = session.listSessions?.() ?? [];
-		if (!sessions.length) return notify("info", "No saved sessions in this folder yet");
-		// The session's own command does the resuming (and reports the outcome).
-		pickers.open(resumePicker(sessions, (id) => void session.submit(`/resume ${id}`).catch(fail)));
-	};
-
-	// /rewind and Esc twice: prompt → what to restore → (for code) confirm. See rewind-menu.ts.
-	const openRewindMenu = () => {
-		if (session.getState().isStreaming) return notify("info", "Rewind works when the agent is idle: press Esc to stop the run first");
-		void (async () => {
-			const points = (await session.rewindPoints?.()) ?? [];
-			if (!points.length) return notify("info", "No prompts to go back to in this session yet");
-			pickers.open(
-				rewindPointsPicker(points, (point) =>
-					pickers.open(restoreChoicePicker(point, (choice) => void restore(point, choice).catch(fail))),
-				),
-			);
-			deps.refresh();
-		})().catch(fail);
-	};
-
-	const restore = async (point: RewindPointInfo, choice: RestoreChoice) => {
-		if (choice === "cancel") return;
-		const run = async () => {
-			const result = await session.rewindTo?.(point.entryId, choice);
-			const files = result?.files.length ? ` (${result.files.length} file${result.files.length === 1 ? "" : "s"})` : "";
-			notify("info", `${choice === "both" ? "Code and conversation" : choice === "code" ? "Code" : "Conversation"} restored${files}`);
-			// The prompt comes back to the input, ready to edit and send again.
-			if (result?.text !== undefined && editor.current().text === "") editor.set(edit.emptyEditor(result.text));
-		};
-		if (choice === "conversation") return run().catch(fail);
-		const preview = await session.previewRewind?.(point.entryId);
-		if (!preview || preview.changes.length === 0) return run().catch(fail);
-		pickers.open(confirmRestorePicker(preview, (yes) => void (yes ? run().catch(fail) : undefined)));
-		deps.refresh();
-	};
-
-	const abort = () => {
-		session.abort();
-		const queued = session.takeQueuedMessages();
-		const restored = [...queued.steering, ...queued.followUp];
-		if (!restored.length) return;
-		const typed = editor.current().text;
-		editor.set(edit.emptyEditor([...restored, typed].filter(Boolean).join("\n")));
-	};
-
-	const browseHistory = (direction: -1 | 1) => {
-		const moved = edit.moveLine(editor.current(), direction);
-		if (moved) return editor.set(moved);
-		const entries = history.entries;
-		const at = browsing.current ?? { index: entries.length, draft: editor.current().text };
-		const index = Math.min(entries.length, Math.max(0, at.index + direction));
-		if (index === at.index) return;
-		browsing.current = { index, draft: at.draft };
-		const recalled = edit.emptyEditor(index === entries.length ? at.draft : entries[index]);
-		// A recalled `/command` must not open completion: its menu would take the next Up.
-		deps.menu.closeFor(menuInputKey(recalled));
-		editor.set(recalled);
-	};
-
-	const act = (intent: Intent) => {
-		switch (intent.type) {
-			case "submit":
-				return send();
-			case "followUp":
-				return send("followUp");
-			case "abort":
-				return abort();
-			case "rewind":
-				return openRewindMenu();
-			case "newline":
-				return editor.apply((s) => edit.insertText(s, "\n"));
-			case "insert":
-				browsing.current = undefined;
-				return editor.apply((s) => edit.insertText(s, intent.text));
-			case "historyUp":
-				return browseHistory(-1);
-			case "historyDown":
-				return browseHistory(1);
-			case "left":
-				return editor.apply(edit.moveLeft);
-			case "right":
-				return editor.apply(edit.moveRight);
-			case "wordLeft":
-				return editor.apply(edit.moveWordLeft);
-			case "wordRight":
-				return editor.apply(edit.moveWordRight);
-			case "home":
-				return editor.apply(edit.moveHome);
-			case "end":
-				return editor.apply(edit.moveEnd);
-			case "backspace":
-				return editor.apply(edit.backspace);
-			case "delete":
-				return editor.apply(edit.deleteForward);
-			case "deleteWordBack":
-				return editor.apply(edit.deleteWordBack);
-			case "deleteToLineStart":
-				return editor.apply(edit.deleteToLineStart);
-			case "cycleMode":
-				session.cyclePermissionMode?.();
-				return deps.refresh();
-			case "clearInput": {
-				// Cleared, not lost: Up brings it back.
-				const typed = editor.current().text;
-				if (typed.trim()) history.add(typed);
-				browsing.current = undefined;
-				return editor.set(edit.emptyEditor());
-			}
-			case "armQuit":
-				lastCtrlC.current = now();
-				return notify("info", `Press ${keyLabel(deps.bindings ?? DEFAULT_KEY_BINDINGS, "interrupt") ?? "Ctrl+C"} again to quit`);
-			case "quit":
-				return deps.exit(0);
-			case "redraw":
-				return deps.redraw();
-			case "toggleToolOutput":
-				if (view.expandLast()) deps.refresh();
-				return;
-			case "complete":
-				// Tab with no menu open: nothing to complete.
-				return;
+/** One raw sequence from the terminal: part of a paste, a chunk of several keys, or one key. */
+function onRaw(c: Controller, raw: string) {
+	const { memory } = c;
+	if (memory.paste !== undefined) {
+		if (raw !== PASTE_END) memory.paste += raw;
+		else {
+			const pasted = memory.paste;
+			memory.paste = undefined;
+			c.editor.apply((s) => edit.insertPaste(s, pasted));
 		}
-	};
+		return;
+	}
+	// Keys typed faster than we read arrive as one chunk ("hello\r", "\x03\x03"), and Ink passes a run
+	// without ESC on as one event. Pastes come bracketed (we switch bracketed paste on), so a control
+	// character in an unbracketed chunk is a key of its own: CR is Enter, as in a terminal's line editor.
+	if (raw.length > 1 && raw[0] !== "\x1b" && CONTROL_KEY.test(raw)) {
+		for (const part of raw.split(CONTROL_KEYS)) if (part) onRaw(c, part);
+		return;
+	}
+	onKey(c, parseKeyPress(raw));
+}
 
-	const onRaw = (raw: string) => {
-		if (paste.current !== undefined) {
-			if (raw === PASTE_END) {
-				const pasted = paste.current;
-				paste.current = undefined;
-				editor.apply((s) => edit.insertPaste(s, pasted));
-			} else paste.current += raw;
-			return;
-		}
-		// Keys typed faster than we read arrive as one chunk ("hello\r", "\x03\x03"), and Ink passes a run
-		// without ESC on as one event. Pastes come bracketed (we switch bracketed paste on), so a control
-		// character in an unbracketed chunk is a key of its own: CR is Enter, as in a terminal's line editor.
-		if (raw.length > 1 && raw[0] !== "\x1b" && CONTROL_KEY.test(raw)) {
-			for (const part of raw.split(CONTROL_KEYS)) if (part) onRaw(part);
-			return;
-		}
-		const key = parseKeyPress(raw);
-		const at = now();
-		const last = previous.current;
-		const named = keyOf(key);
-		previous.current = named === undefined ? undefined : { key: named, at };
-		if (session.getState().pendingApproval && deps.approvalKey) {
-			// The approval context of the key table; typed reason text goes to the prompt as is.
-			const action = intentFor(key, {
-				isStreaming: true,
-				inputEmpty: true,
-				sinceLastCtrlC: Infinity,
-				mode: "approval",
-				bindings: deps.bindings,
-			}).type;
-			if (key.name === "tab" && key.shift) session.cyclePermissionMode?.();
-			else if (deps.approvalKey(key, action) === "stop") abort();
+/** One decoded key: to the approval prompt while one waits, else through the key map to whatever is open. */
+function onKey(c: Controller, key: KeyPress) {
+	const { session, view, editor, menu, bindings } = c.deps;
+	const at = c.now();
+	const last = c.memory.previous;
+	const named = keyOf(key);
+	c.memory.previous = named === undefined ? undefined : { key: named, at };
+	if (session.getState().pendingApproval && c.deps.approvalKey) return approvalKey(c, key);
+	const intent = intentFor(key, {
+		// A running `!cmd` is stopped by Esc like a reply.
+		isStreaming: session.getState().isStreaming || view.shells.size > 0,
+		inputEmpty: editor.current().text === "",
+		sinceLastCtrlC: at - c.memory.lastCtrlC,
+		mode: c.pickers.isOpen() ? "picker" : "editor",
+		completionOpen: menu.isOpen(),
+		previous: last && { key: last.key, ms: at - last.at },
+		bindings,
+	});
+	if (intent.type === "pasteStart") c.memory.paste = "";
+	else if (c.pickers.isOpen()) c.pickers.key(intent);
+	else if (!completionTakes(c, intent)) act(c, intent);
+}
+
+/** A key while an approval waits: the approval context of the key table; typed reason text goes to the prompt as is. */
+function approvalKey(c: Controller, key: KeyPress) {
+	const { session, bindings } = c.deps;
+	const action = intentFor(key, { isStreaming: true, inputEmpty: true, sinceLastCtrlC: Infinity, mode: "approval", bindings }).type;
+	if (key.name === "tab" && key.shift) session.cyclePermissionMode?.();
+	else if (c.deps.approvalKey?.(key, action) === "stop") abort(c);
+	c.deps.refresh();
+}
+
+/** Offers the key to the open completion menu; true when it took it (and accepted, maybe sent). */
+function completionTakes(c: Controller, intent: Intent): boolean {
+	const fromMenu = c.deps.menu.key(intent);
+	if (fromMenu === undefined) return false;
+	if (fromMenu === "handled") return true;
+	const { editor } = c;
+	const { text, cursor } = fromMenu.completion;
+	if (!fromMenu.submit) editor.set({ ...editor.current(), text, cursor });
+	else {
+		editor.set({ ...editor.current(), text: text.trimEnd(), cursor: text.trimEnd().length });
+		send(c);
+	}
+	return true;
+}
+
+/** What an intent does in the input: an edit from the table, or one of the app's own actions. */
+function act(c: Controller, intent: Intent) {
+	const editAction = EDITOR_ACTIONS[intent.type];
+	if (editAction) return c.editor.apply(editAction);
+	const { session, deps } = c;
+	switch (intent.type) {
+		case "submit":
+			return send(c);
+		case "followUp":
+			return send(c, "followUp");
+		case "abort":
+			return abort(c);
+		case "rewind":
+			return openRewindMenu(c);
+		case "insert":
+			c.memory.browsing = undefined;
+			return c.editor.apply((s) => edit.insertText(s, intent.text));
+		case "historyUp":
+			return browseHistory(c, -1);
+		case "historyDown":
+			return browseHistory(c, 1);
+		case "cycleMode":
+			session.cyclePermissionMode?.();
 			return deps.refresh();
-		}
-		const intent = intentFor(key, {
-			// A running `!cmd` is stopped by Esc like a reply.
-			isStreaming: session.getState().isStreaming || view.shells.size > 0,
-			inputEmpty: editor.current().text === "",
-			sinceLastCtrlC: at - lastCtrlC.current,
-			mode: pickers.isOpen() ? "picker" : "editor",
-			completionOpen: deps.menu.isOpen(),
-			previous: last && { key: last.key, ms: at - last.at },
-			bindings: deps.bindings,
-		});
-		if (intent.type === "pasteStart") {
-			paste.current = "";
+		case "clearInput":
+			return clearInput(c);
+		case "armQuit":
+			c.memory.lastCtrlC = c.now();
+			return c.notify("info", `Press ${keyLabel(deps.bindings ?? DEFAULT_KEY_BINDINGS, "interrupt") ?? "Ctrl+C"} again to quit`);
+		case "quit":
+			return deps.exit(0);
+		case "redraw":
+			return deps.redraw();
+		case "toggleToolOutput":
+			if (deps.view.expandLast()) deps.refresh();
 			return;
-		}
-		if (pickers.isOpen()) return pickers.key(intent);
-		const fromMenu = deps.menu.key(intent);
-		if (fromMenu === "handled") return;
-		if (fromMenu) {
-			const { text, cursor } = fromMenu.completion;
-			if (!fromMenu.submit) return editor.set({ ...editor.current(), text, cursor });
-			editor.set({ ...editor.current(), text: text.trimEnd(), cursor: text.trimEnd().length });
-			return send();
-		}
-		act(intent);
-	};
+	}
+	// "complete" (Tab with no menu open) and keys bound to nothing here do nothing.
+}
 
-	return { onRaw, picker: pickers.picker, setPickerQuery: pickers.setQuery, openResumePicker };
+/** Sends the input: a prompt, a steer or (as "followUp") a queued message; a command may ask for the UI. */
+function send(c: Controller, as?: "followUp") {
+	const { editor, session } = c;
+	const { history, view } = c.deps;
+	const state = editor.current();
+	const text = edit.expandPastes(state);
+	if (!text.trim()) return;
+	const command = text.trim();
+	editor.set(edit.emptyEditor());
+	c.memory.browsing = undefined;
+	history.add(state.text.includes("[paste #") ? text : state.text);
+	if (state.pastes.size > 0 && !/^[/!]/.test(command)) view.showPastesAs(text.trim(), state.text.trim());
+	// Every command, /quit and the pickers' included, goes to the session's registry; one that needs
+	// the UI answers with what to show.
+	session
+		.submit(text, as ? { as, ui: true } : { ui: true })
+		.then((outcome) => {
+			if (outcome.kind === "command" && outcome.ui) openUiRequest(c, outcome.ui);
+		})
+		.catch(c.fail);
+}
+
+/** Stops the run; queued messages come back to the input, before what is typed there. */
+function abort({ session, editor }: Controller) {
+	session.abort();
+	const queued = session.takeQueuedMessages();
+	const restored = [...queued.steering, ...queued.followUp];
+	if (!restored.length) return;
+	const typed = editor.current().text;
+	editor.set(edit.emptyEditor([...restored, typed].filter(Boolean).join("\n")));
+}
+
+/** Ctrl+C on a typed input: cleared, not lost (Up brings it back). */
+function clearInput(c: Controller) {
+	const typed = c.editor.current().text;
+	if (typed.trim()) c.deps.history.add(typed);
+	c.memory.browsing = undefined;
+	c.editor.set(edit.emptyEditor());
+}
+
+/** Up/Down: a line within the input, or past its edge the previous/next input of the history. */
+function browseHistory(c: Controller, direction: -1 | 1) {
+	const { editor, memory } = c;
+	const moved = edit.moveLine(editor.current(), direction);
+	if (moved) return editor.set(moved);
+	const entries = c.deps.history.entries;
+	const at = memory.browsing ?? { index: entries.length, draft: editor.current().text };
+	const index = Math.min(entries.length, Math.max(0, at.index + direction));
+	if (index === at.index) return;
+	memory.browsing = { index, draft: at.draft };
+	const recalled = edit.emptyEditor(index === entries.length ? at.draft : entries[index]);
+	// A recalled `/command` must not open completion: its menu would take the next Up.
+	c.deps.menu.closeFor(menuInputKey(recalled));
+	editor.set(recalled);
 }

@@ -1,0 +1,164 @@
+// The App's hooks, one job each: follow the terminal's size, reprint the history after a width change,
+// the completion menu over the project's paths, the approval prompt's state, the spinner tick, the
+// session events the app answers (quit, a rewound prompt), and the work done once at mount.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { useStdout } from "ink";
+import { useEffect, useMemo, useReducer, useRef } from "react";
+import type { AgentSessionApi, SessionState } from "../src/session/types.js";
+import { type ApprovalPromptState, approvalKey, initialApprovalState } from "./approval-prompt-state.js";
+import { type Completion, completionsFor, type DirEntry } from "./completion.js";
+import { type EditorState, emptyEditor } from "./editor-state.js";
+import { FileIndex } from "./file-index.js";
+import type { KeyPress } from "./key-map.js";
+import { loadHighlighter } from "./markdown/highlight.js";
+import type { SessionView } from "./session-view.js";
+import { type CompletionMenuHandle, menuInputKey, useCompletionMenu } from "./use-completion-menu.js";
+import type { EditorHandle } from "./use-editor.js";
+
+const TICK_MS = 200;
+/** Quiet time after the last width change before the history is printed again. */
+const RESIZE_SETTLE_MS = 150;
+
+/** The terminal's size, following resizes; `override` (tests) fixes it. */
+export function useTerminalSize(override?: { rows: number; columns: number }) {
+	const { stdout } = useStdout();
+	const [, bump] = useReducer((n: number) => n + 1, 0);
+	useEffect(() => {
+		if (override) return;
+		stdout.on("resize", bump);
+		return () => {
+			stdout.off("resize", bump);
+		};
+	}, [stdout, override]);
+	return override ?? { rows: stdout.rows || 24, columns: stdout.columns || 80 };
+}
+
+/** A new width re-wraps the history: once the resizing has settled, it is printed again. */
+export function useReprintOnResize(columns: number, reprint: (why: "resize") => void) {
+	const printedColumns = useRef(columns);
+	useEffect(() => {
+		if (columns === printedColumns.current) return;
+		const timer = setTimeout(() => {
+			printedColumns.current = columns;
+			reprint("resize");
+		}, RESIZE_SETTLE_MS);
+		return () => clearTimeout(timer);
+	}, [columns, reprint]);
+}
+
+function listDir(cwd: string) {
+	return (dir: string): DirEntry[] =>
+		readdirSync(join(cwd, dir), { withFileTypes: true }).map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
+}
+
+/** The completion menu for the input: commands, folders, and `@` paths walked in the background. */
+export function useInputCompletion(input: EditorState, session: AgentSessionApi, cwd: string): CompletionMenuHandle {
+	// A finished walk of the project's paths re-renders.
+	const [indexVersion, indexUpdated] = useReducer((n: number) => n + 1, 0);
+	const fileIndex = useMemo(() => new FileIndex(cwd, indexUpdated), [cwd]);
+	// biome-ignore lint/correctness/useExhaustiveDependencies: indexVersion: a finished walk changes what `paths` returns
+	const completions = useMemo(
+		(): Completion[] =>
+			completionsFor(input.text, input.cursor, { commands: session.commands(), listDir: listDir(cwd), paths: () => fileIndex.list() }),
+		[input.text, input.cursor, session, cwd, fileIndex, indexVersion],
+	);
+	const completionsRef = useRef(completions);
+	completionsRef.current = completions;
+	return useCompletionMenu(() => completionsRef.current, menuInputKey(input));
+}
+
+/**
+ * The waiting approval's prompt state (selection, typed reason), read by the next key before React
+ * re-renders, and the key handler that answers the session. "stop" when the key denies and stops the run.
+ */
+export function useApprovalPrompt(session: AgentSessionApi, pending: SessionState["pendingApproval"], refresh: () => void) {
+	const ref = useRef<ApprovalPromptState | undefined>(undefined);
+	if (pending && ref.current?.id !== pending.id) ref.current = initialApprovalState(pending.id);
+	const onKey = (key: KeyPress, action: string): "stop" | undefined => {
+		const request = session.getState().pendingApproval;
+		if (!request) return undefined;
+		const current = ref.current?.id === request.id ? ref.current : initialApprovalState(request.id);
+		const { state: next, outcome } = approvalKey(current, key, request, action);
+		ref.current = next;
+		if (outcome.type === "answer") session.respondToApproval?.(request.id, outcome.response);
+		if (outcome.type === "stop") session.respondToApproval?.(request.id, { decision: "deny", reason: "The user stopped the run." });
+		refresh();
+		return outcome.type === "stop" ? "stop" : undefined;
+	};
+	return { state: pending ? ref.current : undefined, onKey };
+}
+
+/**
+ * Spinners and elapsed seconds move while something runs, a few times a second. While a reply streams,
+ * its own frames already move them: tick only after a quiet TICK_MS.
+ */
+export function useBusyTick(busy: boolean, refresh: () => void) {
+	const lastRenderAt = useRef(0);
+	lastRenderAt.current = Date.now();
+	useEffect(() => {
+		if (!busy) return;
+		const timer = setInterval(() => {
+			if (Date.now() - lastRenderAt.current >= TICK_MS) refresh();
+		}, TICK_MS / 2);
+		return () => clearInterval(timer);
+	}, [busy, refresh]);
+}
+
+/**
+ * What the first reply needs (syntax highlighting, the provider's code) loads when the user starts
+ * typing: off the start-up path, out of the idle footprint, and done before the reply streams.
+ */
+export function usePrepareForReply(session: AgentSessionApi): () => void {
+	const prepared = useRef(false);
+	return () => {
+		if (prepared.current) return;
+		prepared.current = true;
+		void loadHighlighter();
+		void session.warmUp?.().catch(() => {});
+	};
+}
+
+/** The session events the app answers: `quit` ends it; a rewound prompt comes back to an empty input. */
+export function useSessionEvents(session: AgentSessionApi, onExit: (code: number) => void, editor: EditorHandle) {
+	// `/quit` reaches the session too (rpc and print share it); its `quit` event ends the app.
+	useEffect(() => session.subscribe((event) => event.type === "quit" && onExit(0)), [session, onExit]);
+	// After a conversation rewind (/rewind, /branch, /undo, /fork) the prompt comes back to an empty input.
+	const { current: editorNow, set: setEditor } = editor;
+	useEffect(
+		() =>
+			session.subscribe((event) => {
+				if (event.type === "rewound" && event.text !== undefined && editorNow().text === "") setEditor(emptyEditor(event.text));
+			}),
+		[session, editorNow, setEditor],
+	);
+}
+
+export interface StartupWork {
+	session: AgentSessionApi;
+	view: SessionView;
+	refresh: () => void;
+	configWarnings?: string[];
+	notices?: string[];
+	initialPrompt?: string;
+	openResumePicker?: () => void;
+	prepareForReply: () => void;
+}
+
+/** Once at mount: the start-up notices, the session picker of `rudder -r`, and the initial prompt. */
+export function useStartup(work: StartupWork) {
+	// biome-ignore lint/correctness/useExhaustiveDependencies: mount-time only: the notices and the initial prompt are sent once
+	useEffect(() => {
+		const { session, view, refresh, initialPrompt } = work;
+		for (const text of work.configWarnings ?? []) view.add({ kind: "notice", level: "warning", text });
+		for (const text of work.notices ?? []) view.add({ kind: "notice", level: "info", text });
+		refresh();
+		work.openResumePicker?.();
+		if (!initialPrompt) return;
+		work.prepareForReply();
+		session.submit(initialPrompt).catch((error: unknown) => {
+			view.add({ kind: "notice", level: "error", text: error instanceof Error ? error.message : String(error) });
+			refresh();
+		});
+	}, []);
+}
