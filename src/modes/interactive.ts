@@ -8,8 +8,7 @@ import { FirstStart } from "../../components/first-start.js";
 import { installFrameWrites } from "../../components/ink/frame-writes.js";
 import { installReflowGuard } from "../../components/ink/reflow-guard.js";
 import { loadKeyBindings } from "../../components/keybindings-file.js";
-import { McpTrustPrompt } from "../../components/McpTrustPrompt.js";
-import { TrustPrompt } from "../../components/TrustPrompt.js";
+import { mcpTrust, settingsTrust, TrustPrompt } from "../../components/TrustPrompt.js";
 import { enableKeyboardModes } from "../../components/terminal-modes.js";
 import { isDemoModel } from "../ai/constants.js";
 import { configFile } from "../config/paths.js";
@@ -92,12 +91,12 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 
 /** The MCP trust prompt, on its own before the app mounts; resolves with the answer. */
 function askMcpTrust(request: McpTrustRequest): Promise<boolean> {
-	return askBeforeApp((onAnswer) => createElement(McpTrustPrompt, { request, onAnswer }));
+	return askBeforeApp((onAnswer) => createElement(TrustPrompt, { question: mcpTrust(request), onAnswer }));
 }
 
 /** The project trust prompt (its settings would widen permissions), before the app mounts. */
 export function askTrust(widenings: readonly Widening[]): Promise<boolean> {
-	return askBeforeApp((onAnswer) => createElement(TrustPrompt, { widenings, onAnswer }));
+	return askBeforeApp((onAnswer) => createElement(TrustPrompt, { question: settingsTrust(widenings), onAnswer }));
 }
 
 /** Renders a yes/no prompt alone, erases it once answered (the app draws where it was), and resolves with the answer. */
