@@ -134,34 +134,10 @@ export class SessionView {
 				this.onMessageEnd(event.message);
 				break;
 			case "tool_execution_start":
-				this.tools.set(event.toolCallId, {
-					id: event.toolCallId,
-					name: event.toolName,
-					args: event.args,
-					startedAt: this.now(),
-					outputTail: "",
-				});
+			case "tool_execution_update":
+			case "tool_execution_end":
+				this.onToolEvent(event);
 				break;
-			case "tool_execution_update": {
-				const tool = this.tools.get(event.toolCallId);
-				if (tool) tool.outputTail = lastLines(resultText(event.partialResult.content), TOOL_TAIL_LINES);
-				break;
-			}
-			case "tool_execution_end": {
-				const tool = this.tools.get(event.toolCallId);
-				this.tools.delete(event.toolCallId);
-				this.toolsShown.add(event.toolCallId);
-				this.callArgs.delete(event.toolCallId);
-				this.add({
-					kind: "tool",
-					name: event.toolName,
-					args: tool?.args,
-					output: resultText(event.result.content),
-					isError: event.isError,
-					diff: typeof event.result.details?.diff === "string" ? event.result.details.diff : undefined,
-				});
-				break;
-			}
 			case "agent_end":
 				this.tools.clear();
 				this.resetTail();
@@ -189,15 +165,7 @@ export class SessionView {
 				this.shells.set(event.id, { command: event.command, startedAt: this.now() });
 				break;
 			case "user_shell":
-				this.shells.delete(event.id);
-				this.add({
-					kind: "shell",
-					command: event.command,
-					output: event.output,
-					exitCode: event.exitCode,
-					...(event.aborted ? { aborted: true } : {}),
-					...(event.excluded ? { excluded: true } : {}),
-				});
+				this.onShellEnd(event);
 				break;
 			case "compaction_start":
 				this.add({ kind: "notice", level: "info", text: `Compacting the context (${event.reason})…` });
@@ -211,6 +179,49 @@ export class SessionView {
 				break;
 		}
 		this.version++;
+	}
+
+	/** A tool call starts (it shows as running), streams output (its last lines), or ends (into the history). */
+	private onToolEvent(event: Extract<SessionEvent, { type: `tool_execution_${string}` }>): void {
+		if (event.type === "tool_execution_start") {
+			this.tools.set(event.toolCallId, {
+				id: event.toolCallId,
+				name: event.toolName,
+				args: event.args,
+				startedAt: this.now(),
+				outputTail: "",
+			});
+			return;
+		}
+		const tool = this.tools.get(event.toolCallId);
+		if (event.type === "tool_execution_update") {
+			if (tool) tool.outputTail = lastLines(resultText(event.partialResult.content), TOOL_TAIL_LINES);
+			return;
+		}
+		this.tools.delete(event.toolCallId);
+		this.toolsShown.add(event.toolCallId);
+		this.callArgs.delete(event.toolCallId);
+		this.add({
+			kind: "tool",
+			name: event.toolName,
+			args: tool?.args,
+			output: resultText(event.result.content),
+			isError: event.isError,
+			diff: typeof event.result.details?.diff === "string" ? event.result.details.diff : undefined,
+		});
+	}
+
+	/** A `!cmd` ended: off the running list, into the history with its output. */
+	private onShellEnd(event: Extract<SessionEvent, { type: "user_shell" }>): void {
+		this.shells.delete(event.id);
+		this.add({
+			kind: "shell",
+			command: event.command,
+			output: event.output,
+			exitCode: event.exitCode,
+			...(event.aborted ? { aborted: true } : {}),
+			...(event.excluded ? { excluded: true } : {}),
+		});
 	}
 
 	private resetTail(): void {

@@ -95,33 +95,22 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 	return new Promise<{ content: { type: "text"; text: string }[]; details: BashToolDetails }>((resolve, reject) => {
 		const child = spawnShellCommand({ shell, command: params.command, cwd: ctx.cwd, env: options.env, wrap: options.wrapSpawn });
 		let settled = false;
-		let updateTimer: NodeJS.Timeout | undefined;
-		let lastUpdateAt = 0;
 		let timeoutTimer: NodeJS.Timeout | undefined;
 		let drainTimer: NodeJS.Timeout | undefined;
 		let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 		let stopWatchingAbort: (() => void) | undefined;
-
-		const emitUpdate = () => {
-			updateTimer = undefined;
-			if (settled || !ctx.onUpdate) return;
-			lastUpdateAt = Date.now();
-			const snap = output.snapshot();
-			ctx.onUpdate({ content: [{ type: "text", text: snap.text }], details: snapshotDetails(snap) });
-		};
+		const updates = throttledUpdates(output, ctx.onUpdate, updateIntervalMs);
 		const onData = (chunk: Buffer) => {
 			if (settled) return;
 			output.append(chunk);
-			if (ctx.onUpdate && !updateTimer) {
-				updateTimer = setTimeout(emitUpdate, Math.max(0, updateIntervalMs - (Date.now() - lastUpdateAt)));
-			}
+			updates.schedule();
 		};
 		child.stdout?.on("data", onData);
 		child.stderr?.on("data", onData);
 
 		const cleanup = () => {
 			settled = true;
-			clearTimeout(updateTimer);
+			updates.cancel();
 			clearTimeout(timeoutTimer);
 			clearTimeout(drainTimer);
 			stopWatchingAbort?.();
@@ -147,13 +136,11 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 			// Background children (`server &`) may still hold the pipes; stop reading, leave them running.
 			child.stdout?.destroy();
 			child.stderr?.destroy();
-			const { code, signal } = exit;
+			const ended = exit;
 			void output.close().then(() => {
-				const snap = output.snapshot();
-				const details = { ...snapshotDetails(snap), exitCode: code };
-				if (code === 0) resolve({ content: [{ type: "text", text: formatOutput(snap, "", "(no output)") }], details });
-				else if (code !== null) reject(new Error(formatOutput(snap, `Command exited with code ${code}`, "")));
-				else reject(new Error(formatOutput(snap, `Command was killed by signal ${signal}`, "")));
+				const result = exitResult(output.snapshot(), ended);
+				if (result instanceof Error) reject(result);
+				else resolve(result);
 			});
 		};
 
@@ -169,6 +156,41 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 		});
 		child.on("close", complete);
 	});
+}
+
+/** What the call answers once the command exited: its output, or an error naming the exit code or signal. */
+function exitResult(snap: OutputSnapshot, exit: { code: number | null; signal: NodeJS.Signals | null }) {
+	const { code, signal } = exit;
+	if (code === 0) {
+		return {
+			content: [{ type: "text" as const, text: formatOutput(snap, "", "(no output)") }],
+			details: { ...snapshotDetails(snap), exitCode: code },
+		};
+	}
+	return new Error(formatOutput(snap, code !== null ? `Command exited with code ${code}` : `Command was killed by signal ${signal}`, ""));
+}
+
+/** Partial output for `onUpdate`, at most one update per interval; none once cancelled. */
+function throttledUpdates(output: OutputCollector, onUpdate: RunContext["onUpdate"], intervalMs: number) {
+	let timer: NodeJS.Timeout | undefined;
+	let lastAt = 0;
+	let cancelled = false;
+	const emit = () => {
+		timer = undefined;
+		if (cancelled || !onUpdate) return;
+		lastAt = Date.now();
+		const snap = output.snapshot();
+		onUpdate({ content: [{ type: "text", text: snap.text }], details: snapshotDetails(snap) });
+	};
+	return {
+		schedule() {
+			if (onUpdate && !timer && !cancelled) timer = setTimeout(emit, Math.max(0, intervalMs - (Date.now() - lastAt)));
+		},
+		cancel() {
+			cancelled = true;
+			clearTimeout(timer);
+		},
+	};
 }
 
 function snapshotDetails(snap: OutputSnapshot): BashToolDetails {

@@ -16,7 +16,7 @@ import type {
 	Usage,
 } from "../types.js";
 import { emptyUsage } from "../usage.js";
-import { runProviderStream } from "./assistant-builder.js";
+import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 
 export type FauxContentBlock = TextContent | ThinkingContent | ToolCall;
 
@@ -167,25 +167,7 @@ export function registerFauxProvider(options: RegisterFauxProviderOptions = {}):
 			const reply = typeof step === "function" ? await step(context, opts, callState, m) : step;
 			b.start();
 			const pace = makePacer(() => rate, opts?.signal);
-			for (const block of reply.content) {
-				if (block.type === "toolCall") {
-					await pace(1);
-					b.toolCallStart(block.id, block.id, block.name);
-					for (const piece of chunks(JSON.stringify(block.arguments), chunkChars)) {
-						await pace(piece.length / 4);
-						b.toolCallDelta(block.id, piece);
-					}
-					b.toolCallEnd(block.id);
-					continue;
-				}
-				const text = block.type === "text" ? block.text : block.thinking;
-				for (const piece of chunks(text, chunkChars)) {
-					await pace(piece.length / 4);
-					if (block.type === "text") b.text(piece, block.textSignature);
-					else b.thinking(piece, block.thinkingSignature);
-				}
-				b.closeAll();
-			}
+			await streamBlocks(b, reply, pace, chunkChars);
 			const estimate = estimateUsage(prompt, replyText(reply), opts, promptCache);
 			b.setUsage(scriptedUsage.has(reply) || hasCounts(reply.usage) ? pickCounts(reply.usage) : estimate);
 			if (reply.responseId) b.output.responseId = reply.responseId;
@@ -224,6 +206,34 @@ export function registerFauxProvider(options: RegisterFauxProviderOptions = {}):
 			if (getApiProvider(api) === entry) unregisterApiProvider(api);
 		},
 	};
+}
+
+/** Streams a scripted reply's blocks in chunks of a few tokens, at the pace set. */
+async function streamBlocks(
+	b: AssistantBuilder,
+	reply: AssistantMessage,
+	pace: (tokens: number) => Promise<void>,
+	chunkChars: () => number,
+) {
+	for (const block of reply.content) {
+		if (block.type === "toolCall") {
+			await pace(1);
+			b.toolCallStart(block.id, block.id, block.name);
+			for (const piece of chunks(JSON.stringify(block.arguments), chunkChars)) {
+				await pace(piece.length / 4);
+				b.toolCallDelta(block.id, piece);
+			}
+			b.toolCallEnd(block.id);
+			continue;
+		}
+		const text = block.type === "text" ? block.text : block.thinking;
+		for (const piece of chunks(text, chunkChars)) {
+			await pace(piece.length / 4);
+			if (block.type === "text") b.text(piece, block.textSignature);
+			else b.thinking(piece, block.thinkingSignature);
+		}
+		b.closeAll();
+	}
 }
 
 function hasCounts(usage: Usage | undefined): usage is Usage {
