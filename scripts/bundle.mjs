@@ -14,6 +14,11 @@ const { PATCHED_FILES, inkVersionProblem, patchInkFile } = await import(
 	pathToFileURL(join(root, "dist", "components", "ink", "patches.js")).href
 );
 const rowCachedOutput = join(root, "components", "ink", "row-cached-output.ts");
+// Start-up patches to packages under Ink (components/startup/patches.ts).
+const { patchStartupFile, startupPatchFilter } = await import(
+	pathToFileURL(join(root, "dist", "components", "startup", "patches.js")).href
+);
+const plainWidth = join(root, "components", "startup", "plain-width.ts");
 
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 const problem = inkVersionProblem(
@@ -36,6 +41,16 @@ const patchInk = {
 	},
 };
 
+const patchStartup = {
+	name: "patch-startup",
+	setup(b) {
+		b.onLoad({ filter: startupPatchFilter() }, (args) => ({
+			contents: patchStartupFile(args.path, readFileSync(args.path, "utf8"), plainWidth),
+			loader: "js",
+		}));
+	},
+};
+
 // Chunk names carry content hashes; clear old ones so dist/bundle holds one build.
 rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 
@@ -51,7 +66,7 @@ await build({
 	minify: !process.env.RUDDER_BUNDLE_DEBUG,
 	sourcemap: "linked",
 	logLevel: "warning",
-	plugins: [patchInk],
+	plugins: [patchInk, patchStartup],
 	define: { "process.env.NODE_ENV": '"production"' },
 	// Ink imports react-devtools-core for its optional devtools; it is never used at run time here.
 	alias: { "react-devtools-core": join(root, "scripts", "devtools-stub.mjs") },

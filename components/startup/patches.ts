@@ -1,0 +1,89 @@
+// Start-up patches to packages under Ink, as data: each a text replacement in one installed file, applied
+// by the bundle (scripts/bundle.mjs). Why each exists, and what it saves: components/startup/README.md.
+
+export interface DependencyPatch {
+	/** Text that must occur exactly once in the file. */
+	from: string;
+	to: string;
+	/** Code put before the file's first line (an import the replacement uses). */
+	prepend?: string;
+}
+
+/** The files, as paths ending `node_modules/<package>/<file>` (nested copies match too). */
+/** Ink's string-width (8) and wrap-ansi's own copy (7). */
+const STRING_WIDTH = "string-width/index.js";
+const WRAP_ANSI_STRING_WIDTH = "wrap-ansi/node_modules/string-width/index.js";
+const YOGA_WASM = "yoga-layout/dist/binaries/yoga-wasm-base64-esm.js";
+
+/** Patches by file; `plainWidth` is the path of components/startup/plain-width.ts. */
+export function startupPatches(plainWidth: string): Record<string, DependencyPatch[]> {
+	const stringWidth: DependencyPatch[] = [
+		// Both string-width releases (Ink's 8 and wrap-ansi's 7) build an Intl.Segmenter when loaded
+		// and compile an emoji regex on the first non-ASCII text: ~20 ms and 30–70 ms of the first
+		// frame. Text of characters that stand alone is measured without either.
+		{
+			from: "const segmenter = new Intl.Segmenter();",
+			to: "let rudderSegmenter;\nconst segmenter = { segment: (text) => (rudderSegmenter ??= new Intl.Segmenter()).segment(text) };",
+		},
+		{
+			from: "const eastAsianWidthOptions = {ambiguousAsWide: !ambiguousIsNarrow};",
+			to:
+				"const eastAsianWidthOptions = {ambiguousAsWide: !ambiguousIsNarrow};\n" +
+				"\tconst rudderPlain = rudderPlainWidth(string, eastAsianWidth, eastAsianWidthOptions);\n" +
+				"\tif (rudderPlain >= 0) return rudderPlain;",
+			prepend: `import { plainWidth as rudderPlainWidth } from ${JSON.stringify(plainWidth)};`,
+		},
+	];
+	return {
+		[WRAP_ANSI_STRING_WIDTH]: stringWidth,
+		[STRING_WIDTH]: [
+			...stringWidth,
+			// Parsing this pattern (the RGI emoji set, as esbuild emits it: `new RegExp(…, "v")` at load) is
+			// ~20 ms; built on first use it is never built for plain text.
+			{
+				from: "const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;",
+				to: 'let rudderRgiEmoji;\nconst rgiEmojiRegex = { test: (text) => (rudderRgiEmoji ??= new RegExp("^\\\\p{RGI_Emoji}$", "v")).test(text) };',
+			},
+		],
+		[YOGA_WASM]: [
+			// Yoga's loader, finding `fetch`, fetches its wasm from a data: URL: that loads undici and
+			// percent-decodes 95 KB in JavaScript (~40–60 ms before the first frame). Handing it the bytes
+			// (decoded by Buffer) takes its own no-fetch path.
+			{
+				from: "function ya(){return w||",
+				to: 'function ya(){w||!H.startsWith("data:")||(w=Buffer.from(H.slice(H.indexOf(",")+1),"base64"));return w||',
+			},
+		],
+	};
+}
+
+/** The table's file keys, for a loader's filter. */
+export const STARTUP_PATCHED_FILES = Object.keys(startupPatches(""));
+
+/** Matches the table's files, for an esbuild `onLoad` filter (Go regexp syntax, which this stays within). */
+export function startupPatchFilter(): RegExp {
+	const files = STARTUP_PATCHED_FILES.map((file) => file.replaceAll(".", "\\.").replaceAll("/", "[\\\\/]"));
+	return new RegExp(`[\\\\/]node_modules[\\\\/](${files.join("|")})$`);
+}
+
+/** The key of `path` in the table (the longest that fits: a nested copy has its own), or undefined. */
+export function startupPatchKey(path: string): string | undefined {
+	const normal = path.replaceAll("\\", "/");
+	const keys = STARTUP_PATCHED_FILES.filter((file) => normal.endsWith(`/node_modules/${file}`));
+	return keys.sort((a, b) => b.length - a.length)[0];
+}
+
+/** `source` of the file at `path` with its patches applied; throws, naming the file, when an anchor moved. */
+export function patchStartupFile(path: string, source: string, plainWidth: string): string {
+	const key = startupPatchKey(path);
+	if (!key) return source;
+	let patched = source;
+	for (const { from, to, prepend } of startupPatches(plainWidth)[key]) {
+		const count = patched.split(from).length - 1;
+		if (count !== 1) {
+			throw new Error(`${path} changed: "${from}" found ${count} times; review the patch in components/startup/patches.ts`);
+		}
+		patched = (prepend ? `${prepend}\n` : "") + patched.replace(from, to);
+	}
+	return patched;
+}
