@@ -18,7 +18,7 @@ const rowCachedOutput = join(root, "components", "ink", "row-cached-output.ts");
 const { patchStartupFile, startupPatchFilter } = await import(
 	pathToFileURL(join(root, "dist", "components", "startup", "patches.js")).href
 );
-const plainWidth = join(root, "components", "startup", "plain-width.ts");
+const plainWidth = join(root, "components", "startup", "plain-text.ts");
 
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 const problem = inkVersionProblem(

@@ -13,25 +13,32 @@ export interface DependencyPatch {
 /** Ink's string-width (8) and wrap-ansi's own copy (7). */
 const STRING_WIDTH = "string-width/index.js";
 const WRAP_ANSI_STRING_WIDTH = "wrap-ansi/node_modules/string-width/index.js";
+const SLICE_ANSI_TOKENIZE = "slice-ansi/tokenize-ansi.js";
+const ANSI_TOKENIZE = "@alcalzone/ansi-tokenize/build/tokenize.js";
 const YOGA_WASM = "yoga-layout/dist/binaries/yoga-wasm-base64-esm.js";
 
-/** Patches by file; `plainWidth` is the path of components/startup/plain-width.ts. */
-export function startupPatches(plainWidth: string): Record<string, DependencyPatch[]> {
+/** Patches by file; `plainText` is the path of components/startup/plain-text.ts. */
+export function startupPatches(plainText: string): Record<string, DependencyPatch[]> {
+	const from = JSON.stringify(plainText);
+	// Every package here built an Intl.Segmenter when loaded; the first of a process loads ICU's break
+	// data (~16 ms), and the first frame's text needs none: theirs split text of standalone characters
+	// themselves and build the real one on first other text.
+	const segmenter = (declaration: string, options: string): DependencyPatch => ({
+		from: `${declaration} = new Intl.Segmenter(${options});`,
+		to: `${declaration} = rudderPlainSegmenter(${options.replace(/^undefined, /, "")});`,
+		prepend: `import { plainSegmenter as rudderPlainSegmenter } from ${from};`,
+	});
 	const stringWidth: DependencyPatch[] = [
-		// Both string-width releases (Ink's 8 and wrap-ansi's 7) build an Intl.Segmenter when loaded
-		// and compile an emoji regex on the first non-ASCII text: ~20 ms and 30–70 ms of the first
-		// frame. Text of characters that stand alone is measured without either.
-		{
-			from: "const segmenter = new Intl.Segmenter();",
-			to: "let rudderSegmenter;\nconst segmenter = { segment: (text) => (rudderSegmenter ??= new Intl.Segmenter()).segment(text) };",
-		},
+		segmenter("const segmenter", ""),
+		// Both string-width releases (Ink's 8 and wrap-ansi's 7) compile an emoji regex on the first
+		// non-ASCII text: 30-70 ms of the first frame. Text of standalone characters is measured without.
 		{
 			from: "const eastAsianWidthOptions = {ambiguousAsWide: !ambiguousIsNarrow};",
 			to:
 				"const eastAsianWidthOptions = {ambiguousAsWide: !ambiguousIsNarrow};\n" +
 				"\tconst rudderPlain = rudderPlainWidth(string, eastAsianWidth, eastAsianWidthOptions);\n" +
 				"\tif (rudderPlain >= 0) return rudderPlain;",
-			prepend: `import { plainWidth as rudderPlainWidth } from ${JSON.stringify(plainWidth)};`,
+			prepend: `import { plainWidth as rudderPlainWidth } from ${from};`,
 		},
 	];
 	return {
@@ -45,6 +52,8 @@ export function startupPatches(plainWidth: string): Record<string, DependencyPat
 				to: 'let rudderRgiEmoji;\nconst rgiEmojiRegex = { test: (text) => (rudderRgiEmoji ??= new RegExp("^\\\\p{RGI_Emoji}$", "v")).test(text) };',
 			},
 		],
+		[SLICE_ANSI_TOKENIZE]: [segmenter("const GRAPHEME_SEGMENTER", "undefined, {granularity: 'grapheme'}")],
+		[ANSI_TOKENIZE]: [segmenter("const segmenter", 'undefined, { granularity: "grapheme" }')],
 		[YOGA_WASM]: [
 			// Yoga's loader, finding `fetch`, fetches its wasm from a data: URL: that loads undici and
 			// percent-decodes 95 KB in JavaScript (~40–60 ms before the first frame). Handing it the bytes

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { patchStartupFile, STARTUP_PATCHED_FILES, startupPatchFilter, startupPatchKey } from "../../../components/startup/patches.js";
 
 const root = join(import.meta.dirname, "..", "..", "..");
-const plainWidth = join(root, "components", "startup", "plain-width.ts");
+const plainWidth = join(root, "components", "startup", "plain-text.ts");
 const installed = (file: string) => join(root, "node_modules", file);
 const work = mkdtempSync(join(tmpdir(), "rudder-startup-patches-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -68,7 +68,7 @@ describe("the start-up patch table", () => {
 	it("applies every patch to the installed files exactly once", () => {
 		for (const file of STARTUP_PATCHED_FILES) {
 			const source = readFileSync(installed(file), "utf8");
-			expect(patchStartupFile(installed(file), source, "/x/plain-width.ts"), file).not.toBe(source);
+			expect(patchStartupFile(installed(file), source, "/x/plain-text.ts"), file).not.toBe(source);
 		}
 		// The nested copy gets its own entry, not the outer one's (whose RGI anchor it lacks).
 		expect(startupPatchKey(installed("wrap-ansi/node_modules/string-width/index.js"))).toBe("wrap-ansi/node_modules/string-width/index.js");
@@ -108,6 +108,34 @@ describe("the start-up patch table", () => {
 		);
 		expect(widths).toEqual(samples.map((s) => [s, (plain.value.width8 as Width)(s), (plain.value.width7 as Width)(s)]));
 		expect(made).toBe(2); // built on the first text that needs one
+	});
+
+	it("slice-ansi and ansi-tokenize, patched, split text as before, and build no segmenter for plain text", async () => {
+		const entry =
+			'export { default as sliceAnsi } from "slice-ansi";\n' +
+			'export { tokenize, styledCharsFromTokens } from "@alcalzone/ansi-tokenize";\n';
+		type Split = { sliceAnsi: (text: string, start: number, end?: number) => string; tokenize: (text: string) => unknown[] };
+		const plain = await countSegmenters(() => load("split", entry, false));
+		const patched = await countSegmenters(() => load("split", entry, true));
+		expect(plain.made).toBe(2);
+		expect(patched.made).toBe(0);
+		const [before, after] = [plain.value as Split, patched.value as Split];
+		const samples = [
+			"› ask, /command, @file, !shell",
+			"\x1b[2m/tmp/x · ask · mock/mock-1 · ↑0 ↓0\x1b[22m",
+			"\x1b]8;;https://x.test\x07link\x1b]8;;\x07 ─── ⠋",
+			"日本語のテキスト",
+		];
+		const run = (split: Split) => samples.flatMap((s) => [split.tokenize(s), split.sliceAnsi(s, 2, 9), split.sliceAnsi(s, 0, 3)]);
+		const { value: plainText, made: madeForPlain } = await countSegmenters(async () => run(after));
+		expect(madeForPlain).toBe(0);
+		expect(plainText).toEqual(run(before));
+		const mixed = ["e\u0301x", "👍🏽 ok", "\x1b[31m🏳️‍🌈\x1b[0m", "한글", "a\r\nb"];
+		const { value: mixedText, made: madeForMixed } = await countSegmenters(async () =>
+			mixed.flatMap((s) => [after.tokenize(s), after.sliceAnsi(s, 1, 3)]),
+		);
+		expect(mixedText).toEqual(mixed.flatMap((s) => [before.tokenize(s), before.sliceAnsi(s, 1, 3)]));
+		expect(madeForMixed).toBe(2);
 	});
 
 	it("Yoga, patched, loads without fetch and lays out", async () => {

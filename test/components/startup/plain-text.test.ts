@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { eastAsianWidth } from "get-east-asian-width";
 import { describe, expect, it } from "vitest";
-import { plainWidth, RANGES } from "../../../components/startup/plain-width.js";
+import { plainSegmenter, plainWidth, RANGES, standalone } from "../../../components/startup/plain-text.js";
 // The two string-width releases in Ink's tree (Ink's own, and wrap-ansi's), as installed and unpatched.
 import stringWidth8 from "../../../node_modules/string-width/index.js";
 import stringWidth7 from "../../../node_modules/wrap-ansi/node_modules/string-width/index.js";
@@ -65,5 +65,42 @@ describe("plainWidth", () => {
 		for (const s of ["› ask, /command", "a · b · ↑0 ↓0 · $0.000", "…", "─────", "⠋⠙⠹⠸", "✓ ✗ ● ⎿", "日本語", "über"]) {
 			expect(plainWidth(s, eastAsianWidth), s).toBe(stringWidth8(s));
 		}
+	});
+});
+
+describe("plainSegmenter", () => {
+	const intl = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+	const plain = plainSegmenter({ granularity: "grapheme" });
+	const fields = (segments: Iterable<{ segment: string; index: number; input: string }>) =>
+		[...segments].map(({ segment, index, input }) => ({ segment, index, input }));
+	const table = fc.oneof(...RANGES.map(([first, last]) => fc.integer({ min: first, max: last })));
+	const other = fc.constantFrom(0x0301, 0x200d, 0xfe0f, 0x1100, 0x1161, 0xac00, 0xff9e, 0x00a9, 0x2194, 0xd83d, 0xdc4d);
+	const text = fc
+		.array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), table, other), { maxLength: 12 })
+		.map((codes) => String.fromCharCode(...codes));
+
+	it("splits any text as Intl.Segmenter does, itself when every character stands alone", () => {
+		let own = 0;
+		fc.assert(
+			fc.property(text, (s) => {
+				if (standalone(s)) own++;
+				expect(fields(plain.segment(s))).toEqual(fields(intl.segment(s)));
+				const ours = plain.segment(s) as unknown as Intl.Segments;
+				for (const at of [-1, 0, 1, s.length - 1, s.length, 2.5]) {
+					const theirs = intl.segment(s).containing(at);
+					expect(ours.containing(at) && fields([ours.containing(at) as Intl.SegmentData]), `${JSON.stringify(s)} @${at}`).toEqual(
+						theirs && fields([theirs]),
+					);
+				}
+			}),
+			{ numRuns: 3000 },
+		);
+		expect(own).toBeGreaterThan(300);
+	});
+
+	it("leaves CR, marks, joiners, emoji and Hangul to Intl.Segmenter", () => {
+		for (const s of ["a\r\nb", "e\u0301", "a\u200db", "\u2194\ufe0f", "\u1100\u1161", "👍", "©"])
+			expect(standalone(s), JSON.stringify(s)).toBe(false);
+		expect(standalone("\x1b[31m› a · b ↑0\x1b[0m\n⠋ 日本")).toBe(true);
 	});
 });

@@ -1,10 +1,10 @@
-// The width of text made only of characters that are each their own grapheme cluster and whose width
-// is their East Asian Width: printable ASCII, Latin, Greek, Cyrillic, punctuation, arrows, symbols, box
-// drawing, braille, CJK. The string-width packages Ink uses are patched (components/startup/patches.ts)
-// to ask this first, because their general path (Intl.Segmenter and the /\p{RGI_Emoji}/v regex) costs
-// 40–90 ms to set up on first use, and the first frame already has "›" and "·" in it.
-// test/components/startup/plain-width.test.ts checks every code point of RANGES against both installed
-// string-width versions; anything else (marks, emoji, Hangul, controls) returns -1 and their path decides.
+// Width and grapheme clusters of text made only of characters that are each their own cluster and whose
+// width is their East Asian Width: ASCII, Latin, Greek, Cyrillic, punctuation, arrows, symbols, box
+// drawing, braille, CJK. The packages under Ink that measure and split text are patched
+// (components/startup/patches.ts) to ask this first, because their general path (Intl.Segmenter, and
+// string-width's /\p{RGI_Emoji}/v regex) costs 20-90 ms to set up on first use, and the first frame
+// already has "›" and "·" in it. test/components/startup/plain-text.test.ts checks every code point of
+// RANGES against the installed packages; anything else (marks, emoji, Hangul, CR) goes their own way.
 
 type EastAsianWidth = (codePoint: number, options?: { ambiguousAsWide?: boolean }) => number;
 
@@ -58,4 +58,46 @@ export function plainWidth(text: string, eastAsianWidth: EastAsianWidth, options
 		else return -1;
 	}
 	return width;
+}
+
+/** True when every character of `text` is a grapheme cluster of its own (CR can join a following LF). */
+export function standalone(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code < 0x80 ? code === 0x0d : !inRanges(code) || PICTOGRAPHIC.test(text[i])) return false;
+	}
+	return true;
+}
+
+interface Segment {
+	segment: string;
+	index: number;
+	input: string;
+}
+
+/** What `Intl.Segmenter#segment` returns, for standalone text: one segment per UTF-16 unit. */
+class CharSegments implements Iterable<Segment> {
+	constructor(private readonly input: string) {}
+	containing(index = 0): Segment | undefined {
+		const at = Math.trunc(index);
+		return at >= 0 && at < this.input.length ? { segment: this.input[at], index: at, input: this.input } : undefined;
+	}
+	*[Symbol.iterator](): Iterator<Segment> {
+		for (let index = 0; index < this.input.length; index++) yield { segment: this.input[index], index, input: this.input };
+	}
+}
+
+/**
+ * A grapheme segmenter that splits standalone text itself and builds the real one (options as given)
+ * only for other text.
+ */
+export function plainSegmenter(options?: Intl.SegmenterOptions): { segment(text: string): Iterable<Segment> } {
+	let real: Intl.Segmenter | undefined;
+	return {
+		segment(text) {
+			if (standalone(text)) return new CharSegments(text);
+			real ??= new Intl.Segmenter(undefined, options);
+			return real.segment(text);
+		},
+	};
 }
