@@ -1,84 +1,41 @@
-// The first hour of a new user, in a real terminal: tmux (a private socket) runs the built app
-// (`npm run build` first) against a scripted OpenAI chat-completions server on 127.0.0.1. Checked on
-// the screen (`capture-pane`), the scrollback (`capture-pane -S -`) and the server's request log.
-// With RUDDER_SAVE_CAPTURE set, the screens are written to first-hour-captures.txt next to this file.
+// The first hour of a new user, in a real terminal (test/helpers/tmux-app.ts: tmux on a private
+// socket runs the built app, `npm run build` first, against a scripted OpenAI chat-completions server
+// on 127.0.0.1). Checked on the screen (`capture-pane`), the scrollback (`capture-pane -S -`) and the
+// server's request log. With RUDDER_SAVE_CAPTURE set, the screens are written to capture-first-hour.txt.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessionsDir } from "../../src/session/session-store.js";
 import { textRecords } from "../helpers/openai-chunks.js";
-import { BIN, type CliHome, makeHome } from "../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
-import { tmuxPane } from "../helpers/tmux-pane.js";
+import { tmuxAppPerTest } from "../helpers/tmux-app.js";
 
 const LONG = 90_000;
-const SOCKET = `rudder-first-hour-${process.pid}`;
 const SESSION = "app";
-const CAPTURES = join(import.meta.dirname, "first-hour-captures.txt");
+const CAPTURES = join(import.meta.dirname, "capture-first-hour.txt");
 
-const { tmux, captureAll, sendText, sendKey, waitForScreen } = tmuxPane(SOCKET, SESSION);
+const term = tmuxAppPerTest("rudder-first-hour");
+const { tmux, capture, captureAll, sendText, sendKey, waitForScreen } = term;
+const start = (args: string[], options: Parameters<typeof term.start>[1] = {}) => term.start(["--model", "mock/mock-1", ...args], options);
 
 function save(title: string, screen: string): void {
 	if (process.env.RUDDER_SAVE_CAPTURE) appendFileSync(CAPTURES, `--- ${title} ---\n${screen.replace(/\n+$/, "")}\n`);
 }
 
-let server: ScriptedServer | undefined;
-let home: CliHome | undefined;
-let socketPath: string | undefined;
-
-if (process.env.RUDDER_SAVE_CAPTURE) writeFileSync(CAPTURES, "");
-
-afterEach(async () => {
-	try {
-		tmux("kill-server");
-	} catch {
-		// already gone
-	}
-	if (socketPath) rmSync(socketPath, { force: true });
-	await server?.close();
-	home?.cleanup();
-	server = undefined;
-	home = undefined;
-});
-
-/** Starts the app in a fresh pane; `before` runs in the pane's shell first (e.g. `seq 1 100`). */
-async function start(args: string[], options: { before?: string; columns?: number; rows?: number } = {}) {
-	expect(() => execFileSync("tmux", ["-V"]), "tmux is needed: apt-get install -y tmux").not.toThrow();
-	server ??= await startScriptedServer();
-	home ??= makeHome({ mockUrl: server.url });
-	const env = Object.entries({ ...home.env, TERM: "screen-256color", NODE: process.execPath }).map(([k, v]) => `${k}=${v}`);
-	const script = `${options.before ? `${options.before}; ` : ""}exec "$NODE" "$@"`;
-	tmux(
-		"-f",
-		"/dev/null",
-		"new-session",
-		"-d",
-		"-s",
-		SESSION,
-		"-x",
-		String(options.columns ?? 100),
-		"-y",
-		String(options.rows ?? 30),
-		"-c",
-		home.cwd,
-		"env",
-		"-i",
-		...env,
-		"sh",
-		"-c",
-		script,
-		"sh",
-		BIN,
-		"--model",
-		"mock/mock-1",
-		...args,
+if (process.env.RUDDER_SAVE_CAPTURE) {
+	writeFileSync(
+		CAPTURES,
+		[
+			"# capture-pane excerpts of the first hour, from a real run of test/e2e/first-hour.test.ts:",
+			"#   npm run build && RUDDER_SAVE_CAPTURE=1 npx vitest run test/e2e/first-hour.test.ts --project unit",
+			"# tmux 3.3 on a private socket, TERM=screen-256color, NO_COLOR=1, against the scripted",
+			"# chat-completions server on 127.0.0.1 (test/helpers/sse-server.ts). Each block is `tmux capture-pane -p`.",
+			"",
+		].join("\n"),
 	);
-	// Keep the pane's history long enough for the measurement (tmux's default is 2,000 lines).
-	tmux("set-option", "-t", SESSION, "history-limit", "10000");
-	socketPath = tmux("display-message", "-p", "-t", SESSION, "#{socket_path}").trim();
-	await waitForScreen((s) => s.includes("mock/mock-1"), "the footer");
 }
+
+const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i} `);
 
 /** Session files as the app writes them, for the picker to list. */
 function writeSessions(cwd: string, env: Record<string, string>, sessions: { id: string; first: string; minutesAgo: number }[]) {
@@ -97,7 +54,7 @@ function writeSessions(cwd: string, env: Record<string, string>, sessions: { id:
 describe("the first hour, in tmux", () => {
 	it("keeps the scrollback from before it started through a message, a resize and Ctrl+L", { timeout: LONG }, async () => {
 		await start([], { before: "seq 1 100" });
-		server!.enqueue({ kind: "sse", chunks: textRecords(["Hello ", "from ", "the ", "model."]) });
+		term.server.enqueue({ kind: "sse", chunks: textRecords(["Hello ", "from ", "the ", "model."]) });
 		sendText("hi");
 		sendKey("Enter");
 		await waitForScreen((s) => s.includes("from the model."), "the reply");
@@ -117,11 +74,14 @@ describe("the first hour, in tmux", () => {
 		await new Promise((r) => setTimeout(r, 500));
 		await waitForScreen((s) => s.includes("from the model."), "the redrawn history");
 		expect(count()).toBe(100);
+		save(
+			"`seq 1 100`, then rudder: lines 1–100 found in `capture-pane -p -S -`",
+			`after one message: 100 of 100; after resizing to 60 columns and back to 100: 100 of 100; after Ctrl+L: ${count()} of 100`,
+		);
 	});
 
 	it("/resume and rudder -r open the session picker; typing searches, Enter opens", { timeout: LONG }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { home } = await term.setUp();
 		writeSessions(home.cwd, home.env, [
 			{ id: "1111aaaa-0000-4000-8000-000000000001", first: "fix the flaky parser test", minutesAgo: 60 },
 			{ id: "2222bbbb-0000-4000-8000-000000000002", first: "write the release notes", minutesAgo: 5 },
@@ -137,12 +97,66 @@ describe("the first hour, in tmux", () => {
 		save("the picker, searching 'flaky'", filtered);
 		sendKey("Enter");
 		await waitForScreen((s) => s.includes("› fix the flaky parser test") && s.includes("Resumed session 1111aaaa"), "the resumed session");
-		// And /resume from inside the app.
+		// And /resume from inside the app: Esc closes it, a second one searches and opens the other session.
 		sendText("/resume");
 		sendKey("Enter");
 		await waitForScreen((s) => s.includes("Resume a session"), "the /resume picker");
 		sendKey("Escape");
 		await waitForScreen((s) => !s.includes("Resume a session"), "the closed picker");
+		sendText("/resume");
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("Resume a session"), "the /resume picker again");
+		sendText("release");
+		await waitForScreen((s) => s.includes("search: release") && !/flaky parser test +1 msg/.test(s), "the /resume search");
+		sendKey("Enter");
+		await waitForScreen(
+			(s) => s.includes("› write the release notes") && s.includes("Resumed session 2222bbbb") && !s.includes("Resume a session"),
+			"the other session",
+		);
+	});
+
+	it("Ctrl+C while the reply streams stops the run and the app stays, ready for the next prompt", { timeout: LONG }, async () => {
+		const exitFile = await start([]);
+		term.server.enqueue(
+			{ kind: "sse", chunks: textRecords(["Long answer: ", ...words("beta", 300)]), delayMs: 60 },
+			{ kind: "sse", chunks: textRecords(["Second ", "answer."]) },
+		);
+		sendText("tell me everything");
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("beta3"), "the reply streaming");
+		sendKey("C-c");
+		await waitForScreen((s) => s.includes("Aborted"), "the stopped run");
+		// Stopped for good: nothing more streams in, the app did not quit.
+		await new Promise((r) => setTimeout(r, 700));
+		expect(capture()).not.toContain("beta299");
+		expect(existsSync(exitFile)).toBe(false);
+		sendText("and now?");
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("Second answer."), "the next reply");
+		expect(term.server.requests).toHaveLength(2);
+	});
+
+	it("Esc with the / popup open while streaming closes the popup and the run goes on; a second Esc stops it", {
+		timeout: LONG,
+	}, async () => {
+		await start([]);
+		term.server.enqueue({ kind: "sse", chunks: textRecords(["Long answer: ", ...words("gamma", 300)]), delayMs: 60 });
+		sendText("tell me everything");
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("gamma3"), "the reply streaming");
+		sendText("/");
+		await waitForScreen((s) => /1–8 of \d+/.test(s), "the completion popup");
+		sendKey("Escape");
+		const closed = await waitForScreen((s) => !/1–8 of \d+/.test(s), "the popup closed");
+		expect(closed).not.toContain("Aborted");
+		// Still streaming: later words arrive after the Esc.
+		const last = Math.max(...[...closed.matchAll(/gamma(\d+)/g)].map((m) => Number(m[1])));
+		await waitForScreen((s) => s.includes(`gamma${last + 5}`), "more of the reply");
+		expect(capture()).not.toContain("Aborted");
+		sendKey("Escape");
+		await waitForScreen((s) => s.includes("Aborted"), "the stopped run");
+		await new Promise((r) => setTimeout(r, 700));
+		expect(capture()).not.toContain("gamma299");
 	});
 
 	it("the / completion window scrolls through every command and Tab takes the selection", { timeout: LONG }, async () => {
@@ -158,7 +172,7 @@ describe("the first hour, in tmux", () => {
 		sendKey("Down");
 		sendKey("Down");
 		const chosen = /\/[\w-]+/.exec(names[2])![0];
-		await waitForScreen((s) => s.includes(`▸ ${chosen} `), "the third command selected");
+		save("Down twice: the third command selected", await waitForScreen((s) => s.includes(`▸ ${chosen} `), "the third command selected"));
 		sendKey("Tab");
 		// The command and a space (capture-pane drops trailing spaces); the menu closes.
 		await waitForScreen((s) => s.includes(`› ${chosen}`) && !/of \d+ · ↑/.test(s), "the accepted command");
@@ -171,12 +185,12 @@ describe("the first hour, in tmux", () => {
 		sendKey("S-Enter");
 		sendText("second line");
 		await waitForScreen((s) => /› first line\n\s+second line/.test(s), "two lines in the input");
-		expect(server!.requests).toHaveLength(0);
+		expect(term.server.requests).toHaveLength(0);
 	});
 
 	it("a 429 shows a counting-down retry line, then the reply streams", { timeout: LONG }, async () => {
 		await start([]);
-		server!.enqueue(
+		term.server.enqueue(
 			{ kind: "status", status: 429, body: '{"error":{"message":"slow down"}}', headers: { "retry-after": "3" } },
 			{ kind: "sse", chunks: textRecords(["after ", "the ", "wait."]) },
 		);
@@ -186,7 +200,7 @@ describe("the first hour, in tmux", () => {
 		save("a 429 with retry-after: 3", line);
 		await waitForScreen((s) => /retrying in [12] s \(429 rate limited\)/.test(s), "the countdown");
 		await waitForScreen((s) => s.includes("after the wait.") && !s.includes("retrying in"), "the reply");
-		expect(server!.requests).toHaveLength(2);
+		expect(term.server.requests).toHaveLength(2);
 	});
 
 	it("draws a markdown table aligned inside the width", { timeout: LONG }, async () => {
@@ -199,7 +213,7 @@ describe("the first hour, in tmux", () => {
 			"| 2 | Fix the parser | you |\n",
 			"\nDone.",
 		];
-		server!.enqueue({ kind: "sse", chunks: textRecords(table), delayMs: 30 });
+		term.server.enqueue({ kind: "sse", chunks: textRecords(table), delayMs: 30 });
 		sendText("plan it");
 		sendKey("Enter");
 		const screen = await waitForScreen((s) => s.includes("Done.") && s.includes("└"), "the table");

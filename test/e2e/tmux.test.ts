@@ -1,22 +1,18 @@
-// The built app in a real terminal: tmux runs `node bin/rudder.js` (run `npm run build` first) against
-// a scripted OpenAI chat-completions server on 127.0.0.1. We type a prompt, steer while it streams,
+// The built app in a real terminal (test/helpers/tmux-app.ts: tmux on a private socket, a scripted
+// OpenAI chat-completions server on 127.0.0.1, a temp home). We type a prompt, steer while it streams,
 // queue a follow-up, press Esc, and check what the screen shows (`capture-pane`) and what the model was
-// sent (the server's request log). CI must be unset in the pane: Ink draws no live frames under CI.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// sent (the server's request log).
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { textBody, textRecords, toolCallBody } from "../helpers/openai-chunks.js";
-import { BIN, type CliHome, makeHome } from "../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
-import { tmuxPane } from "../helpers/tmux-pane.js";
+import { tmuxAppPerTest } from "../helpers/tmux-app.js";
 
 const LONG = 90_000;
-// A private tmux server (its own socket), so the test never touches anyone else's sessions.
-const SOCKET = `rudder-e2e-${process.pid}`;
 const SESSION = "app";
 
-const { tmux, capture, sendText, sendKey, waitForScreen } = tmuxPane(SOCKET, SESSION);
+const term = tmuxAppPerTest("rudder-e2e");
+const { tmux, capture, sendText, sendKey, waitForScreen, start, exitCode } = term;
 
 /** Sends `line` (a command whose output is a snapshot) every 2 s until the screen shows what `predicate` wants. */
 async function askUntil(line: string, predicate: (screen: string) => boolean, what: string): Promise<void> {
@@ -58,68 +54,15 @@ function colourCodes(text: string): string[] {
 	return found;
 }
 
-let server: ScriptedServer | undefined;
-let home: CliHome | undefined;
-
-let socketPath: string | undefined;
-
-afterEach(async () => {
-	try {
-		tmux("kill-server");
-	} catch {
-		// already gone
-	}
-	// tmux leaves its socket file behind.
-	if (socketPath) rmSync(socketPath, { force: true });
-	await server?.close();
-	home?.cleanup();
-});
-
-/** Starts the built app in a 100×30 pane of the private server; returns the file its exit code goes to. */
-function startApp(cliHome: CliHome, args: string[]): string {
-	const exitFile = join(cliHome.rudderHome, "exit-code");
-	const env = Object.entries({ ...cliHome.env, TERM: "screen-256color", NODE: process.execPath, EXIT_FILE: exitFile }).map(
-		([k, v]) => `${k}=${v}`,
-	);
-	tmux(
-		"-f",
-		"/dev/null",
-		"new-session",
-		"-d",
-		"-s",
-		SESSION,
-		"-x",
-		"100",
-		"-y",
-		"30",
-		"-c",
-		cliHome.cwd,
-		"env",
-		"-i",
-		...env,
-		"sh",
-		"-c",
-		'"$NODE" "$@"; echo $? > "$EXIT_FILE"',
-		"sh",
-		BIN,
-		...args,
-	);
-	socketPath = tmux("display-message", "-p", "-t", SESSION, "#{socket_path}").trim();
-	return exitFile;
-}
-
 describe("rudder in a real terminal (tmux)", () => {
 	it("steers, queues a follow-up and stops with Esc", { timeout: LONG }, async () => {
-		expect(() => execFileSync("tmux", ["-V"]), "tmux is needed: apt-get install -y tmux").not.toThrow();
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { server } = await term.setUp();
 		// First reply: ~4.5 s of streaming, long enough to steer into. Second: ~20 s, cut short by Esc.
 		server.enqueue(
 			{ kind: "sse", chunks: textRecords(["Working on it: ", ...words("alpha", 60), "done."]), delayMs: 75 },
 			{ kind: "sse", chunks: textRecords(["Brief answer: ", ...words("beta", 200)]), delayMs: 100 },
 		);
-		const exitFile = startApp(home, ["--model", "mock/mock-1"]);
-		await waitForScreen((s) => s.includes("mock/mock-1"), "the footer");
+		const exitFile = await start(["--model", "mock/mock-1"]);
 		sendText("say hello");
 		sendKey("Enter");
 		await waitForScreen((s) => s.includes("alpha3"), "the first reply streaming");
@@ -128,7 +71,7 @@ describe("rudder in a real terminal (tmux)", () => {
 		sendText("be brief");
 		sendKey("Enter");
 		await waitForScreen((s) => s.includes("Steering: be brief"), "the steering line");
-		await waitFor(() => server!.requests.length === 2, "the steered request");
+		await waitFor(() => server.requests.length === 2, "the steered request");
 		expect(userTexts(server.requests[1].body)).toEqual(["say hello", "be brief"]);
 		await waitForScreen((s) => s.includes("beta3") && !s.includes("Steering:"), "the second reply");
 
@@ -188,17 +131,15 @@ describe("rudder in a real terminal (tmux)", () => {
 		// Two presses in one go: "within a second" must not depend on how loaded the machine is.
 		sendKey("C-c", "C-c");
 		// The exit code as the shell saw it: tmux 3.3 can leave the pane's status unrecorded for a while.
-		await waitFor(() => existsSync(exitFile), "the app to exit");
-		expect(readFileSync(exitFile, "utf8").trim()).toBe("0");
+		expect(await exitCode(exitFile)).toBe("0");
 	});
 
 	it("asks before starting a project's MCP servers, shows the command line, and remembers the answer", { timeout: LONG }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { server, home } = await term.setUp();
 		const fixture = join(import.meta.dirname, "..", "fixtures", "mcp", "stdio-server.mjs");
 		writeFileSync(join(home.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [fixture] } } }));
-		let exitFile = startApp(home, ["--model", "mock/mock-1"]);
-		const prompt = await waitForScreen((s) => s.includes("Start this project's MCP servers?"), "the MCP trust prompt");
+		let exitFile = await start(["--model", "mock/mock-1"], { ready: (s) => s.includes("Start this project's MCP servers?") });
+		const prompt = capture();
 		// The prompt comes before the app: nothing of the app is drawn yet, and it is gone once answered.
 		expect(prompt).toContain("stdio-server.mjs");
 		expect(prompt).not.toContain("mock/mock-1");
@@ -207,16 +148,14 @@ describe("rudder in a real terminal (tmux)", () => {
 		expect(answered).not.toContain("Start this project's MCP servers?");
 		await askUntil("/mcp ", (s) => /proj {2}ready/.test(s) && s.includes("mcp__proj__echo"), "/mcp listing the server ready");
 		sendKey("C-c", "C-c");
-		await waitFor(() => existsSync(exitFile), "the app to exit");
+		await exitCode(exitFile);
 
 		// The answer is remembered for this folder: the next start goes straight to the app.
-		rmSync(exitFile);
-		exitFile = startApp(home, ["--model", "mock/mock-1"]);
-		const app = await waitForScreen((s) => s.includes("mock/mock-1"), "the app on the second start");
-		expect(app).not.toContain("Start this project's MCP servers?");
+		exitFile = await start(["--model", "mock/mock-1"]);
+		expect(capture()).not.toContain("Start this project's MCP servers?");
 		await askUntil("/mcp ", (s) => /proj {2}ready/.test(s), "the remembered server ready");
 		sendKey("C-c", "C-c");
-		await waitFor(() => existsSync(exitFile), "the app to exit");
+		await exitCode(exitFile);
 	});
 });
 
@@ -224,8 +163,7 @@ describe("rudder in a real terminal (tmux)", () => {
 // default mode (ask). RUDDER_SAVE_CAPTURE=1 writes both screens to test/e2e/capture-permissions.txt.
 describe("approvals in a real terminal (tmux)", () => {
 	it("asks before the first command and before the first edit (with its diff), in the default mode", { timeout: LONG }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { server, home } = await term.setUp();
 		writeFileSync(join(home.cwd, "README.md"), "# Demo\n\nRun the tests with npm test.\n");
 		server.enqueue(
 			{ kind: "sse", chunks: [toolCallBody("bash", { command: "npm test" }, "call_1")] },
@@ -236,8 +174,7 @@ describe("approvals in a real terminal (tmux)", () => {
 			},
 			{ kind: "sse", chunks: [textBody("Updated the README.")] },
 		);
-		startApp(home, ["--model", "mock/mock-1"]);
-		await waitForScreen((s) => s.includes("mock/mock-1"), "the footer");
+		await start(["--model", "mock/mock-1"]);
 		expect(capture()).toMatch(/ · ask · mock\/mock-1/);
 		sendText("fix the readme");
 		sendKey("Enter");
@@ -270,12 +207,11 @@ describe("approvals in a real terminal (tmux)", () => {
 
 describe("project trust in a real terminal (tmux)", () => {
 	it("asks once before a project's settings may widen permissions; no leaves them ignored, remembered", { timeout: LONG }, async () => {
-		server = await startScriptedServer();
-		home = makeHome({ mockUrl: server.url });
+		const { server, home } = await term.setUp();
 		mkdirSync(join(home.cwd, ".rudder"));
 		writeFileSync(join(home.cwd, ".rudder", "settings.json"), JSON.stringify({ permissions: { mode: "yolo", allow: ["bash(curl*)"] } }));
-		let exitFile = startApp(home, ["--model", "mock/mock-1"]);
-		const prompt = await waitForScreen((s) => s.includes("Trust this folder's settings?"), "the trust prompt");
+		let exitFile = await start(["--model", "mock/mock-1"], { ready: (s) => s.includes("Trust this folder's settings?") });
+		const prompt = capture();
 		expect(prompt).toContain('permissions.mode "yolo"');
 		expect(prompt).toContain('permissions.allow "bash(curl*)"');
 		expect(prompt).not.toContain("mock/mock-1");
@@ -284,15 +220,14 @@ describe("project trust in a real terminal (tmux)", () => {
 		expect(app).toMatch(/ · ask · mock\/mock-1/);
 		expect(app).toContain('Ignored permissions.mode "yolo", permissions.allow "bash(curl*)"');
 		sendKey("C-c", "C-c");
-		await waitFor(() => existsSync(exitFile), "the app to exit");
+		await exitCode(exitFile);
 
 		// Remembered: the next start does not ask again and still ignores the widening.
-		rmSync(exitFile);
-		exitFile = startApp(home, ["--model", "mock/mock-1"]);
-		const again = await waitForScreen((s) => s.includes("mock/mock-1"), "the app on the second start");
+		exitFile = await start(["--model", "mock/mock-1"]);
+		const again = capture();
 		expect(again).not.toContain("Trust this folder's settings?");
 		expect(again).toMatch(/ · ask · mock\/mock-1/);
 		sendKey("C-c", "C-c");
-		await waitFor(() => existsSync(exitFile), "the app to exit");
+		await exitCode(exitFile);
 	});
 });
