@@ -45,11 +45,10 @@ export function streamSimple(model: Model, context: Context, options?: SimpleStr
 }
 
 /**
- * Loads the built-in provider for `api` and Node's fetch (undici) ahead of the first request, so
- * the first reply does not pay for them. A no-op for registered or already loaded providers.
+ * Loads the built-in provider for `api` ahead of the first request, so the first reply does not pay
+ * for it. A no-op for registered or already loaded providers.
  */
 export async function preloadApi(api: Api): Promise<void> {
-	void globalThis.fetch;
 	const load = builtinLoaders[api];
 	if (!load || loaded.has(api) || getApiProvider(api)) return;
 	loaded.set(api, await load());

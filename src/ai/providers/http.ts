@@ -4,6 +4,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { redactSecrets } from "../../safety/secrets.js";
 import type { Model, ResponseInfo, RetryInfo } from "../types.js";
+import { type PostResponse, post } from "./http-post.js";
 
 export interface SseRequest {
 	/** Human name used in error text, e.g. "Anthropic". */
@@ -61,9 +62,6 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
 		const response = await fetchWithRetry(req, controller, () => {
 			stalled = true;
 		});
-		if (!response.body) throw new ProviderError(`${req.providerName}: empty response body`);
-		const reader = response.body.getReader();
-		const decoder = new TextDecoder();
 		const pending: SseEvent[] = [];
 		const parser = createParser({
 			onEvent: (e: EventSourceMessage) => pending.push({ event: e.event, data: e.data }),
@@ -73,22 +71,19 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
 			controller.abort();
 		}, req.idleTimeoutMs ?? 120_000);
 		try {
-			for (;;) {
-				const { value, done } = await reader.read();
-				if (done) break;
+			for await (const text of response.body) {
 				// Restarts the countdown in place: a new timer and closure per chunk cost ~5x more.
 				idleTimer.refresh();
-				parser.feed(decoder.decode(value, { stream: true }));
+				parser.feed(text);
 				while (pending.length > 0) yield pending.shift() as SseEvent;
 			}
-			parser.feed(decoder.decode());
 			// A body that ends without a trailing blank line still delivers its last event.
 			parser.feed("\n\n");
 			while (pending.length > 0) yield pending.shift() as SseEvent;
 		} finally {
 			clearTimeout(idleTimer);
 			// Closes the socket when the consumer stops early (abort, error, or break).
-			reader.cancel().catch(() => {});
+			response.close();
 		}
 	} catch (error) {
 		if (req.signal?.aborted) throw abortError();
@@ -107,7 +102,7 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
  * The idle watchdog also covers the wait for response headers: a server that accepts the connection
  * and never answers would otherwise hang until undici's 300 s header timeout.
  */
-async function fetchWithRetry(req: SseRequest, controller: AbortController, onStall: () => void): Promise<Response> {
+async function fetchWithRetry(req: SseRequest, controller: AbortController, onStall: () => void): Promise<PostResponse> {
 	const signal = controller.signal;
 	const idleMs = req.idleTimeoutMs ?? 120_000;
 	const maxRetries = req.maxRetries ?? 3;
@@ -115,18 +110,13 @@ async function fetchWithRetry(req: SseRequest, controller: AbortController, onSt
 	const baseDelay = req.retryBaseDelayMs ?? 1000;
 	const payload = JSON.stringify(req.body);
 	for (let attempt = 0; ; attempt++) {
-		let response: Response;
+		let response: PostResponse;
 		const headerTimer = setTimeout(() => {
 			onStall();
 			controller.abort();
 		}, idleMs);
 		try {
-			response = await fetch(req.url, {
-				method: "POST",
-				headers: { "content-type": "application/json", accept: "text/event-stream", ...req.headers },
-				body: payload,
-				signal,
-			});
+			response = await post(req.url, { "content-type": "application/json", accept: "text/event-stream", ...req.headers }, payload, signal);
 		} catch (error) {
 			clearTimeout(headerTimer);
 			if (signal.aborted) throw error;
@@ -144,14 +134,7 @@ async function fetchWithRetry(req: SseRequest, controller: AbortController, onSt
 			continue;
 		}
 		clearTimeout(headerTimer);
-		if (req.onResponse && req.model) {
-			// forEach, not Object.fromEntries: Node 20's Headers type is not declared iterable without the DOM lib.
-			const headers: Record<string, string> = {};
-			response.headers.forEach((value, key) => {
-				headers[key] = value;
-			});
-			req.onResponse({ status: response.status, headers }, req.model);
-		}
+		if (req.onResponse && req.model) req.onResponse({ status: response.status, headers: { ...response.headers } }, req.model);
 		if (response.ok) return response;
 		const text = await response.text().catch(() => "");
 		if (RETRYABLE_STATUS.has(response.status) && attempt < maxRetries) {
@@ -183,12 +166,12 @@ function statusReason(status: number): string {
 }
 
 /** The wait before the next try, or undefined when the server asks for longer than the cap allows. */
-function retryDelay(headers: Headers, backoff: number, cap: number): number | undefined {
-	const header = headers.get("retry-after-ms") ?? undefined;
+function retryDelay(headers: Record<string, string>, backoff: number, cap: number): number | undefined {
+	const header = headers["retry-after-ms"];
 	let wanted: number | undefined;
 	if (header !== undefined && Number.isFinite(Number(header))) wanted = Number(header);
 	else {
-		const after = headers.get("retry-after");
+		const after = headers["retry-after"];
 		if (after) {
 			const seconds = Number(after);
 			if (Number.isFinite(seconds)) wanted = seconds * 1000;
@@ -245,6 +228,8 @@ export function parseSseJson<T = any>(providerName: string, data: string): T {
 }
 
 function describeNetworkError(error: unknown): string {
+	const code = (error as { code?: unknown })?.code;
+	if (typeof code === "string" && code) return code;
 	const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
 	if (cause?.code) return cause.code;
 	if (cause?.message) return cause.message;
