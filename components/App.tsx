@@ -10,6 +10,7 @@ import { ApprovalPrompt, approvalRows } from "./ApprovalPrompt.js";
 import {
 	useApprovalPrompt,
 	useBusyTick,
+	useFlashStatus,
 	useInputCompletion,
 	usePrepareForReply,
 	useReprintOnResize,
@@ -33,6 +34,7 @@ import { QueueLines, queueLines } from "./QueueLines.js";
 import type { RenderHints } from "./render/hints.js";
 import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import type { SessionView } from "./session-view.js";
+import { color, theme } from "./theme.js";
 import { useEditor } from "./use-editor.js";
 import { useHistoryBatches } from "./use-history-batches.js";
 import { useInputController } from "./use-input-controller.js";
@@ -127,6 +129,7 @@ export function App(props: AppProps) {
 	const hints = useMemo(() => keyHints(bindings), [bindings]);
 	const pending = state.pendingApproval;
 	const approval = useApprovalPrompt(session, pending, refresh);
+	const status = useFlashStatus();
 	const { onRaw, picker, setPickerQuery, openResumePicker } = useInputController({
 		bindings,
 		session,
@@ -137,6 +140,7 @@ export function App(props: AppProps) {
 		exit: props.onExit,
 		redraw: () => reprint("redraw"),
 		refresh,
+		flash: status.flash,
 		approvalKey: approval.onKey,
 	});
 	const prepareForReply = usePrepareForReply(session);
@@ -160,7 +164,7 @@ export function App(props: AppProps) {
 		view,
 		inputRows: rows.length,
 		overlayRows: (picker ? pickerRows(picker) : completionRows(menu.items.length)) + (pending ? approvalRows(pending, approvalMaxRows) : 0),
-		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? WELCOME_ROWS : 0),
+		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? WELCOME_ROWS : 0) + (status.text ? 1 : 0),
 	});
 
 	return (
@@ -183,6 +187,7 @@ export function App(props: AppProps) {
 				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
 				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
 				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
+				{status.text ? <Text color={color(theme.warning)}>{status.text}</Text> : null}
 				<Footer state={state} />
 			</Box>
 		</>

@@ -4,7 +4,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { useStdout } from "ink";
-import { useEffect, useMemo, useReducer, useRef } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { AgentSessionApi, SessionState } from "../src/session/types.js";
 import { type ApprovalPromptState, approvalKey, initialApprovalState } from "./approval-prompt-state.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
@@ -161,4 +161,17 @@ export function useStartup(work: StartupWork) {
 			refresh();
 		});
 	}, []);
+}
+
+/** A short status line (the Ctrl+C quit hint): shown for `ms`, then gone; it never enters the history. */
+export function useFlashStatus(): { text: string | undefined; flash: (text: string, ms: number) => void } {
+	const [text, setText] = useState<string | undefined>(undefined);
+	const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+	useEffect(() => () => clearTimeout(timer.current), []);
+	const flash = useCallback((next: string, ms: number) => {
+		clearTimeout(timer.current);
+		setText(next);
+		timer.current = setTimeout(() => setText(undefined), ms);
+	}, []);
+	return { text, flash };
 }

@@ -8,7 +8,7 @@ import { EDITOR_ACTIONS } from "./editor-actions.js";
 import * as edit from "./editor-state.js";
 import type { InputHistory } from "./input-history.js";
 import { keyLabel } from "./key-hints.js";
-import { type Intent, intentFor, type KeyPress, keyOf, parseKeyPress } from "./key-map.js";
+import { type Intent, intentFor, type KeyPress, keyOf, parseKeyPress, QUIT_WINDOW_MS } from "./key-map.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "./keybindings.js";
 import type { SessionView } from "./session-view.js";
 import { openResumePicker, openRewindMenu, openUiRequest, type UiRequestHost } from "./ui-requests.js";
@@ -32,6 +32,8 @@ export interface InputControllerDeps {
 	redraw: () => void;
 	/** Re-render now (for changes the session does not report, like a printed notice). */
 	refresh: () => void;
+	/** Shows a status line for `ms` (not a history line): the "again to quit" hint. */
+	flash: (text: string, ms: number) => void;
 	/** The key table in use (defaults plus keybindings.json); the defaults when absent. */
 	bindings?: KeyBindings;
 	/** Keys while an approval waits go here; "stop" (Esc) denies and stops the run like Esc does. */
@@ -179,7 +181,7 @@ function act(c: Controller, intent: Intent) {
 			return clearInput(c);
 		case "armQuit":
 			c.memory.lastCtrlC = c.now();
-			return c.notify("info", `Press ${keyLabel(deps.bindings ?? DEFAULT_KEY_BINDINGS, "interrupt") ?? "Ctrl+C"} again to quit`);
+			return deps.flash(`Press ${keyLabel(deps.bindings ?? DEFAULT_KEY_BINDINGS, "interrupt") ?? "Ctrl+C"} again to quit`, QUIT_WINDOW_MS);
 		case "quit":
 			return deps.exit(0);
 		case "redraw":
