@@ -11,6 +11,7 @@ import {
 	useApprovalPrompt,
 	useBusyTick,
 	useFlashStatus,
+	useHelp,
 	useInputCompletion,
 	usePrepareForReply,
 	useReprintOnResize,
@@ -19,7 +20,9 @@ import {
 	useTerminalSize,
 } from "./app-hooks.js";
 import { CompletionMenu, menuRows as completionRows } from "./CompletionMenu.js";
+import { FIELD_PROMPT_ROWS, FieldPrompt } from "./FieldPrompt.js";
 import { Footer } from "./Footer.js";
+import { FirstStart, welcomeRows } from "./first-start.js";
 import { History } from "./History.js";
 import { InputBox, inputRows } from "./InputBox.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./ink/live-budget.js";
@@ -56,12 +59,9 @@ export interface AppProps {
 	configWarnings?: string[];
 	/** Opens the session picker at start (`rudder -r`). */
 	openResumePicker?: boolean;
-	/** Shown above the input while the transcript is empty (the first-start panel). */
-	welcome?: React.ReactNode;
+	/** Show the welcome panel (first-start.tsx) above the input while the transcript is empty (and after /help). */
+	welcome?: boolean;
 }
-
-/** Rows the first-start panel takes (border and six lines). */
-const WELCOME_ROWS = 8;
 
 /** The live region's key hints, from the key table: " · Enter steers · Alt+Enter queues · Esc stops". */
 function keyHints(bindings: KeyBindings): { working: string; shell: string; render: RenderHints } {
@@ -130,7 +130,8 @@ export function App(props: AppProps) {
 	const pending = state.pendingApproval;
 	const approval = useApprovalPrompt(session, pending, refresh);
 	const status = useFlashStatus();
-	const { onRaw, picker, setPickerQuery, openResumePicker } = useInputController({
+	const helpShown = useHelp(session, view, bindings, refresh, state.messages.length);
+	const { onRaw, picker, setPickerQuery, field, setFieldValue, openResumePicker } = useInputController({
 		bindings,
 		session,
 		view,
@@ -141,6 +142,7 @@ export function App(props: AppProps) {
 		redraw: () => reprint("redraw"),
 		refresh,
 		flash: status.flash,
+		showHelp: helpShown.show,
 		approvalKey: approval.onKey,
 	});
 	const prepareForReply = usePrepareForReply(session);
@@ -158,20 +160,22 @@ export function App(props: AppProps) {
 	// Same editor state and width → same array, so the memoised InputBox skips streaming frames.
 	const rows = useMemo(() => inputRows(editor.state, width, MAX_INPUT_ROWS), [editor.state, width]);
 	const approvalMaxRows = Math.max(6, size.rows - 6);
-	const showWelcome = props.welcome !== undefined && state.messages.length === 0 && !state.isStreaming;
+	const showWelcome = !state.isStreaming && (helpShown.shown || (props.welcome === true && state.messages.length === 0));
 	const { queue, tools, tail } = liveLayout({
 		size,
 		view,
 		inputRows: rows.length,
-		overlayRows: (picker ? pickerRows(picker) : completionRows(menu.items.length)) + (pending ? approvalRows(pending, approvalMaxRows) : 0),
-		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? WELCOME_ROWS : 0) + (status.text ? 1 : 0),
+		overlayRows:
+			(field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker) : completionRows(menu.items.length)) +
+			(pending ? approvalRows(pending, approvalMaxRows) : 0),
+		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0),
 	});
 
 	return (
 		<>
 			<History key={epoch} items={batches} columns={size.columns} hints={hints.render} />
 			<Box flexDirection="column">
-				{showWelcome ? props.welcome : null}
+				{showWelcome ? <FirstStart model={state.model} models={session.availableModels()} /> : null}
 				<StreamingMessage tail={view.tail} columns={size.columns} maxRows={tail} />
 				{view.tail.writingToolCall ? <Text dimColor>{`… writing ${sanitizeTerminalText(view.tail.writingToolCall)} call`}</Text> : null}
 				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} />
@@ -185,6 +189,7 @@ export function App(props: AppProps) {
 				<QueueLines lines={queue} />
 				{pending && approval.state ? <ApprovalPrompt request={pending} state={approval.state} maxRows={approvalMaxRows} /> : null}
 				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
+				{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
 				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
 				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
 				{status.text ? <Text color={color(theme.warning)}>{status.text}</Text> : null}

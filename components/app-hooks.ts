@@ -10,7 +10,9 @@ import { type ApprovalPromptState, approvalKey, initialApprovalState } from "./a
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
 import { type EditorState, emptyEditor } from "./editor-state.js";
 import { FileIndex } from "./file-index.js";
+import { helpText } from "./help.js";
 import type { KeyPress } from "./key-map.js";
+import type { KeyBindings } from "./keybindings.js";
 import { loadHighlighter } from "./markdown/highlight.js";
 import type { SessionView } from "./session-view.js";
 import { type CompletionMenuHandle, menuInputKey, useCompletionMenu } from "./use-completion-menu.js";
@@ -174,4 +176,18 @@ export function useFlashStatus(): { text: string | undefined; flash: (text: stri
 		timer.current = setTimeout(() => setText(undefined), ms);
 	}, []);
 	return { text, flash };
+}
+
+/**
+ * `/help` in the app: the commands and the keys of the table in use, as one history notice, and the
+ * welcome panel again until the transcript changes.
+ */
+export function useHelp(session: AgentSessionApi, view: SessionView, bindings: KeyBindings, refresh: () => void, messages: number) {
+	const [shownAt, setShownAt] = useState<number | undefined>(undefined);
+	const show = () => {
+		view.add({ kind: "notice", level: "info", text: helpText(session.commands(), bindings) });
+		setShownAt(messages);
+		refresh();
+	};
+	return { shown: shownAt === messages, show };
 }

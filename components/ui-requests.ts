@@ -3,6 +3,7 @@
 // only choose what to show and pass the user's choice back.
 import type { AgentSessionApi, CommandUiRequest, RewindPointInfo } from "../src/session/types.js";
 import * as edit from "./editor-state.js";
+import type { FieldPromptHandle } from "./FieldPrompt.js";
 import { confirmRestorePicker, type RestoreChoice, restoreChoicePicker, rewindPointsPicker } from "./rewind-menu.js";
 import { resumePicker } from "./session-picker.js";
 import type { EditorHandle } from "./use-editor.js";
@@ -13,6 +14,9 @@ export interface UiRequestHost {
 	session: AgentSessionApi;
 	editor: EditorHandle;
 	pickers: PickerHandle;
+	fields: FieldPromptHandle;
+	/** `/help`: the commands and keys, and the welcome panel again. */
+	showHelp(): void;
 	notify(level: "info" | "error", text: string): void;
 	fail(error: unknown): void;
 	refresh(): void;
@@ -23,6 +27,20 @@ export function openUiRequest(host: UiRequestHost, request: CommandUiRequest) {
 	if (request === "pick-model") openModelPicker(host);
 	else if (request === "pick-session") openResumePicker(host);
 	else if (request === "rewind-menu") openRewindMenu(host);
+	else if (request === "help") host.showHelp();
+	else if (request.kind === "login-key") openLoginField(host, request.provider);
+}
+
+/**
+ * `/login <provider>` without a key: a masked field asks for it. The answer goes straight to the
+ * session's command, so the key is never drawn, never in the input nor in its history.
+ */
+export function openLoginField({ session, fields, fail }: UiRequestHost, provider: string) {
+	fields.open({
+		title: `API key for ${provider} (kept in auth.json, mode 0600)`,
+		mask: "•",
+		onSubmit: (key) => void session.submit(`/login ${provider} ${key}`, { ui: true }).catch(fail),
+	});
 }
 
 export function openModelPicker({ session, pickers, fail }: UiRequestHost) {

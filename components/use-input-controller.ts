@@ -6,6 +6,7 @@ import { useRef } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
 import { EDITOR_ACTIONS } from "./editor-actions.js";
 import * as edit from "./editor-state.js";
+import { useFieldPrompt } from "./FieldPrompt.js";
 import type { InputHistory } from "./input-history.js";
 import { keyLabel } from "./key-hints.js";
 import { type Intent, intentFor, type KeyPress, keyOf, parseKeyPress, QUIT_WINDOW_MS } from "./key-map.js";
@@ -32,6 +33,8 @@ export interface InputControllerDeps {
 	redraw: () => void;
 	/** Re-render now (for changes the session does not report, like a printed notice). */
 	refresh: () => void;
+	/** `/help`: the app shows the commands and keys (and the welcome panel again). */
+	showHelp: () => void;
 	/** Shows a status line for `ms` (not a history line): the "again to quit" hint. */
 	flash: (text: string, ms: number) => void;
 	/** The key table in use (defaults plus keybindings.json); the defaults when absent. */
@@ -61,6 +64,7 @@ interface Controller extends UiRequestHost {
 export function useInputController(deps: InputControllerDeps) {
 	const memory = useRef<KeyMemory>({ paste: undefined, lastCtrlC: Number.NEGATIVE_INFINITY, previous: undefined, browsing: undefined });
 	const pickers = usePicker();
+	const fields = useFieldPrompt();
 	const notify = (level: "info" | "error", text: string) => {
 		deps.view.add({ kind: "notice", level, text });
 		deps.refresh();
@@ -72,6 +76,8 @@ export function useInputController(deps: InputControllerDeps) {
 		session: deps.session,
 		editor: deps.editor,
 		pickers,
+		fields,
+		showHelp: deps.showHelp,
 		refresh: deps.refresh,
 		notify,
 		fail: (error) => notify("error", error instanceof Error ? error.message : String(error)),
@@ -80,6 +86,8 @@ export function useInputController(deps: InputControllerDeps) {
 		onRaw: (raw: string) => onRaw(c, raw),
 		picker: pickers.picker,
 		setPickerQuery: pickers.setQuery,
+		field: fields.field,
+		setFieldValue: fields.setValue,
 		openResumePicker: () => openResumePicker(c),
 	};
 }
@@ -92,7 +100,8 @@ function onRaw(c: Controller, raw: string) {
 		else {
 			const pasted = memory.paste;
 			memory.paste = undefined;
-			c.editor.apply((s) => edit.insertPaste(s, pasted));
+			// With a picker or a field open, its own field took the pasted text (a key must not land in the input).
+			if (!overlayOpen(c)) c.editor.apply((s) => edit.insertPaste(s, pasted));
 		}
 		return;
 	}
@@ -119,15 +128,19 @@ function onKey(c: Controller, key: KeyPress) {
 		isStreaming: session.getState().isStreaming || view.shells.size > 0,
 		inputEmpty: editor.current().text === "",
 		sinceLastCtrlC: at - c.memory.lastCtrlC,
-		mode: c.pickers.isOpen() ? "picker" : "editor",
+		mode: overlayOpen(c) ? "picker" : "editor",
 		completionOpen: menu.isOpen(),
 		previous: last && { key: last.key, ms: at - last.at },
 		bindings,
 	});
 	if (intent.type === "pasteStart") c.memory.paste = "";
+	else if (c.fields.isOpen()) c.fields.key(intent);
 	else if (c.pickers.isOpen()) c.pickers.key(intent);
 	else if (!completionTakes(c, intent)) act(c, intent);
 }
+
+/** A picker or a field prompt has the keys (Esc closes it before anything else). */
+const overlayOpen = (c: Controller) => c.fields.isOpen() || c.pickers.isOpen();
 
 /** A key while an approval waits: the approval context of the key table; typed reason text goes to the prompt as is. */
 function approvalKey(c: Controller, key: KeyPress) {

@@ -4,7 +4,6 @@
 import { render } from "ink";
 import { createElement, type ReactElement } from "react";
 import { App } from "../../components/App.js";
-import { FirstStart } from "../../components/first-start.js";
 import { installFrameWrites } from "../../components/ink/frame-writes.js";
 import { installReflowGuard } from "../../components/ink/reflow-guard.js";
 import { loadKeyBindings } from "../../components/keybindings-file.js";
@@ -49,7 +48,8 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	process.once("exit", restore);
 	const keys = loadKeyBindings(configFile("keybindings"));
 	for (const problem of keys.problems) reportConfigProblem(problem);
-	const welcome = isDemoModel(session.getState().model) ? createElement(FirstStart, { models: session.availableModels() }) : undefined;
+	// The welcome panel at start on the offline demo (it says how to get a real model); /help shows it again.
+	const welcome = isDemoModel(session.getState().model);
 	const instance = render(
 		createElement(App, {
 			session,

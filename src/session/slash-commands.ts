@@ -58,16 +58,22 @@ function describeSession(s: SessionInfo): string {
 export const slashCommands: readonly SlashCommand[] = [
 	{
 		name: "help",
-		description: "List the commands",
-		run: (s) =>
-			s.notify(
-				"info",
-				s
-					.commands()
-					.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}${c.source ? ` (${c.source})` : ""}`)
-					.concat("!cmd  Run a shell command; its output goes to the context", "!!cmd  Run a shell command, output not sent to the model")
-					.join("\n"),
-			),
+		description: "List the commands (in the app also the keys)",
+		run: (s, _args, ctx) =>
+			// The app lists its keys too, from its key table: it shows the help itself.
+			ctx.ui
+				? { ui: "help" }
+				: s.notify(
+						"info",
+						s
+							.commands()
+							.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}  ${c.description}${c.source ? ` (${c.source})` : ""}`)
+							.concat(
+								"!cmd  Run a shell command; its output goes to the context",
+								"!!cmd  Run a shell command, output not sent to the model",
+							)
+							.join("\n"),
+					),
 	},
 	{
 		name: "model",
@@ -217,10 +223,12 @@ export const slashCommands: readonly SlashCommand[] = [
 	},
 	{
 		name: "login",
-		description: "Store an API key for a provider",
+		description: "Store an API key for a provider (in the app, without <key>: a masked field asks for it)",
 		args: "<provider> <key>",
-		run: async (s, args) => {
+		run: async (s, args, ctx) => {
 			const [provider, key, ...rest] = args.split(/\s+/).filter(Boolean);
+			// Typed into a masked field, the key is never on screen nor in the input history.
+			if (provider && !key && ctx.ui) return { ui: { kind: "login-key", provider } };
 			if (!provider || !key || rest.length > 0) return s.notify("error", "Usage: /login <provider> <key>");
 			s.login(provider, key);
 			// On the offline demo, a first key means "use this provider now": switch to its first model.

@@ -132,8 +132,11 @@ export interface SessionState {
 	pendingApproval?: ApprovalRequest;
 }
 
-/** What a command asks an interactive UI to show: the model picker, the session picker. */
-export type CommandUiRequest = "pick-model" | "pick-session" | "rewind-menu";
+/**
+ * What a command asks an interactive UI to show: the model picker, the session picker, the rewind
+ * menu, its help (commands and keys), or a masked field for a provider's key (`/login <provider>`).
+ */
+export type CommandUiRequest = "pick-model" | "pick-session" | "rewind-menu" | "help" | { kind: "login-key"; provider: string };
 
 /** Result of sending a line of input: what the session did with it. */
 export type SubmitOutcome =

@@ -25,4 +25,20 @@ describe("App status line", () => {
 		await type(CTRL_C);
 		expect(onExit).toHaveBeenCalledWith(0);
 	});
+
+	it("Esc while a reply streams closes the open picker first; only the next Esc stops the run", async () => {
+		const { session, frame, type } = await mountApp();
+		await type("go");
+		await type("\r");
+		expect(session.getState().isStreaming).toBe(true);
+		await type("/model");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Pick a model"));
+		await type(ESC);
+		await vi.waitFor(() => expect(frame()).not.toContain("Pick a model"));
+		expect(session.calls.some((c) => c.method === "abort")).toBe(false);
+		expect(session.getState().isStreaming).toBe(true);
+		await type(ESC);
+		expect(session.calls.some((c) => c.method === "abort")).toBe(true);
+	});
 });

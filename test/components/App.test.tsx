@@ -607,23 +607,19 @@ describe("App sanitising", () => {
 
 describe("App first start and quit", () => {
 	it("shows the first-start panel until the first prompt", async () => {
-		const { FirstStart } = await import("../../components/first-start.js");
 		const session = new FakeSession();
-		const local = { ...session.availableModels()[0], provider: "ollama", id: "qwen3:4b" };
+		const demo = { ...session.availableModels()[0], provider: "demo", id: "demo" };
+		await session.setModel(demo);
+		const local = { ...demo, provider: "ollama", id: "qwen3:4b" };
+		session.availableModels = () => [demo, local];
 		const app = render(
-			<App
-				session={session}
-				onExit={() => {}}
-				history={openInputHistory(null)}
-				size={{ rows: 30, columns: 120 }}
-				welcome={<FirstStart models={[local]} />}
-			/>,
+			<App session={session} onExit={() => {}} history={openInputHistory(null)} size={{ rows: 30, columns: 120 }} welcome />,
 		);
 		unmountLater(app);
 		await tick();
 		const f = app.lastFrame() ?? "";
 		expect(f).toContain("ANTHROPIC_API_KEY");
-		expect(f).toContain("/login <provider> <key>");
+		expect(f).toContain("/login <provider>");
 		expect(f).toContain("found running: ollama/qwen3:4b");
 		expect(f).toContain("offline demo model");
 		app.stdin.write("hi");
