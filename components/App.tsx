@@ -2,7 +2,6 @@
 // running tools, the queue, the input, the footer), kept shorter than the terminal. It renders session
 // state and calls session methods; no business logic lives here. Its hooks are in app-hooks.ts.
 import { Box, Text, useStdout } from "ink";
-import type React from "react";
 import { useMemo, useReducer } from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { AgentSessionApi } from "../src/session/types.js";

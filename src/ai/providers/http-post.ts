@@ -3,7 +3,7 @@
 // (several promises and objects per chunk). Measured reading the same 5,000-token SSE reply at 200
 // tok/s: fetch ~1.0 CPU-s, node:http ~0.6. Connections are kept alive for the next request (as
 // undici does, closed after 4 s idle), so a real API pays its TLS handshake once per session.
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from "node:http";
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 
 export interface PostResponse {
