@@ -1,25 +1,39 @@
 #!/usr/bin/env node
 // React's development build costs about twice the CPU per update; the CLI always runs the production one.
 process.env.NODE_ENV ??= "production";
-// The esbuild bundle (one file on the start-up path) when built; the plain tsc output otherwise.
-const candidates = ["../dist/bundle/main.js", "../dist/src/cli/main.js"];
-let main;
-for (const path of candidates) {
-	try {
-		({ main } = await import(path));
-		break;
-	} catch (error) {
-		const missing = error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes(path.slice(3));
-		if (!missing) {
-			process.stderr.write(`rudder: ${String(error?.message ?? error).split("\n")[0]}\n`);
-			process.exit(1);
-		}
-	}
-}
-if (!main) {
-	process.stderr.write("rudder: not built yet: run `npm run build` first\n");
+
+import { readFileSync } from "node:fs";
+import { loadBundle } from "./load-bundle.js";
+
+const fail = (message) => {
+	process.stderr.write(`rudder: ${message}\n`);
 	process.exit(1);
+};
+const missing = (error) => error?.code === "ENOENT" || error?.code === "ERR_MODULE_NOT_FOUND";
+
+/** The esbuild bundle with its code cache when built (dist/bundle/bundle.json names it); else undefined. */
+async function fromBundle() {
+	let manifest;
+	try {
+		manifest = JSON.parse(readFileSync(new URL("../dist/bundle/bundle.json", import.meta.url), "utf8"));
+	} catch (error) {
+		if (missing(error)) return undefined;
+		throw error;
+	}
+	const { cacheDir } = await import("../dist/src/config/paths.js");
+	const file = new URL(`../dist/bundle/${manifest.file}`, import.meta.url);
+	return loadBundle({ file: file.pathname, bundleHash: manifest.hash, cacheDir: `${cacheDir(process.env)}/code` });
 }
-const code = await main(process.argv);
+
+let loaded;
+try {
+	loaded = (await fromBundle()) ?? { exports: await import("../dist/src/cli/main.js"), saveCache: () => false };
+} catch (error) {
+	fail(missing(error) ? "not built yet: run `npm run build` first" : String(error?.message ?? error).split("\n")[0]);
+}
+// Written once start-up has run, so that it holds the functions start-up compiled (a --version run,
+// over before then, writes none: its cache would hold almost nothing and never be replaced).
+setTimeout(loaded.saveCache, 1000).unref();
+const code = await loaded.exports.main(process.argv);
 // Let piped stdout drain before exiting: process.exit would cut off a slow reader.
 process.stdout.write("", () => process.exit(code));

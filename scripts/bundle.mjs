@@ -1,7 +1,8 @@
-// Bundles the CLI into dist/bundle/ with esbuild: one file for the start-up path, with the providers,
-// the Ink app and syntax highlighting split into chunks loaded on first use. React's production
+// Bundles the CLI into dist/bundle/rudder.cjs with esbuild (one CommonJS file, run with a code cache by
+// bin/rudder.js), with the patches of components/ink/ and components/startup/. React's production
 // build is selected at bundle time (its development build costs 2× CPU per update; docs/ink.md §5).
-import { readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -51,15 +52,18 @@ const patchStartup = {
 	},
 };
 
-// Chunk names carry content hashes; clear old ones so dist/bundle holds one build.
 rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 
+// One CommonJS file, so that bin/rudder.js can run it through vm.Script with a V8 code cache (Node 20
+// has no code cache for ES modules; bin/load-bundle.js). What the ES build split into chunks loaded on
+// first use (providers, MCP, highlighting) is still evaluated only on first use: esbuild wraps a module
+// reached by import() in a lazy initialiser.
+const outfile = join(root, "dist", "bundle", "rudder.cjs");
 await build({
-	entryPoints: { main: join(root, "src", "cli", "main.ts") },
-	outdir: join(root, "dist", "bundle"),
+	entryPoints: [join(root, "src", "cli", "main.ts")],
+	outfile,
 	bundle: true,
-	splitting: true,
-	format: "esm",
+	format: "cjs",
 	platform: "node",
 	target: "node20",
 	// RUDDER_BUNDLE_DEBUG=1 keeps names readable for profiling (node --cpu-prof).
@@ -67,11 +71,11 @@ await build({
 	sourcemap: "linked",
 	logLevel: "warning",
 	plugins: [patchInk, patchStartup],
-	define: { "process.env.NODE_ENV": '"production"' },
+	// The loader passes the bundle's own URL as __rudderBundleUrl (import.meta does not exist in CommonJS).
+	define: { "process.env.NODE_ENV": '"production"', "import.meta.url": "__rudderBundleUrl" },
 	// Ink imports react-devtools-core for its optional devtools; it is never used at run time here.
 	alias: { "react-devtools-core": join(root, "scripts", "devtools-stub.mjs") },
-	// Bundled CommonJS (react, highlight.js) calls require() for Node built-ins.
-	banner: {
-		js: "import { createRequire as __rudderCreateRequire } from 'node:module'; const require = __rudderCreateRequire(import.meta.url);",
-	},
 });
+// The code cache is keyed by this hash: a rebuilt bundle never meets the cache of another.
+const hash = createHash("sha256").update(readFileSync(outfile)).digest("hex").slice(0, 16);
+writeFileSync(join(root, "dist", "bundle", "bundle.json"), `${JSON.stringify({ file: "rudder.cjs", hash })}\n`);

@@ -1,5 +1,5 @@
 // How to launch each app under test against the local mock server, each with its own temp config.
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,11 @@ const provider = (baseUrl) => ({
 	models: [{ id: "mock-1", name: "mock-1", contextWindow: 1_000_000, maxTokens: 100_000 }],
 });
 
+// One cache folder for every Rudder launch of a bench run, as a user's ~/.cache persists between
+// launches: the first launch writes the code cache (bin/load-bundle.js), the later ones use it.
+const rudderCache = mkdtempSync(join(tmpdir(), "rudder-bench-cache-"));
+process.once("exit", () => rmSync(rudderCache, { recursive: true, force: true }));
+
 /** Each app: {name, command, env, cwd}; `ready(screen)` is true once the input is drawn. */
 export function rudderApp(baseUrl, extraArgs = "--no-session") {
 	const home = mkdtempSync(join(tmpdir(), "rudder-bench-"));
@@ -30,7 +35,7 @@ export function rudderApp(baseUrl, extraArgs = "--no-session") {
 		home,
 		cwd,
 		command: `node ${join(root, "bin", "rudder.js")} --model mock/mock-1 ${extraArgs}`,
-		env: { RUDDER_HOME: home, HOME: home, NO_UPDATE_NOTIFIER: "1", RUDDER_DISCOVERY_PORTS: "" },
+		env: { RUDDER_HOME: home, HOME: home, XDG_CACHE_HOME: rudderCache, NO_UPDATE_NOTIFIER: "1", RUDDER_DISCOVERY_PORTS: "" },
 		ready: (screen) => /mock-1/.test(screen),
 	};
 }

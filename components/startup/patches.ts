@@ -16,6 +16,8 @@ const WRAP_ANSI_STRING_WIDTH = "wrap-ansi/node_modules/string-width/index.js";
 const SLICE_ANSI_TOKENIZE = "slice-ansi/tokenize-ansi.js";
 const ANSI_TOKENIZE = "@alcalzone/ansi-tokenize/build/tokenize.js";
 const YOGA_WASM = "yoga-layout/dist/binaries/yoga-wasm-base64-esm.js";
+const YOGA_INDEX = "yoga-layout/dist/src/index.js";
+const INK_RECONCILER = "ink/build/reconciler.js";
 
 /** Patches by file; `plainText` is the path of components/startup/plain-text.ts. */
 export function startupPatches(plainText: string): Record<string, DependencyPatch[]> {
@@ -55,13 +57,28 @@ export function startupPatches(plainText: string): Record<string, DependencyPatc
 		[SLICE_ANSI_TOKENIZE]: [segmenter("const GRAPHEME_SEGMENTER", "undefined, {granularity: 'grapheme'}")],
 		[ANSI_TOKENIZE]: [segmenter("const segmenter", 'undefined, { granularity: "grapheme" }')],
 		[YOGA_WASM]: [
-			// Yoga's loader, finding `fetch`, fetches its wasm from a data: URL: that loads undici and
-			// percent-decodes 95 KB in JavaScript (~40–60 ms before the first frame). Handing it the bytes
-			// (decoded by Buffer) takes its own no-fetch path.
+			// Yoga's loader, finding `fetch`, fetched its wasm from a data: URL (undici loaded and 95 KB
+			// percent-decoded in JavaScript, 40-60 ms) and compiled it asynchronously. Asked for
+			// `rudderSync`, it takes the bytes from Buffer and instantiates at once, so the bundle needs no
+			// top-level await (a CommonJS bundle, for the code cache: bin/load-bundle.js).
 			{
-				from: "function ya(){return w||",
-				to: 'function ya(){w||!H.startsWith("data:")||(w=Buffer.from(H.slice(H.indexOf(",")+1),"base64"));return w||',
+				from: "if(h.instantiateWasm)try{return h.instantiateWasm(d,",
+				to:
+					'if(h.rudderSync){var rudderWasm=new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(H.slice(H.indexOf(",")+1),"base64")),d);' +
+					"a(rudderWasm);return rudderWasm.exports}if(h.instantiateWasm)try{return h.instantiateWasm(d,",
 			},
+		],
+		[YOGA_INDEX]: [
+			{
+				from: "const Yoga = wrapAssembly(await loadYoga());",
+				to: "const rudderYoga = { rudderSync: true };\nloadYoga(rudderYoga);\nconst Yoga = wrapAssembly(rudderYoga);",
+			},
+		],
+		[INK_RECONCILER]: [
+			// The two top-level awaits of Ink's reconciler serve its devtools (DEV=true only), which the
+			// bundle stubs out (docs/ink.md §5); without them the bundle can be CommonJS.
+			{ from: "await import('./devtools.js');", to: "void 0;" },
+			{ from: "? await loadPackageJson()", to: "? { name: undefined, version: undefined }" },
 		],
 	};
 }

@@ -18,6 +18,17 @@ export function dataDir(env: Env = process.env): string {
 	return join(env.XDG_DATA_HOME || join(homedir(), ".local", "share"), "rudder");
 }
 
+/**
+ * Cache folder (the bundle's code cache): `$XDG_CACHE_HOME/rudder` when set, else `$RUDDER_HOME/cache`,
+ * else `~/.cache/rudder`. `XDG_CACHE_HOME` first: a cache is not configuration, and it lets several
+ * temporary homes (tests, benchmarks) share one.
+ */
+export function cacheDir(env: Env = process.env): string {
+	if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, "rudder");
+	if (env.RUDDER_HOME) return join(env.RUDDER_HOME, "cache");
+	return join(homedir(), ".cache", "rudder");
+}
+
 /** Names of the files in the config folder. */
 export const CONFIG_FILES = Object.freeze({
 	models: "models.json",

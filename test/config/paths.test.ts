@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configDir, configFile, dataDir, inputHistoryFile, projectSettingsFile, sessionsRoot } from "../../src/config/paths.js";
+import { cacheDir, configDir, configFile, dataDir, inputHistoryFile, projectSettingsFile, sessionsRoot } from "../../src/config/paths.js";
 
 describe("app paths", () => {
 	it("RUDDER_HOME holds the config files, its data folder the sessions and input history", () => {
@@ -17,6 +17,12 @@ describe("app paths", () => {
 		const env = { XDG_CONFIG_HOME: "/c", XDG_DATA_HOME: "/d" };
 		expect(configFile("settings", env)).toBe(join("/c", "rudder", "settings.json"));
 		expect(dataDir(env)).toBe(join("/d", "rudder"));
+	});
+
+	it("the cache folder: XDG_CACHE_HOME first (temporary homes can share one), then RUDDER_HOME, then ~/.cache", () => {
+		expect(cacheDir({ XDG_CACHE_HOME: "/x", RUDDER_HOME: "/r" })).toBe(join("/x", "rudder"));
+		expect(cacheDir({ RUDDER_HOME: "/r" })).toBe(join("/r", "cache"));
+		expect(cacheDir({})).toMatch(/[\\/]\.cache[\\/]rudder$/);
 	});
 
 	it("a project's settings sit in its .rudder folder", () => {

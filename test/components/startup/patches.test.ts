@@ -2,6 +2,7 @@
 // installed packages: each anchor is found once, and the patched code gives what the original gives
 // without the set-up it was patched to skip.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -28,17 +29,21 @@ const patchPlugin: Plugin = {
 /** `entry` bundled (patched or not) into one file and imported fresh. */
 async function load(name: string, entry: string, patched: boolean): Promise<Record<string, unknown>> {
 	const outfile = join(work, `${name}-${patched ? "patched" : "plain"}.mjs`);
-	await build({
+	await bundle(entry, patched, "esm", outfile);
+	return import(pathToFileURL(outfile).href);
+}
+
+function bundle(entry: string, patched: boolean, format: "esm" | "cjs", outfile: string) {
+	return build({
 		stdin: { contents: entry, resolveDir: root, loader: "js" },
 		bundle: true,
-		format: "esm",
+		format,
 		platform: "node",
 		target: "node20",
 		outfile,
 		logLevel: "silent",
 		plugins: patched ? [patchPlugin] : [],
 	});
-	return import(pathToFileURL(outfile).href);
 }
 
 /** Counts `new Intl.Segmenter` while `body` runs. */
@@ -78,9 +83,9 @@ describe("the start-up patch table", () => {
 
 	it("fails, naming the file and the table, when an anchor is gone", () => {
 		const path = installed("yoga-layout/dist/binaries/yoga-wasm-base64-esm.js");
-		const source = readFileSync(path, "utf8").replace("function ya(){return w||", "function ya(){return x||");
+		const source = readFileSync(path, "utf8").replace("if(h.instantiateWasm)", "if(h.instantiate)");
 		expect(() => patchStartupFile(path, source, "")).toThrow(
-			/yoga-wasm-base64-esm\.js changed: "function ya\(\)\{return w\|\|" found 0 times; review the patch in components\/startup\/patches\.ts$/,
+			/yoga-wasm-base64-esm\.js changed: "if\(h\.instantiateWasm\)try\{return h\.instantiateWasm\(d," found 0 times; review the patch in components\/startup\/patches\.ts$/,
 		);
 	});
 
@@ -136,6 +141,14 @@ describe("the start-up patch table", () => {
 		);
 		expect(mixedText).toEqual(mixed.flatMap((s) => [before.tokenize(s), before.sliceAnsi(s, 1, 3)]));
 		expect(madeForMixed).toBe(2);
+	});
+
+	it("Yoga and Ink, patched, bundle as CommonJS: no top-level await is left", async () => {
+		const entry = 'export { default as Yoga } from "yoga-layout";\nexport { render } from "ink";';
+		await expect(bundle(entry, false, "cjs", join(work, "plain.cjs"))).rejects.toThrow(/Top-level await is currently not supported/);
+		await bundle(entry, true, "cjs", join(work, "patched.cjs"));
+		const { Yoga } = createRequire(import.meta.url)(join(work, "patched.cjs")) as { Yoga: typeof import("yoga-layout").default };
+		expect(typeof Yoga.Node.create().calculateLayout).toBe("function");
 	});
 
 	it("Yoga, patched, loads without fetch and lays out", async () => {
