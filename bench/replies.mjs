@@ -12,6 +12,22 @@ import { fileSize, sleep, startPane, treeCpuSeconds, treeRssMiB, waitForScreen }
 const FULL_CLEAR = /\x1b\[2J|\x1b\[3J/g;
 const PROMPTS = ["stream please", "and once more"];
 
+/**
+ * Presses Enter and returns the CPU, log size and time just before the press the app took. Gemini CLI
+ * ignores Enter for a few seconds after a fast reply: when no request reaches the mock within
+ * ENTER_RETRY_MS, Enter again, and the window starts at that press instead.
+ */
+const ENTER_RETRY_MS = 3000;
+async function submit(pane, mock, root, log) {
+	for (let attempt = 1; ; attempt++) {
+		const before = mock.requests.length;
+		const mark = { cpu0: treeCpuSeconds(root), bytes0: fileSize(log), t0: performance.now() };
+		pane.keys("Enter");
+		while (mock.requests.length === before && performance.now() - mark.t0 < ENTER_RETRY_MS) await sleep(5);
+		if (mock.requests.length > before || attempt >= 5) return mark;
+	}
+}
+
 /** Waits until `path` has not grown for `quietMs` (at least `minMs`, at most `maxMs`). */
 async function settle(path, { quietMs = 400, minMs = 300, maxMs = 10_000 } = {}) {
 	const t0 = performance.now();
@@ -60,11 +76,14 @@ export async function replyPair(makeApp, { tokens, rate }) {
 			const done = new Promise((resolve, reject) => (waiters[i] = { resolve, reject }));
 			pane.literal(PROMPTS[i]);
 			await sleep(1000);
-			const cpu0 = treeCpuSeconds(root);
-			const bytes0 = fileSize(log);
-			const t0 = performance.now();
-			pane.keys("Enter");
-			await withTimeout(done, 30_000 + (3000 * tokens) / rate, `${app.name}: reply ${i + 1} did not finish`);
+			const { cpu0, bytes0, t0 } = await submit(pane, mock, root, log);
+			try {
+				await withTimeout(done, 30_000 + (3000 * tokens) / rate, `${app.name}: reply ${i + 1} did not finish`);
+			} catch (error) {
+				const seen = mock.requests.map((r) => `${r.kind} ${r.method} ${r.url}`).join("; ");
+				console.error(`${error.message}; the mock saw: ${seen}; last screen:\n${pane.capture()}`);
+				throw error;
+			}
 			await settle(log);
 			const cpuS = treeCpuSeconds(root) - cpu0;
 			const bytes1 = fileSize(log);
