@@ -1,5 +1,6 @@
 // The input's text model, pure: a string, a cursor (a UTF-16 index into it) and the pastes hidden
 // behind placeholders. Every edit returns a new state; `use-editor.ts` holds it in React.
+import { plainSegmenter } from "./startup/plain-text.js";
 
 export interface EditorState {
 	text: string;
@@ -53,7 +54,9 @@ function wordEndAfter(text: string, i: number): number {
 	return i;
 }
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Splits plain text itself: a real Intl.Segmenter, built on first other text, loads ICU's break data
+// (~12 ms of start-up otherwise: components/startup/README.md).
+const graphemes = plainSegmenter({ granularity: "grapheme" });
 /** Longest grapheme we look at around the cursor (a family emoji with skin tones is about 20 units). */
 const GRAPHEME_WINDOW = 32;
 
