@@ -6,6 +6,7 @@ import { configFile, dataDir } from "../config/paths.js";
 import { denyingRule, pathRulesFor } from "../permissions/denied-paths.js";
 import { type ApprovalRequest, type ApprovalResponse, PermissionGate } from "../permissions/gate.js";
 import { type PermissionFlags, type ResolvedPermissions, resolvePermissions } from "../permissions/resolve.js";
+import { hiddenPathsFor, readDenyRules } from "../permissions/sandbox-hidden.js";
 import { addProjectRule, folderTrust, projectRules, rememberTrust } from "../permissions/trust.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { realTarget } from "../permissions/workspace.js";
@@ -99,10 +100,14 @@ export class SessionPermissions {
 		this.options = options;
 		const { resolved } = options.setup;
 		this.yoloChosen = resolved.yoloChosen;
+		const readDenied = readDenyRules(resolved.policy.deny);
+		const cwd = resolved.policy.workspace.roots[0] ?? options.cwd;
 		this.spec = {
 			writable: resolved.policy.workspace.roots,
 			network: resolved.network,
 			hidden: [configFile("auth", options.env)],
+			// What `read(...)` deny rules name, looked up at each command's start (files come and go).
+			hide: readDenied.length > 0 ? () => hiddenPathsFor(readDenied, cwd).paths : undefined,
 		};
 		this.notices = [...resolved.notices];
 		this.gate = new PermissionGate(resolved.policy, {

@@ -1,7 +1,7 @@
 // Where a `bash` command runs: in a sandbox that can write only the workspace and a private temp
 // folder, with no network, or as is. Linux uses bubblewrap (`bwrap`); macOS would use sandbox-exec
 // behind the same interface (the seam is here, the profile is not written yet).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 
@@ -21,6 +21,11 @@ export interface SandboxSpec {
 	network: boolean;
 	/** Files or folders hidden from the command (Rudder's own keys). */
 	hidden?: readonly string[];
+	/**
+	 * More paths to hide, asked at every command's start (what the deny rules name on disk now), by
+	 * real path: each is covered with an empty read-only file or folder.
+	 */
+	hide?: () => readonly string[];
 }
 
 /** Builds a sandbox for this platform, or undefined when none is available (a notice says so). */
@@ -46,17 +51,27 @@ export function bwrapArguments(spec: SandboxSpec, folders: SandboxFolders, file:
 		const git = join(folder, ".git");
 		if (existsSync(git)) out.push("--ro-bind", git, git);
 	}
-	for (const path of spec.hidden ?? []) if (existsSync(path)) out.push("--ro-bind", folders.empty, path);
+	for (const path of [...(spec.hidden ?? []), ...(spec.hide?.() ?? [])]) {
+		const kind = statSync(path, { throwIfNoEntry: false });
+		// The sandbox's /tmp is its own: the host's files there are not visible to cover.
+		if (!kind || (isUnder("/tmp", path) && !spec.writable.some((w) => isUnder(w, path)))) continue;
+		out.push("--ro-bind", kind.isDirectory() ? folders.emptyDir : folders.empty, path);
+	}
 	out.push("--unshare-pid", "--unshare-ipc", "--die-with-parent");
 	if (!spec.network) out.push("--unshare-net");
 	out.push("--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--", file, ...args);
 	return out;
 }
 
-/** Host folders behind the sandbox: its /tmp, and an empty file laid over hidden files. */
+/** Host folders behind the sandbox: its /tmp, and an empty file and folder laid over hidden ones. */
 export interface SandboxFolders {
 	temp: string;
 	empty: string;
+	emptyDir: string;
+}
+
+function isUnder(folder: string, path: string): boolean {
+	return path === folder || path.startsWith(`${folder}/`);
 }
 
 /** A private folder (0700) per sandbox, removed by `dispose`. */
@@ -64,9 +79,11 @@ export function makeSandboxFolders(): SandboxFolders & { root: string } {
 	const root = mkdtempSync(join(tmpdir(), "rudder-sandbox-"));
 	const temp = join(root, "tmp");
 	const empty = join(root, "empty");
+	const emptyDir = join(root, "empty-dir");
 	mkdirSync(temp, { mode: 0o700 });
+	mkdirSync(emptyDir, { mode: 0o500 });
 	writeFileSync(empty, "", { mode: 0o400 });
-	return { root, temp, empty };
+	return { root, temp, empty, emptyDir };
 }
 
 export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSandbox {

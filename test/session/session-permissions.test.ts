@@ -331,6 +331,32 @@ describe("read deny rules hold for every tool", { timeout: 30_000 }, () => {
 		}
 	});
 
+	it("bash in the sandbox sees .env, secrets/ and *.pem files empty, also through a link; the rest as is", async () => {
+		fx = await createFixture();
+		mkdirSync(join(fx.cwd, "secrets"));
+		mkdirSync(join(fx.cwd, "src", "certs"), { recursive: true });
+		writeFileSync(join(fx.cwd, ".env"), `TOKEN=${SECRET}\n`);
+		writeFileSync(join(fx.cwd, "secrets", "a.txt"), `${SECRET}\n`);
+		writeFileSync(join(fx.cwd, "src", "certs", "server.pem"), `${SECRET}\n`);
+		writeFileSync(join(fx.cwd, "src", "app.ts"), "visible\n");
+		symlinkSync(join(fx.cwd, ".env"), join(fx.cwd, "src", "env-link"));
+		const session = await fx.open({
+			tools: ["bash"],
+			approvals: "prompt",
+			permissions: loadPermissionSetup({ cwd: fx.cwd, env: fx.env, flags: { deny: ["read(.env)", "read(secrets/**)", "read(**/*.pem)"] } }),
+		});
+		expect(session.getState().sandbox).toBe("bwrap");
+		const command = "cat .env src/env-link src/certs/server.pem; ls -A secrets; grep -r SECRET . ; cat src/app.ts";
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
+		const run = session.prompt("go");
+		session.respondToApproval((await fx.waitForEvent("approval_request")).id, { decision: "allow" });
+		await run;
+		const [result] = toolResults(session);
+		expect(resultText(result)).not.toContain(SECRET);
+		expect(resultText(result)).toContain("visible");
+		expect(readFileSync(join(fx.cwd, ".env"), "utf8")).toBe(`TOKEN=${SECRET}\n`);
+	});
+
 	it("a rule naming a folder covers what is in it", async () => {
 		const session = await openWithDeny(["read(secrets)"]);
 		fx.faux.setResponses([

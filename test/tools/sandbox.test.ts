@@ -96,6 +96,26 @@ describe("bash in the bwrap sandbox", { timeout: 30_000 }, () => {
 		expect(allowed).toEqual({ ok: true, text: "hello from the host" });
 	});
 
+	it("hides what `hide` names at the command's start: a file reads empty, a folder lists empty, neither can be written", async () => {
+		await tmp.write({ ".env": "TOKEN=sk-live-1\n", "secrets/key.pem": "PRIVATE\n", "src/app.ts": "ok\n" });
+		let asked = 0;
+		const hide = () => {
+			asked++;
+			return [join(tmp.path, ".env"), join(tmp.path, "secrets")];
+		};
+		sandbox = platformSandbox({ writable: [tmp.path], network: false, hide }, "linux");
+		const box = sandbox as CommandSandbox;
+		const tool = createBashTool(tmp.path, { wrapSpawn: (file, args, cwd) => box.wrap(file, args, cwd) });
+		const shown = textOf(await tool.execute("t", { command: "cat .env; ls -A secrets; cat src/app.ts" }));
+		expect(shown).toBe("ok");
+		await expect(tool.execute("t", { command: "cat secrets/key.pem" })).rejects.toThrow(/No such file or directory/);
+		await expect(tool.execute("t", { command: "echo x >> .env" })).rejects.toThrow(/Read-only file system/);
+		await expect(tool.execute("t", { command: "touch secrets/new" })).rejects.toThrow(/Read-only file system/);
+		expect(asked).toBe(4);
+		expect(readFileSync(join(tmp.path, ".env"), "utf8")).toBe("TOKEN=sk-live-1\n");
+		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+	});
+
 	it("hides the files it is told to hide (Rudder's keys)", async () => {
 		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
 		const secret = join(outside, "auth.json");
