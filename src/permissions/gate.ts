@@ -11,7 +11,7 @@ import type {
 	BeforeToolCallContext,
 	BeforeToolCallResult,
 } from "../agent/types.js";
-import { decide, targetOf } from "./policy.js";
+import { decide, type Target, targetOf } from "./policy.js";
 import { type ApprovalPreview, previewCall } from "./preview.js";
 import type { PermissionMode, PermissionPolicy, PermissionRule, ToolRequest } from "./types.js";
 
@@ -81,6 +81,8 @@ export class PermissionGate {
 	private readonly host: GateHost;
 	/** Prompts are asked one at a time; each waits for the one before it. */
 	private queue: Promise<unknown> = Promise.resolve();
+	/** Real paths decided on for write and edit calls allowed to run, by tool call id (see `takeCheckedPath`). */
+	private readonly checked = new Map<string, string>();
 	private nextId = 0;
 
 	constructor(policy: PermissionPolicy, host: GateHost) {
@@ -109,12 +111,39 @@ export class PermissionGate {
 		return decide(request, this.policy);
 	}
 
+	/**
+	 * The real path this call's permission was decided on, taken once by write/edit: they write there
+	 * or fail, so a folder swapped for a symlink after the check (while a prompt waited, or by a command
+	 * of the same reply) cannot send the write elsewhere.
+	 */
+	takeCheckedPath(toolCallId: string): string | undefined {
+		const path = this.checked.get(toolCallId);
+		this.checked.delete(toolCallId);
+		return path;
+	}
+
 	readonly beforeToolCall = async (ctx: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> => {
 		const request: ToolRequest = { tool: ctx.toolCall.name, args: (ctx.args ?? {}) as Record<string, unknown> };
-		const decision = this.decide(request);
+		const target = targetOf(request, this.policy);
+		const verdict = await this.verdict(ctx, request, target, signal);
+		if (verdict === undefined && target.kind === "write" && target.path !== undefined) {
+			// Bounded: an entry is taken when its call runs; calls that never ran leave few.
+			if (this.checked.size > 1000) this.checked.clear();
+			this.checked.set(ctx.toolCall.id, target.path);
+		}
+		return verdict;
+	};
+
+	private async verdict(
+		ctx: BeforeToolCallContext,
+		request: ToolRequest,
+		target: Target,
+		signal?: AbortSignal,
+	): Promise<BeforeToolCallResult | undefined> {
+		const decision = decide(request, this.policy, target);
 		if (decision.kind === "allow") return undefined;
 		if (decision.kind === "deny") return { block: true, reason: decision.reason };
-		if (!this.host.ask) return { block: true, reason: this.cannotAsk(request, decision.reason) };
+		if (!this.host.ask) return { block: true, reason: this.cannotAsk(request, target, decision.reason) };
 		const response = await this.ask(
 			{
 				toolCallId: ctx.toolCall.id,
@@ -127,9 +156,9 @@ export class PermissionGate {
 			signal,
 		);
 		if (response.decision === "deny") return { block: true, reason: deniedText(response.reason) };
-		if (response.decision === "always") this.addRule(request, response.scope ?? "session");
+		if (response.decision === "always") this.addRule(request, target, response.scope ?? "session");
 		return undefined;
-	};
+	}
 
 	/** A sandboxed command that failed like the sandbox makes commands fail may run again outside it, if the user says so. */
 	readonly afterToolCall = async (ctx: AfterToolCallContext, signal?: AbortSignal): Promise<AfterToolCallResult | undefined> => {
@@ -172,8 +201,7 @@ export class PermissionGate {
 		return turn;
 	}
 
-	private addRule(request: ToolRequest, scope: "session" | "project"): void {
-		const target = targetOf(request, this.policy);
+	private addRule(request: ToolRequest, target: Target, scope: "session" | "project"): void {
 		const pattern = target.kind === "run" ? target.command?.trim() : target.path;
 		const text = pattern === undefined ? request.tool : `${request.tool}(${pattern})`;
 		const rule: PermissionRule = { text, tool: request.tool, source: scope === "session" ? "this session" : "this project", exact: true };
@@ -184,8 +212,7 @@ export class PermissionGate {
 	}
 
 	/** The error result for print / json: what was not run and the flag that would allow it. */
-	private cannotAsk(request: ToolRequest, reason: string): string {
-		const target = targetOf(request, this.policy);
+	private cannotAsk(request: ToolRequest, target: Target, reason: string): string {
 		const flags: string[] = [];
 		if (target.kind === "run") flags.push(`--allow ${quoted(suggestCommandRule(target.command ?? ""))}`);
 		else if (target.kind === "write" && target.inside)

@@ -30,6 +30,8 @@ export interface Target {
 	kind: ToolKind;
 	/** Real path of a file tool's target. */
 	path?: string;
+	/** The target as named, made absolute but with its symlinks kept: deny rules match it too. */
+	namedPath?: string;
 	/** The `path` argument as the model wrote it, for messages. */
 	shownPath?: string;
 	inside?: boolean;
@@ -42,8 +44,9 @@ export function targetOf(request: ToolRequest, policy: PermissionPolicy): Target
 	if (kind === "other") return { kind };
 	const raw = typeof request.args.path === "string" && request.args.path !== "" ? request.args.path : ".";
 	const cwd = policy.workspace.roots[0] ?? process.cwd();
-	const path = realTarget(resolveToolPath(raw, cwd));
-	return { kind, path, shownPath: raw, inside: insideWorkspace(policy.workspace, path) };
+	const namedPath = resolveToolPath(raw, cwd);
+	const path = realTarget(namedPath);
+	return { kind, path, namedPath, shownPath: raw, inside: insideWorkspace(policy.workspace, path) };
 }
 
 /** Whether `rule` names this call: its tool, and its pattern (if any) against the command or path. */
@@ -58,7 +61,8 @@ function ruleMatches(rule: PermissionRule, request: ToolRequest, target: Target,
 
 /**
  * A deny rule hits the whole command line or any simple command in it; for a file tool, the path, a
- * folder above it, or a folder it wholly covers (see denied-paths.ts).
+ * folder above it, or a folder it wholly covers (see denied-paths.ts), by real path or as named, so
+ * that a link neither to nor named as a denied path gets through.
  */
 function deniedBy(rules: readonly PermissionRule[], request: ToolRequest, target: Target, cwd: string): PermissionRule | undefined {
 	if (target.path !== undefined) {
@@ -67,7 +71,11 @@ function deniedBy(rules: readonly PermissionRule[], request: ToolRequest, target
 		const named = pathRulesFor(rules, request.tool);
 		if (named.length === 0) return undefined;
 		const isDirectory = statSync(target.path, { throwIfNoEntry: false })?.isDirectory() ?? false;
-		return denyingRule(named, request.tool, target.path, cwd, isDirectory);
+		const byName = target.namedPath !== target.path && target.namedPath !== undefined;
+		return (
+			denyingRule(named, request.tool, target.path, cwd, isDirectory) ??
+			(byName ? denyingRule(named, request.tool, target.namedPath as string, cwd, isDirectory) : undefined)
+		);
 	}
 	const parts = target.kind === "run" ? (splitCommand(target.command ?? "") ?? []) : [];
 	return rules.find((r) => ruleMatches(r, request, target, cwd) || parts.some((part) => ruleMatches(r, request, target, cwd, part)));
@@ -101,8 +109,8 @@ export function modeForbids(mode: PermissionMode, kind: ToolKind): boolean {
 	return mode === "plan" && kind !== "read";
 }
 
-export function decide(request: ToolRequest, policy: PermissionPolicy): Decision {
-	const target = targetOf(request, policy);
+/** `target`: the one the caller will act on (the gate keeps its real path for the write that follows). */
+export function decide(request: ToolRequest, policy: PermissionPolicy, target = targetOf(request, policy)): Decision {
 	const cwd = policy.workspace.roots[0] ?? process.cwd();
 	const denied = deniedBy(policy.deny, request, target, cwd);
 	if (denied) return { kind: "deny", reason: `${describe(request, target)} is denied by the rule "${denied.text}" (${denied.source})` };

@@ -179,6 +179,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 				beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(),
 				bash: { wrapSpawn: permissions.wrapSpawn },
 				deniedPaths: permissions.deniedPaths,
+				checkedPath: (id) => permissions.gate.takeCheckedPath(id),
 			},
 			env,
 			settings,

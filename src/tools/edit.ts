@@ -1,5 +1,5 @@
 // The `edit` tool: exact-text replacements in an existing file, all applied or none.
-import { stat, writeFile } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
@@ -8,7 +8,9 @@ import { diffTexts } from "./edit-diff.js";
 import { type BeforeMutate, mutateToolFile } from "./file-mutation-queue.js";
 import { FileReadState } from "./file-read-state.js";
 import { describeFsError } from "./fs-errors.js";
-import { openRegularFile, readHead } from "./regular-file.js";
+import { openPinned } from "./pinned-open.js";
+import { realTarget } from "./real-path.js";
+import { readHead } from "./regular-file.js";
 import { decodeText, encodeText, normalizeLineEndings } from "./text-encoding.js";
 import { formatSize } from "./truncate.js";
 
@@ -58,14 +60,24 @@ export interface EditToolOptions {
 	readState?: FileReadState;
 	/** Sees each file before this tool changes it. */
 	beforeMutate?: BeforeMutate;
+	/** The real path the permission check approved for this call (see write.ts). */
+	checkedPath?: (toolCallId: string) => string | undefined;
 }
 
 /** Larger files are edited with bash (sed); the whole file is held in memory twice while editing. */
 export const EDIT_MAX_FILE_BYTES = 64 * 1024 * 1024;
 
-/** The file's text, read from one open descriptor whose stats are checked against what the model saw. */
-async function readForEdit(absolutePath: string, displayPath: string, readState: FileReadState): Promise<string> {
-	const { handle, stats } = await openRegularFile(absolutePath, displayPath, "edit");
+/**
+ * The file opened once, read and written through the same descriptor, at the checked real path (see
+ * pinned-open.ts); its stats are checked against what the model saw.
+ */
+async function openForEdit(
+	realPath: string,
+	absolutePath: string,
+	displayPath: string,
+	readState: FileReadState,
+): Promise<{ handle: FileHandle; raw: string }> {
+	const { handle, stats } = await openPinned(realPath, displayPath, { create: false, verb: "edit" });
 	try {
 		readState.assertCanChange(absolutePath, displayPath, stats, "edit");
 		if (stats.size > EDIT_MAX_FILE_BYTES) {
@@ -73,11 +85,10 @@ async function readForEdit(absolutePath: string, displayPath: string, readState:
 				`Cannot edit ${displayPath}: it is ${formatSize(stats.size)}, over the ${formatSize(EDIT_MAX_FILE_BYTES)} limit; use bash`,
 			);
 		}
-		return (await readHead(handle, stats.size)).toString("utf8");
+		return { handle, raw: (await readHead(handle, stats.size)).toString("utf8") };
 	} catch (error) {
-		throw (error as NodeJS.ErrnoException).code ? describeFsError(error, displayPath) : error;
-	} finally {
 		await handle.close();
+		throw (error as NodeJS.ErrnoException).code ? describeFsError(error, displayPath) : error;
 	}
 }
 
@@ -90,26 +101,33 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
 			"Edit a file by exact text replacement (the file must have been read first). Each oldText must match exactly one place in the original file, whitespace included. Several edits in one call are applied together or not at all; they must not overlap.",
 		parameters: editSchema,
 		prepareArguments: prepareEditArguments,
-		async execute(_toolCallId, params: EditToolInput, signal) {
+		async execute(toolCallId, params: EditToolInput, signal) {
+			const checked = options.checkedPath?.(toolCallId);
 			return mutateToolFile(
 				params.path,
 				cwd,
 				signal,
 				async (absolutePath) => {
-					const raw = await readForEdit(absolutePath, params.path, readState);
-					const { text: before, lineEnding, hasBom } = decodeText(raw);
-					const edits = params.edits.map((e) => ({ oldText: normalizeLineEndings(e.oldText), newText: normalizeLineEndings(e.newText) }));
-					const after = applyEdits(before, edits, params.path);
-					throwIfAborted(signal);
+					const { handle, raw } = await openForEdit(checked ?? realTarget(absolutePath), absolutePath, params.path, readState);
 					try {
-						await writeFile(absolutePath, encodeText(after, lineEnding, hasBom), "utf8");
-						readState.recordSeen(absolutePath, await stat(absolutePath));
-					} catch (error) {
-						throw describeFsError(error, params.path);
+						const { text: before, lineEnding, hasBom } = decodeText(raw);
+						const edits = params.edits.map((e) => ({ oldText: normalizeLineEndings(e.oldText), newText: normalizeLineEndings(e.newText) }));
+						const after = applyEdits(before, edits, params.path);
+						throwIfAborted(signal);
+						try {
+							await handle.truncate(0);
+							// Reads were positioned, so the descriptor is still at 0: writeFile writes from the start.
+							await handle.writeFile(encodeText(after, lineEnding, hasBom), "utf8");
+							readState.recordSeen(absolutePath, await handle.stat());
+						} catch (error) {
+							throw describeFsError(error, params.path);
+						}
+						const { diff, firstChangedLine } = diffTexts(params.path, before, after);
+						const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
+						return { content: [{ type: "text", text: `Applied ${count} to ${params.path}` }], details: { diff, firstChangedLine } };
+					} finally {
+						await handle.close();
 					}
-					const { diff, firstChangedLine } = diffTexts(params.path, before, after);
-					const count = edits.length === 1 ? "1 edit" : `${edits.length} edits`;
-					return { content: [{ type: "text", text: `Applied ${count} to ${params.path}` }], details: { diff, firstChangedLine } };
 				},
 				options.beforeMutate,
 			);

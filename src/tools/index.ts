@@ -35,6 +35,8 @@ export interface ToolsOptions {
 	ls?: LsToolOptions;
 	/** Sees each file before edit or write changes it. */
 	beforeMutate?: BeforeMutate;
+	/** The real path the permission check approved for a write/edit call (see write.ts). */
+	checkedPath?: (toolCallId: string) => string | undefined;
 	/** What permission deny rules hide from each walking tool (grep, find, ls); undefined: nothing. */
 	deniedPaths?: (tool: ToolName) => PathDenial | undefined;
 }
@@ -48,8 +50,8 @@ export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<
 	return {
 		read: createReadTool(cwd, { readState, ...options.read }),
 		bash: createBashTool(cwd, options.bash),
-		edit: createEditTool(cwd, { readState, beforeMutate: options.beforeMutate }),
-		write: createWriteTool(cwd, { readState, beforeMutate: options.beforeMutate }),
+		edit: createEditTool(cwd, { readState, beforeMutate: options.beforeMutate, checkedPath: options.checkedPath }),
+		write: createWriteTool(cwd, { readState, beforeMutate: options.beforeMutate, checkedPath: options.checkedPath }),
 		grep: createGrepTool(cwd, { denied: options.deniedPaths?.("grep"), ...options.grep }),
 		find: createFindTool(cwd, { denied: options.deniedPaths?.("find"), ...options.find }),
 		ls: createLsTool(cwd, { denied: options.deniedPaths?.("ls"), ...options.ls }),

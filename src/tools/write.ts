@@ -1,14 +1,12 @@
 // The `write` tool: creates or overwrites a file, creating its parent folders. An existing file is
 // overwritten only when the model has seen its current content (see file-read-state.ts).
-import type { Stats } from "node:fs";
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
 import { type Static, Type } from "typebox";
 import type { AgentTool } from "../agent/types.js";
 import { type BeforeMutate, mutateToolFile } from "./file-mutation-queue.js";
 import { FileReadState } from "./file-read-state.js";
 import { describeFsError } from "./fs-errors.js";
-import { notRegularFileError } from "./regular-file.js";
+import { openPinned } from "./pinned-open.js";
+import { realTarget } from "./real-path.js";
 
 const writeSchema = Type.Object({
 	path: Type.String({ description: "Path to the file to write (relative to the working directory, or absolute)" }),
@@ -27,16 +25,11 @@ export interface WriteToolOptions {
 	readState?: FileReadState;
 	/** Sees each file before this tool changes it. */
 	beforeMutate?: BeforeMutate;
-}
-
-/** The path's stats, or undefined when nothing is there yet. */
-async function statIfExists(absolutePath: string, displayPath: string): Promise<Stats | undefined> {
-	try {
-		return await stat(absolutePath);
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-		throw describeFsError(error, displayPath);
-	}
+	/**
+	 * The real path the permission check approved for this call (it is taken, once). The write goes
+	 * there and nowhere else, or fails; without it, the path as it resolves when the write starts.
+	 */
+	checkedPath?: (toolCallId: string) => string | undefined;
 }
 
 export function createWriteTool(cwd: string, options: WriteToolOptions = {}): AgentTool<typeof writeSchema, WriteToolDetails> {
@@ -47,22 +40,26 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
 		description:
 			"Write a file, replacing it if it exists (an existing file must have been read first). Parent folders are created. Use edit for changes to an existing file.",
 		parameters: writeSchema,
-		async execute(_toolCallId, params: WriteToolInput, signal) {
+		async execute(toolCallId, params: WriteToolInput, signal) {
+			const checked = options.checkedPath?.(toolCallId);
 			return mutateToolFile(
 				params.path,
 				cwd,
 				signal,
 				async (absolutePath) => {
-					const before = await statIfExists(absolutePath, params.path);
-					// Writing into a FIFO would block until a reader comes; a device is not ours to fill.
-					if (before && !before.isFile()) throw notRegularFileError(params.path, before, "write");
-					readState.assertCanChange(absolutePath, params.path, before, "write");
+					const { handle, stats, created } = await openPinned(checked ?? realTarget(absolutePath), params.path, {
+						create: true,
+						verb: "write",
+					});
 					try {
-						await mkdir(dirname(absolutePath), { recursive: true });
-						await writeFile(absolutePath, params.content, "utf8");
-						readState.recordSeen(absolutePath, await stat(absolutePath));
+						readState.assertCanChange(absolutePath, params.path, created ? undefined : stats, "write");
+						await handle.truncate(0);
+						await handle.writeFile(params.content, "utf8");
+						readState.recordSeen(absolutePath, await handle.stat());
 					} catch (error) {
-						throw describeFsError(error, params.path);
+						throw (error as NodeJS.ErrnoException).code ? describeFsError(error, params.path) : error;
+					} finally {
+						await handle.close();
 					}
 					const bytes = Buffer.byteLength(params.content, "utf8");
 					return { content: [{ type: "text", text: `Wrote ${bytes} bytes to ${params.path}` }], details: { bytes } };

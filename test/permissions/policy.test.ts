@@ -24,6 +24,7 @@ beforeAll(() => {
 	symlinkSync(outside, join(ws, "escape"));
 	symlinkSync(join(outside, "new-file"), join(ws, "dangling"));
 	symlinkSync(join(ws, ".env"), join(ws, "env-link"));
+	symlinkSync(outside, join(ws, "linked-secrets"));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -111,6 +112,9 @@ const rows: Row[] = [
 	["ask", { deny: ["read(.env)"] }, "grep", { pattern: "x" }, "allow"],
 	["ask", { deny: ["read(**/.env)"] }, "ls", {}, "allow"],
 	["auto-edit", { deny: ["edit(src)"] }, "write", { path: "src/new.ts", content: "" }, "deny"],
+	// A rule on a path that is a link holds for the link's name as well as for where it leads.
+	["ask", { deny: ["read(linked-secrets/**)"], allow: [`read(${outside}/**)`] }, "read", { path: "linked-secrets/secret.txt" }, "deny"],
+	["ask", { deny: ["read(linked-secrets)"] }, "ls", { path: "linked-secrets" }, "deny"],
 ];
 
 function policy(mode: PermissionMode, rules: { allow?: string[]; deny?: string[] }, addDirs: string[] = []): PermissionPolicy {
