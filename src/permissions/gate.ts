@@ -166,7 +166,7 @@ export class PermissionGate {
 		const output = ctx.result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 		if (!this.host.looksLikeSandboxDenial(output)) return undefined;
 		const note =
-			"\n\n[This command ran in a sandbox: only the workspace and /tmp are writable, .git is read-only, and there is no network.]";
+			"\n\n[This command ran in a sandbox: only the workspace and /tmp are writable, .git and .rudder are read-only, and there is no network.]";
 		if (!this.host.ask || !this.host.runUnsandboxed || signal?.aborted) return { content: [{ type: "text", text: output + note }] };
 		const command = String((ctx.args as { command?: unknown })?.command ?? "");
 		const response = await this.ask(

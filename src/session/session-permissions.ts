@@ -265,7 +265,7 @@ export class SessionPermissions {
 		};
 		const box =
 			this.sandboxName() === "bwrap"
-				? ` Commands run in a sandbox: only the workspace (${this.gate.workspace.join(", ")}) and /tmp are writable, .git is read-only${this.spec.network ? "" : ", and there is no network"}.`
+				? ` Commands run in a sandbox: only the workspace (${this.gate.workspace.join(", ")}) and /tmp are writable, .git and .rudder are read-only${this.spec.network ? "" : ", and there is no network"}.`
 				: "";
 		return `${lines[mode]}${box}`;
 	}

@@ -40,21 +40,35 @@ export function findOnPath(name: string, path = process.env.PATH ?? ""): string 
 }
 
 /**
+ * Folders of a workspace that stay read-only inside it: what runs on a commit (`.git/hooks`) and what
+ * Rudder itself obeys (`.rudder/settings.json`, its commands), which the gate also never lets a write
+ * or edit change without asking.
+ */
+const READ_ONLY_IN_WORKSPACE = [".git", ".rudder"];
+
+/**
  * bwrap's arguments for one command. Order matters: later mounts cover earlier ones, so the root is
- * bound read-only first, then the workspace writable, then each workspace's `.git` read-only again.
+ * bound read-only first, then the workspace writable, then each workspace's `.git` and `.rudder`
+ * read-only again. `/run` is an empty tmpfs: a read-only mount does not stop a connect() to a socket
+ * there (docker.sock, the D-Bus buses, agents), and each would run things outside the sandbox.
  */
 export function bwrapArguments(spec: SandboxSpec, folders: SandboxFolders, file: string, args: readonly string[], cwd: string): string[] {
-	const out = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", folders.temp, "/tmp"];
+	const out = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", folders.temp, "/tmp", "--tmpfs", "/run"];
+	// With the network on, name resolution may live there (systemd-resolved's resolv.conf).
+	if (spec.network) out.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
 	for (const folder of spec.writable) {
 		if (!existsSync(folder)) continue;
 		out.push("--bind", folder, folder);
-		const git = join(folder, ".git");
-		if (existsSync(git)) out.push("--ro-bind", git, git);
+		for (const name of READ_ONLY_IN_WORKSPACE) {
+			const inner = join(folder, name);
+			if (existsSync(inner)) out.push("--ro-bind", inner, inner);
+		}
 	}
 	for (const path of [...(spec.hidden ?? []), ...(spec.hide?.() ?? [])]) {
 		const kind = statSync(path, { throwIfNoEntry: false });
-		// The sandbox's /tmp is its own: the host's files there are not visible to cover.
-		if (!kind || (isUnder("/tmp", path) && !spec.writable.some((w) => isUnder(w, path)))) continue;
+		// The sandbox's /tmp and /run are its own: the host's files there are not visible to cover.
+		const own = isUnder("/tmp", path) || isUnder("/run", path);
+		if (!kind || (own && !spec.writable.some((w) => isUnder(w, path)))) continue;
 		out.push("--ro-bind", kind.isDirectory() ? folders.emptyDir : folders.empty, path);
 	}
 	out.push("--unshare-pid", "--unshare-ipc", "--die-with-parent");

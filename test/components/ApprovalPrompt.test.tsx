@@ -2,6 +2,7 @@
 // each key answers. Keys: y allow once · a always (session) · p always (project) · n deny + reason ·
 // Enter picks the highlighted choice · Esc denies and stops the run.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { render } from "ink-testing-library";
@@ -164,6 +165,36 @@ describe("approval prompt", { timeout: 20_000 }, () => {
 		expect(results().every((r) => r.isError)).toBe(true);
 		expect(results()[0].text).toBe("The user denied this call: The user stopped the run.");
 		expect(faux.calls).toHaveLength(1);
+	});
+
+	it("in real bwrap, a command refused the network asks again; w runs it in the sandbox with the network", async () => {
+		const listener = createServer((socket) => socket.end("pong\n"));
+		await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+		try {
+			await session.dispose();
+			session = await createAgentSession({
+				cwd: home,
+				model: faux.getModel(),
+				sessionMode: { kind: "none" },
+				env: { RUDDER_HOME: join(home, ".rudder-home") },
+				tools: ["bash"],
+				apiKey: "test",
+				approvals: "prompt",
+			});
+			const command = `head -1 < /dev/tcp/127.0.0.1/${(listener.address() as AddressInfo).port}`;
+			faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("Got it.")])]);
+			const { frame, type } = await mount();
+			await type("go\r");
+			await vi.waitFor(() => expect(frame()).toContain("runs in the sandbox"));
+			await type("y");
+			await vi.waitFor(() => expect(frame()).toContain("bash failed inside the sandbox"));
+			expect(frame()).toContain("w  Run it again in the sandbox with network, once");
+			await type("w");
+			await vi.waitFor(() => expect(frame()).toContain("Got it."));
+			expect(results()).toEqual([{ isError: false, text: "pong" }]);
+		} finally {
+			await new Promise<void>((resolve) => listener.close(() => resolve()));
+		}
 	});
 
 	it("Shift+Tab cycles the mode and the footer shows it", async () => {

@@ -2,6 +2,7 @@
 // gets `approval_request` with the preview and answers with `approve`; json and print deny such a
 // call with the flag that allows it, and the run goes on.
 import { existsSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
@@ -36,6 +37,39 @@ describe("approvals over rpc", () => {
 		const end = await client.waitFor((l) => l.type === "agent_end");
 		expect(toolResultsOf(end)).toEqual(["(no output)", "The user denied this call: keep the build"]);
 		expect((await client.end()).code).toBe(0);
+	});
+
+	it("a command that failed in the sandbox: approve with network: true runs it again inside, with the network; always adds a session rule", {
+		timeout: LONG,
+	}, async () => {
+		const listener = createServer((socket) => socket.end("pong\n"));
+		await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+		try {
+			const port = (listener.address() as AddressInfo).port;
+			const { server, home } = await cli.setUp();
+			const client = cli.rpc();
+			const command = `head -1 < /dev/tcp/127.0.0.1/${port}`;
+			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command }, "call_n")] });
+			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo same" }, "call_s1")] });
+			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo same" }, "call_s2")] });
+			server.enqueue({ kind: "sse", chunks: [textBody("ok")] });
+			client.send({ id: "p1", type: "prompt", message: "go" });
+			const ask = await client.waitFor((l) => l.type === "approval_request");
+			client.send({ type: "approve", id: ask.id, decision: "allow" });
+			const retry = await client.waitFor((l) => l.type === "approval_request" && l.kind === "unsandboxed");
+			expect(retry).toMatchObject({ toolCallId: "call_n", preview: { type: "command", command, sandbox: "none" } });
+			client.send({ type: "approve", id: retry.id, decision: "allow", network: true });
+			const same = await client.waitFor((l) => l.type === "approval_request" && l.toolCallId === "call_s1");
+			client.send({ type: "approve", id: same.id, decision: "always" });
+			const end = await client.waitFor((l) => l.type === "agent_end");
+			expect(toolResultsOf(end)).toEqual(["pong", "same", "same"]);
+			// The second "echo same" ran on the session rule: no third request.
+			expect(client.lines.filter((l: any) => l.type === "approval_request")).toHaveLength(3);
+			expect(existsSync(join(home.cwd, ".rudder"))).toBe(false);
+			expect((await client.end()).code).toBe(0);
+		} finally {
+			await new Promise<void>((resolve) => listener.close(() => resolve()));
+		}
 	});
 
 	it("json mode denies a call that would ask, naming the flag, and the run goes on", { timeout: LONG }, async () => {

@@ -235,6 +235,29 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 	});
 });
 
+describe("a command that fails in the sandbox where nobody can approve (print)", { timeout: 30_000 }, () => {
+	let outside: string;
+	afterEach(() => rmSync(outside, { recursive: true, force: true }));
+
+	it("is never run outside it: the model gets the failure and a note on the sandbox", async () => {
+		fx = await createFixture();
+		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const command = `echo hi > ${outside}/x.txt`;
+		const session = await fx.open({
+			tools: ["bash"],
+			approvals: "print",
+			permissions: loadPermissionSetup({ cwd: fx.cwd, env: fx.env, flags: { allow: ["bash"] } }),
+		});
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
+		await session.prompt("go");
+		const [result] = toolResults(session);
+		expect(result.isError).toBe(true);
+		expect(resultText(result)).toMatch(/Read-only file system[\s\S]*This command ran in a sandbox/);
+		expect(existsSync(join(outside, "x.txt"))).toBe(false);
+		expect(requests(fx)).toHaveLength(0);
+	});
+});
+
 describe("a command that needs the network", { timeout: 30_000 }, () => {
 	let outside: string;
 	let server: Server;

@@ -1,6 +1,6 @@
 // The bash sandbox with the real bubblewrap: what a command inside may and may not do. `.ci/run`
 // installs bubblewrap, so these run (and must pass) in CI.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { homedir } from "node:os";
@@ -79,6 +79,34 @@ describe("bash in the bwrap sandbox", { timeout: 30_000 }, () => {
 		expect(result.ok).toBe(false);
 		expect(readFileSync(join(tmp.path, ".git", "HEAD"), "utf8")).toBe("ref: refs/heads/main\n");
 		expect(await run("cat .git/HEAD")).toEqual({ ok: true, text: "ref: refs/heads/main" });
+	});
+
+	it("keeps the project's .rudder read-only too (its settings decide what Rudder allows)", async () => {
+		mkdirSync(join(tmp.path, ".rudder"));
+		writeFileSync(join(tmp.path, ".rudder", "settings.json"), "{}\n");
+		const result = await run(`echo '{"permissions":{"mode":"yolo"}}' > .rudder/settings.json`);
+		expect(result.ok).toBe(false);
+		expect(result.text).toMatch(/Read-only file system/);
+		expect(readFileSync(join(tmp.path, ".rudder", "settings.json"), "utf8")).toBe("{}\n");
+	});
+
+	it("cannot reach a Unix socket under /run (docker.sock, D-Bus): /run is empty inside", async () => {
+		const folder = mkdtempSync("/run/rudder-sandbox-test-");
+		const path = join(folder, "agent.sock");
+		const socketServer = createServer((socket) => socket.end("from the host\n"));
+		await new Promise<void>((resolve) => socketServer.listen(path, resolve));
+		try {
+			const connect = `${process.execPath} -e 'require("net").connect(process.argv[1]).on("data", (d) => process.stdout.write(d)).on("error", (e) => { console.error(e.code); process.exit(1); })' ${path}`;
+			// Outside the sandbox it connects (async: this process serves the socket).
+			const host = await new Promise<string>((resolve) => execFile("/bin/bash", ["-c", connect], (_e, stdout) => resolve(stdout)));
+			expect(host).toBe("from the host\n");
+			const inside = await run(connect);
+			expect(inside.ok).toBe(false);
+			expect(inside.text).toMatch(/ENOENT/);
+		} finally {
+			await new Promise<void>((resolve) => socketServer.close(() => resolve()));
+			rmSync(folder, { recursive: true, force: true });
+		}
 	});
 
 	it("has a private, writable /tmp", async () => {
