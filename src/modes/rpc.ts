@@ -3,7 +3,9 @@
 // framing, every command with its request and response, the events, and what we add or do differently.
 // This file does framing, dispatch and run control; the commands are the table in rpc-commands.ts.
 // Approvals (ours): `approval_request` events, answered by `{"type":"approve","id","decision":"allow"|
-// "always"|"deny","reason"?}`; see docs/rpc.md § Approvals. After stdin closes, every request is denied.
+// "always"|"deny","reason"?,"scope"?:"session"|"project","network"?}` (`network: true` with allow, for a
+// command that failed in the sandbox: run it again inside with the network on, not outside); see
+// docs/rpc.md § Approvals. After stdin closes, every request is denied.
 import type { Readable } from "node:stream";
 import type { ImageContent, Model } from "../ai/types.js";
 import type { AgentSession } from "../session/agent-session.js";
