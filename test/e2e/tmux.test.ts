@@ -183,6 +183,8 @@ describe("approvals in a real terminal (tmux)", () => {
 		expect(bashScreen).toContain("$ npm test");
 		expect(bashScreen).toContain("runs in the sandbox: writes only inside the workspace and /tmp, no network");
 		expect(bashScreen).toContain("y  Allow once");
+		expect(bashScreen).toContain("waiting for approval");
+		expect(bashScreen).not.toMatch(/working/);
 		sendKey("y");
 
 		const editScreen = await waitForScreen((s) => s.includes("edit wants to run"), "the edit approval");
