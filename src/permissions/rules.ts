@@ -1,7 +1,7 @@
 // `permissions.allow` / `permissions.deny` entries: parsing and matching. `bash(npm test*)` matches a
 // command, `edit(src/**)` a path, `mcp__github__*` every call of the tools it names.
 import { homedir } from "node:os";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import type { PermissionRule } from "./types.js";
 import { isUnder } from "./workspace.js";
 
@@ -94,7 +94,7 @@ export function pathMatches(pattern: string, realPath: string, cwd: string): boo
 	const expanded = pattern === "~" ? homedir() : pattern.startsWith("~/") ? resolve(homedir(), pattern.slice(2)) : pattern;
 	if (isAbsolute(expanded)) return pathGlob(expanded).test(realPath);
 	if (!isUnder(cwd, realPath)) return false;
-	const rel = relative(cwd, realPath) || ".";
+	const rel = realPath === cwd ? "." : realPath.slice(cwd.endsWith("/") ? cwd.length : cwd.length + 1);
 	return pathGlob(expanded.replace(/^\.\//, "")).test(rel);
 }
 
