@@ -59,6 +59,9 @@ export interface GateHost {
 	looksLikeSandboxDenial(output: string): boolean;
 }
 
+/** The tools that open the checked real path, and so take it (`takeCheckedPath`). */
+const PINNED_TOOLS = new Set(["read", "write", "edit"]);
+
 /** Shell-safe single quoting for a suggested flag. */
 function quoted(text: string): string {
 	return /[$`"\\!\n]/.test(text) ? `'${text.replace(/'/g, "'\\''")}'` : `"${text}"`;
@@ -81,7 +84,7 @@ export class PermissionGate {
 	private readonly host: GateHost;
 	/** Prompts are asked one at a time; each waits for the one before it. */
 	private queue: Promise<unknown> = Promise.resolve();
-	/** Real paths decided on for write and edit calls allowed to run, by tool call id (see `takeCheckedPath`). */
+	/** Real paths decided on for read, write and edit calls allowed to run, by tool call id (see `takeCheckedPath`). */
 	private readonly checked = new Map<string, string>();
 	private nextId = 0;
 
@@ -112,9 +115,9 @@ export class PermissionGate {
 	}
 
 	/**
-	 * The real path this call's permission was decided on, taken once by write/edit: they write there
-	 * or fail, so a folder swapped for a symlink after the check (while a prompt waited, or by a command
-	 * of the same reply) cannot send the write elsewhere.
+	 * The real path this call's permission was decided on, taken once by read/write/edit: they open that
+	 * file or fail, so a folder swapped for a symlink after the check (while a prompt waited, or by a
+	 * command of the same reply) cannot send them elsewhere.
 	 */
 	takeCheckedPath(toolCallId: string): string | undefined {
 		const path = this.checked.get(toolCallId);
@@ -126,7 +129,7 @@ export class PermissionGate {
 		const request: ToolRequest = { tool: ctx.toolCall.name, args: (ctx.args ?? {}) as Record<string, unknown> };
 		const target = targetOf(request, this.policy);
 		const verdict = await this.verdict(ctx, request, target, signal);
-		if (verdict === undefined && target.kind === "write" && target.path !== undefined) {
+		if (verdict === undefined && target.path !== undefined && PINNED_TOOLS.has(request.tool)) {
 			// Bounded: an entry is taken when its call runs; calls that never ran leave few.
 			if (this.checked.size > 1000) this.checked.clear();
 			this.checked.set(ctx.toolCall.id, target.path);

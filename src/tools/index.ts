@@ -35,7 +35,7 @@ export interface ToolsOptions {
 	ls?: LsToolOptions;
 	/** Sees each file before edit or write changes it. */
 	beforeMutate?: BeforeMutate;
-	/** The real path the permission check approved for a write/edit call (see write.ts). */
+	/** The real path the permission check approved for a read, write or edit call (see write.ts). */
 	checkedPath?: (toolCallId: string) => string | undefined;
 	/** What permission deny rules hide from each walking tool (grep, find, ls); undefined: nothing. */
 	deniedPaths?: (tool: ToolName) => PathDenial | undefined;
@@ -48,7 +48,7 @@ export interface ToolsOptions {
 export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<ToolName, AgentTool> {
 	const readState = new FileReadState();
 	return {
-		read: createReadTool(cwd, { readState, ...options.read }),
+		read: createReadTool(cwd, { readState, checkedPath: options.checkedPath, ...options.read }),
 		bash: createBashTool(cwd, options.bash),
 		edit: createEditTool(cwd, { readState, beforeMutate: options.beforeMutate, checkedPath: options.checkedPath }),
 		write: createWriteTool(cwd, { readState, beforeMutate: options.beforeMutate, checkedPath: options.checkedPath }),

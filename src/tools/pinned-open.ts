@@ -13,6 +13,12 @@ import { realTarget } from "./real-path.js";
 import { notRegularFileError } from "./regular-file.js";
 
 const { O_RDONLY, O_RDWR, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_CREAT, O_EXCL } = constants;
+/**
+ * Linux's O_PATH (not in Node's constants): a folder is held for path lookups only, which needs the
+ * same search right as walking the path does, not read permission (a 0711 home folder).
+ */
+const O_PATH = 0o10000000;
+const FOLDER_FLAGS = O_PATH | O_DIRECTORY | O_NOFOLLOW;
 
 /** Whether folders can be opened relative to a descriptor here (Linux with /proc). Checked once. */
 let fdPaths: boolean | undefined;
@@ -32,13 +38,15 @@ export interface PinnedFile {
 export interface PinnedOpenOptions {
 	/** Create the file (and missing folders) when absent; otherwise a missing file is an error. */
 	create: boolean;
-	/** "write", "edit": for messages. */
+	/** "read", "write", "edit": for messages. */
 	verb: string;
+	/** Open for reading only (read), or for reading and writing (default). */
+	readOnly?: boolean;
 }
 
 function swapped(verb: string, displayPath: string, what: string): Error {
 	return new Error(
-		`Cannot ${verb} ${displayPath}: ${what} was replaced by a symbolic link after the path was checked, so it could lead outside what was allowed. Nothing was written; check the path and try again.`,
+		`Cannot ${verb} ${displayPath}: ${what} was replaced by a symbolic link after the path was checked, so it could lead outside what was allowed. Nothing was ${verb === "read" ? "read" : "written"}; check the path and try again.`,
 	);
 }
 
@@ -49,7 +57,7 @@ function isLinkError(error: unknown): boolean {
 }
 
 /**
- * Opens `realPath` (read and write) without following any symlink on the way. `realPath` must be the
+ * Opens `realPath` (read and write, or read only) without following any symlink on the way. `realPath` must be the
  * fully resolved path that was checked (see real-path.ts); the caller closes the handle.
  */
 export async function openPinned(realPath: string, displayPath: string, options: PinnedOpenOptions): Promise<PinnedFile> {
@@ -57,7 +65,7 @@ export async function openPinned(realPath: string, displayPath: string, options:
 	const parts = realPath.split("/").filter((p) => p !== "");
 	const name = parts.pop();
 	if (name === undefined) throw new Error(`Cannot ${options.verb} ${displayPath}: it is the root folder`);
-	let folder = await open("/", O_RDONLY | O_DIRECTORY);
+	let folder = await open("/", FOLDER_FLAGS);
 	try {
 		let shown = "";
 		for (const part of parts) {
@@ -82,7 +90,7 @@ async function openFolder(
 	const path = `/proc/self/fd/${parent.fd}/${name}`;
 	for (let attempt = 0; ; attempt++) {
 		try {
-			return await open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+			return await open(path, FOLDER_FLAGS);
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			if (isLinkError(error)) {
@@ -113,9 +121,10 @@ async function openLeaf(path: string, displayPath: string, options: PinnedOpenOp
 	let handle: FileHandle;
 	let created = false;
 	try {
-		if (before) handle = await open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK);
+		const access = options.readOnly ? O_RDONLY : O_RDWR;
+		if (before) handle = await open(path, access | O_NOFOLLOW | O_NONBLOCK);
 		else {
-			handle = await open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CREAT | O_EXCL, 0o666);
+			handle = await open(path, access | O_NOFOLLOW | O_NONBLOCK | O_CREAT | O_EXCL, 0o666);
 			created = true;
 		}
 	} catch (error) {

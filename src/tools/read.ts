@@ -8,6 +8,7 @@ import { BINARY_SNIFF_BYTES, detectImageMimeType, looksBinary } from "./file-kin
 import type { FileReadState } from "./file-read-state.js";
 import { describeFsError } from "./fs-errors.js";
 import { type LineWindow, readLineWindow } from "./line-window.js";
+import { openPinned } from "./pinned-open.js";
 import { openRegularFile, readHead } from "./regular-file.js";
 import { resolveToolPath } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, MAX_LINE_CHARS, type TruncationResult, truncateHead } from "./truncate.js";
@@ -36,6 +37,11 @@ export interface ReadToolOptions {
 	maxFileBytes?: number;
 	/** Shared with write and edit, so they can tell whether the model saw the current file. */
 	readState?: FileReadState;
+	/**
+	 * The real path the permission check decided on for this call (taken once): the read opens that
+	 * file, without following a symlink swapped in since (see pinned-open.ts), or fails.
+	 */
+	checkedPath?: (toolCallId: string) => string | undefined;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -58,10 +64,13 @@ export function createReadTool(cwd: string, options: ReadToolOptions = {}): Agen
 		label: "read",
 		description: `Read a file. Text files come back as text; images (png, jpg, gif, webp) as images. Output stops after ${limits.maxLines} lines or ${limits.maxBytes / 1024} KB, whichever comes first; use offset/limit to read further. Files over ${formatSize(limits.maxFileBytes)} need offset/limit.`,
 		parameters: readSchema,
-		async execute(_toolCallId, params: ReadToolInput, signal) {
+		async execute(toolCallId, params: ReadToolInput, signal) {
+			const checked = options.checkedPath?.(toolCallId);
 			throwIfAborted(signal);
 			const absolutePath = resolveToolPath(params.path, cwd);
-			const { handle, stats } = await openRegularFile(absolutePath, params.path);
+			const { handle, stats } = checked
+				? await openPinned(checked, params.path, { create: false, verb: "read", readOnly: true })
+				: await openRegularFile(absolutePath, params.path);
 			try {
 				const result = await readOpenFile(handle, stats.size, params, limits, signal);
 				// The stats were taken before reading: a change made while reading still counts as unseen.

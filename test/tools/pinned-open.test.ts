@@ -73,7 +73,7 @@ function tools(gate: PermissionGate) {
 	const readState = new FileReadState();
 	const checkedPath = (id: string) => gate.takeCheckedPath(id);
 	return {
-		read: createReadTool(ws, { readState }),
+		read: createReadTool(ws, { readState, checkedPath }),
 		write: createWriteTool(ws, { readState, checkedPath }),
 		edit: createEditTool(ws, { readState, checkedPath }),
 	};
@@ -142,6 +142,22 @@ describe("write and edit after a swap while the approval waited", () => {
 		const result = await checkThenRun(gate, t.write, { path: "f.txt", content: "payload" });
 		expect(result.text).toMatch(/^Cannot write f.txt: the file was replaced by a symbolic link/);
 		expect(readFileSync(join(outside, "target"), "utf8")).toBe("precious\n");
+	});
+
+	it("read opens the file the check saw: a folder swapped for a link to outside since is refused", async () => {
+		writeFileSync(join(ws, "sub", "notes.md"), "inside\n");
+		writeFileSync(join(outside, "notes.md"), "OUTSIDE SECRET\n");
+		const gate = gateFor("ask");
+		const { read } = tools(gate);
+		const args = { path: "sub/notes.md" };
+		const ctx = { toolCall: { id: "read-1", name: "read", arguments: args }, args } as unknown as BeforeToolCallContext;
+		expect(await gate.beforeToolCall(ctx)).toBeUndefined();
+		swapToLink("sub", outside);
+		await expect(read.execute("read-1", args)).rejects.toThrow(
+			/^Cannot read sub\/notes.md: the folder .*\/sub was replaced by a symbolic link after the path was checked.*Nothing was read/,
+		);
+		// Checked again now, the same path is outside the workspace: ask mode asks (nobody can here).
+		expect(await gate.beforeToolCall({ ...ctx, toolCall: { ...ctx.toolCall, id: "read-2" } })).toMatchObject({ block: true });
 	});
 
 	it("without a swap both run as before, creating missing folders", async () => {
