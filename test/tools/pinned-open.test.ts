@@ -81,13 +81,17 @@ function tools(gate: PermissionGate) {
 
 let callIds = 0;
 /** The gate's check, then the call: what the agent loop does with one tool call. */
-async function checkThenRun(gate: PermissionGate, tool: { name: string; execute: Function }, args: Record<string, unknown>) {
+async function checkThenRun(
+	gate: PermissionGate,
+	tool: { name: string; execute: (id: string, args: never) => Promise<unknown> },
+	args: Record<string, unknown>,
+) {
 	const id = `call-${++callIds}`;
 	const ctx = { toolCall: { id, name: tool.name, arguments: args }, args } as unknown as BeforeToolCallContext;
 	const verdict = await gate.beforeToolCall(ctx);
 	if (verdict?.block) return { ran: false, text: verdict.reason ?? "" };
 	try {
-		await tool.execute(id, args);
+		await tool.execute(id, args as never);
 		return { ran: true, text: "ok" };
 	} catch (error) {
 		return { ran: true, text: (error as Error).message };
