@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { formatChange } from "./checkpoints/rewind-plan.js";
 import type { RestoreWhat, RewindPoint, RewindResult, SessionRewind } from "./rewind.js";
+import type { SessionInfo } from "./session-store.js";
 import type { CommandUiRequest, SlashCommandInfo } from "./types.js";
 
 /** What these commands need from the session. */
@@ -16,7 +17,18 @@ export interface RewindCommandHost {
 	undo(): Promise<RewindResult>;
 	switchBranch(leafId: string): void;
 	forkAt(entryId: string): Promise<{ text: string }>;
-	getState(): { sessionFile?: string };
+	getState(): { sessionId: string; sessionFile?: string };
+	listSessions(): SessionInfo[];
+}
+
+/**
+ * `session 1a2b3c4d (12 messages)`: the open session, its messages counted as every listing counts
+ * them (the messages on its current branch, `SessionInfo.messageCount`).
+ */
+export function describeOpenSession(s: Pick<RewindCommandHost, "getState" | "listSessions">): string {
+	const { sessionId, sessionFile } = s.getState();
+	const count = sessionFile ? s.listSessions().find((info) => info.path === sessionFile)?.messageCount : undefined;
+	return `session ${sessionId.slice(0, 8)}${count === undefined ? "" : ` (${count} ${count === 1 ? "message" : "messages"})`}`;
 }
 
 export interface RewindCommand extends SlashCommandInfo {
@@ -172,7 +184,7 @@ export const rewindCommands: readonly RewindCommand[] = [
 			if (!point) return;
 			try {
 				await s.forkAt(point.entryId);
-				s.notify("info", `Forked into ${s.getState().sessionFile ?? "a new session"}`);
+				s.notify("info", `Forked before "${oneLine(point.text, 40)}" into ${describeOpenSession(s)}`);
 			} catch (error) {
 				fail(s, error);
 			}

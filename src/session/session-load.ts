@@ -283,6 +283,10 @@ export interface SessionInfo {
 	cwd: string;
 	timestamp: string;
 	modified: Date;
+	/**
+	 * Messages on the current branch (the path to the file's last entry), compacted ones included: what
+	 * every listing and the "Resumed" notice call a session's messages (`branchMessageCount`).
+	 */
 	messageCount: number;
 	/** Text of the first user message, for pickers. */
 	firstMessage: string;
@@ -292,16 +296,64 @@ export interface SessionInfo {
 
 const MESSAGE_LINE = Buffer.from('{"type":"message"');
 
+/** The messages on a loaded session's current branch, counted as `SessionInfo.messageCount` counts them. */
+export function branchMessageCount(loaded: Pick<LoadedSession, "branch">): number {
+	return loaded.branch.filter((e) => e.type === "message").length;
+}
+
+/** An entry's place in the tree, as a listing sees it. */
+interface TreeNode {
+	id: string | undefined;
+	parentId: string | null | undefined;
+	message: boolean;
+}
+
 /**
- * What a listing needs of a session file: its header, first user message and number of messages.
- * Only the header and the lines up to the first user message are decoded, checked and parsed; the
- * rest are counted by their bytes (entries are written `{"type":…` first), so `--continue` and the
- * picker stay quick with many long sessions. Undefined when the file has no valid header.
+ * The log writes `id`, `parentId` and `timestamp` last, so they are read off a line's last bytes; a line
+ * written otherwise (copied by a fork from an older file) is parsed whole. No id: a version 1 line.
+ */
+const TREE_TAIL = /"id":"([^"\\]+)","parentId":(?:null|"([^"\\]+)"),"timestamp":"[^"\\]*"\}\s*$/;
+function treeNode(bytes: Buffer, message: boolean): TreeNode | undefined {
+	const tail = TREE_TAIL.exec(bytes.subarray(Math.max(0, bytes.length - 160)).toString("latin1"));
+	if (tail) return { id: tail[1], parentId: tail[2] ?? null, message };
+	const entry = parseQuietly(bytes.toString("utf8"));
+	if (!entry) return undefined;
+	const id = typeof entry.id === "string" ? entry.id : undefined;
+	const parentId = typeof entry.parentId === "string" || entry.parentId === null ? entry.parentId : undefined;
+	return { id, parentId, message };
+}
+
+/** Messages from the last entry up through the parents, as loadSession's branch walk goes. */
+function countBranch(nodes: readonly TreeNode[]): number {
+	const indexById = new Map<string, number>();
+	nodes.forEach((n, i) => {
+		if (n.id !== undefined) indexById.set(n.id, i);
+	});
+	const seen = new Set<number>();
+	let count = 0;
+	let index = nodes.length - 1;
+	while (index >= 0 && !seen.has(index)) {
+		seen.add(index);
+		const node = nodes[index];
+		if (node.message) count++;
+		if (node.parentId === null) break;
+		// A version 1 line (no parent) follows the line before it; so does a child of a line that did not load.
+		index = (node.parentId !== undefined ? indexById.get(node.parentId) : undefined) ?? index - 1;
+	}
+	return count;
+}
+
+/**
+ * What a listing needs of a session file: its header, first user message and number of messages on
+ * its current branch. Only the header and the lines up to the first user message are decoded, checked
+ * and parsed; of the rest, the kind is read off the line's first bytes (entries are written `{"type":…`
+ * first) and the tree fields off its last, so `--continue` and the picker stay quick with many long
+ * sessions. Undefined when the file has no valid header.
  */
 export function readSessionInfo(path: string, options: ReadLinesOptions = {}): SessionInfo | undefined {
 	let header: SessionHeader | undefined;
 	let firstMessage: string | undefined;
-	let messageCount = 0;
+	const nodes: TreeNode[] = [];
 	try {
 		for (const line of readLines(path, options)) {
 			if ("tooLong" in line) continue;
@@ -310,22 +362,31 @@ export function readSessionInfo(path: string, options: ReadLinesOptions = {}): S
 				const entry = parseQuietly(line.lineNo === 1 ? lineText(bytes) : bytes.toString("utf8"));
 				if (!header) {
 					if (entry?.type === "session" && check(headerSchema, entry) === undefined) header = entry as unknown as SessionHeader;
-				} else if (entry?.type === "message") {
-					const message = entry.message as { role?: string } | undefined;
-					if (!message || !messageSchemas[message.role ?? ""] || check(messageSchemas[message.role ?? ""], message)) continue;
-					messageCount++;
-					if (message.role === "user") firstMessage = messageText(message as AgentMessage).slice(0, 200);
+					continue;
 				}
-			} else if (
-				bytes.length > MESSAGE_LINE.length &&
-				bytes.compare(MESSAGE_LINE, 0, MESSAGE_LINE.length, 0, MESSAGE_LINE.length) === 0 &&
+				if (!entry) continue;
+				let message = false;
+				if (entry.type === "message") {
+					const m = entry.message as { role?: string } | undefined;
+					if (!m || !messageSchemas[m.role ?? ""] || check(messageSchemas[m.role ?? ""], m)) continue;
+					message = true;
+					if (m.role === "user") firstMessage = messageText(m as AgentMessage).slice(0, 200);
+				}
+				nodes.push({
+					id: typeof entry.id === "string" ? entry.id : undefined,
+					parentId: typeof entry.parentId === "string" || entry.parentId === null ? entry.parentId : undefined,
+					message,
+				});
+			} else if (bytes[bytes.length - 1] === 0x7d) {
 				// A line torn by a crash is cut before its closing brace: loading skips it, so do we.
-				bytes[bytes.length - 1] === 0x7d
-			) {
-				messageCount++;
+				const message =
+					bytes.length > MESSAGE_LINE.length && bytes.compare(MESSAGE_LINE, 0, MESSAGE_LINE.length, 0, MESSAGE_LINE.length) === 0;
+				const node = treeNode(bytes, message);
+				if (node) nodes.push(node);
 			}
 		}
 		if (!header) return undefined;
+		const messageCount = countBranch(nodes);
 		const stat = statSync(path);
 		return {
 			path,

@@ -6,7 +6,7 @@ import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
 import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../permissions/types.js";
-import { type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
+import { describeOpenSession, type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
 import type { SessionInfo } from "./session-store.js";
 import type { CommandUiRequest, SessionState, SlashCommandInfo } from "./types.js";
 
@@ -178,9 +178,7 @@ export const slashCommands: readonly SlashCommand[] = [
 				if (!(error instanceof Error) || error.name !== "SessionLockedError") throw error;
 				return s.notify("error", error.message.replace("(--fork)", `(/resume --fork ${target})`));
 			}
-			if (fork)
-				return s.notify("info", `Forked into session ${s.getState().sessionId.slice(0, 8)} (${s.getState().messages.length} messages)`);
-			s.notify("info", `Resumed session ${s.getState().sessionId.slice(0, 8)} (${s.getState().messages.length} messages)`);
+			s.notify("info", `${fork ? "Forked into" : "Resumed"} ${describeOpenSession(s)}`);
 		},
 	},
 	{

@@ -74,6 +74,28 @@ describe("slash commands through submit", () => {
 		expect(fx.session.getState().thinkingLevel).toBe("off");
 	});
 
+	it("a session's messages are counted once: the picker's listing and the Resumed notice agree on a branched session", async () => {
+		fx = await createFixture();
+		fx.faux.setResponses(["a1", "a2", "a3"].map((t) => fauxAssistantMessage([fauxText(t)])));
+		await fx.session.prompt("one");
+		await fx.session.prompt("two");
+		// A new branch before "two": the file holds 6 messages, the branch in use 4.
+		await fx.session.submit("/branch 1");
+		await fx.session.prompt("three");
+		const { sessionId, sessionFile } = fx.session.getState();
+		await fx.session.submit("/new");
+		const listed = fx.session.listSessions().find((s) => s.path === sessionFile);
+		expect(listed?.messageCount).toBe(4);
+		await fx.session.submit(`/resume ${sessionId.slice(0, 8)}`);
+		expect(lastNotice()).toBe(`Resumed session ${sessionId.slice(0, 8)} (4 messages)`);
+
+		// /fork names the prompt it cut before, and the new session's count is the same kind of count.
+		await fx.session.submit("/fork 1");
+		const forked = fx.session.getState();
+		expect(forked.sessionId).not.toBe(sessionId);
+		expect(lastNotice()).toBe(`Forked before "three" into session ${forked.sessionId.slice(0, 8)} (2 messages)`);
+	});
+
 	it("/clear starts a new session and /exit quits, like /new and /quit", async () => {
 		fx = await createFixture();
 		const names = fx.session.commands().map((c) => c.name);
