@@ -34,7 +34,7 @@ import { type LoadedSession, loadSession, repairTranscript } from "./session-loa
 import { SessionLog } from "./session-log.js";
 import { type CompactionSummaryMessage, convertToLlm, messageText, type ShellOutputMessage } from "./session-messages.js";
 import { type ApprovalChannel, loadPermissionSetup, type PermissionSetup, SessionPermissions } from "./session-permissions.js";
-import { findSession, listSessions, type SessionInfo } from "./session-store.js";
+import { findSession, listSessions, type SessionInfo, sessionsByLastUse } from "./session-store.js";
 import { globalSettingsPath, loadSettings, type Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import { buildSystemPrompt, type SystemPromptInput } from "./system-prompt.js";
@@ -200,9 +200,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	});
 }
 
-/** The newest session of `cwd` that loads; one that does not is named in a notice and passed over. */
+/**
+ * The session of `cwd` used last (else the newest) that loads; one that does not is named in a notice
+ * and passed over.
+ */
 function loadLatest(cwd: string, env: Env, notices: string[]): LoadedSession | undefined {
-	for (const info of listSessions(cwd, env)) {
+	for (const info of sessionsByLastUse(cwd, env)) {
 		try {
 			return loadSession(info.path);
 		} catch (error) {

@@ -13,7 +13,7 @@ import { type NewSessionEntry, type SessionEntry, type SessionHeader, sessionFil
 import type { LoadedSession } from "./session-load.js";
 import { lockSessionFile, type SessionLock } from "./session-lock.js";
 import type { CompactionSummaryMessage } from "./session-messages.js";
-import { serializeRedacted, sessionsDir } from "./session-store.js";
+import { rememberLastUsed, serializeRedacted, sessionsDir } from "./session-store.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -72,6 +72,7 @@ export class SessionLog {
 		const log = new SessionLog(loaded.path, loaded.header, options, loaded);
 		log.lock = lock;
 		log.endTornLine();
+		rememberLastUsed(loaded.path);
 		return log;
 	}
 
@@ -179,6 +180,7 @@ export class SessionLog {
 			this.lock = lockSessionFile(this.path);
 			appendFileSync(this.path, `${serializeRedacted(this.header)}\n${line}`, { mode: 0o600 });
 			this.created = true;
+			rememberLastUsed(this.path);
 			return;
 		}
 		appendFileSync(this.path, line);

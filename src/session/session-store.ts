@@ -1,8 +1,8 @@
 // The sessions of a project: one JSONL file per session under `<dataDir>/sessions/<cwd slug>/`,
 // listed newest first and found by id prefix. One file is written by `SessionLog` (session-log.ts) and
 // read by `loadSession` (session-load.ts); its format is in session-format.ts.
-import { existsSync, readdirSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { sessionsRoot } from "../config/paths.js";
 import { redactSecrets } from "../safety/secrets.js";
 import { readSessionInfo, type SessionInfo } from "./session-load.js";
@@ -63,6 +63,35 @@ export function listSessions(cwd: string, env?: Env): SessionInfo[] {
 
 export function latestSession(cwd: string, env?: Env): SessionInfo | undefined {
 	return listSessions(cwd, env)[0];
+}
+
+/**
+ * The name of the session file opened or started last in a project's folder. A file's mtime says
+ * when it was last written, not used: a session resumed and read, then left, would lose to an older
+ * one written later, so `-c` asks this first.
+ */
+const LAST_USED = "last-used";
+
+/** Notes `path` (a session file) as the one used last in its folder; best effort, never throws. */
+export function rememberLastUsed(path: string): void {
+	try {
+		writeFileSync(join(dirname(path), LAST_USED), basename(path), { mode: 0o600 });
+	} catch {
+		// A read-only folder: -c falls back to the newest file.
+	}
+}
+
+/** Sessions of `cwd` for `-c`: the one used last first (when its file is still there), then newest first. */
+export function sessionsByLastUse(cwd: string, env?: Env): SessionInfo[] {
+	const sessions = listSessions(cwd, env);
+	let name = "";
+	try {
+		name = readFileSync(join(sessionsDir(cwd, env), LAST_USED), "utf8").trim();
+	} catch {
+		return sessions;
+	}
+	const used = sessions.findIndex((s) => basename(s.path) === name);
+	return used <= 0 ? sessions : [sessions[used], ...sessions.slice(0, used), ...sessions.slice(used + 1)];
 }
 
 /** A session of `cwd` by id prefix; throws one line when none or several match. */

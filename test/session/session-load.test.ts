@@ -160,6 +160,34 @@ describe("loadSession: the tree", () => {
 	});
 });
 
+describe("-c continues the session used last in this folder", () => {
+	let fx: Fixture;
+	afterEach(async () => fx?.cleanup());
+
+	it("one opened later wins over one written later, and a marker naming a missing file falls back to the newest", async () => {
+		fx = await createFixture();
+		fx.faux.setResponses(["a", "b"].map((t) => fauxAssistantMessage(t)));
+		await fx.session.prompt("older session");
+		const older = fx.session.getState().sessionFile as string;
+		await fx.session.dispose();
+		const second = await fx.open();
+		await second.prompt("newer session");
+		const newer = second.getState().sessionFile as string;
+		await second.dispose();
+		// The older one is opened again (resumed, looked at, nothing sent) after the newer one was written.
+		const reopened = await fx.open({ sessionMode: { kind: "file", path: older } });
+		await reopened.dispose();
+		expect(latestSession(fx.cwd, fx.env)?.path).toBe(newer);
+		const continued = await fx.open({ sessionMode: { kind: "continue" } });
+		expect(continued.getState().sessionFile).toBe(older);
+		await continued.dispose();
+
+		rmSync(older);
+		const fallback = await fx.open({ sessionMode: { kind: "continue" } });
+		expect(fallback.getState().sessionFile).toBe(newer);
+	});
+});
+
 describe("-c with a bad session file", () => {
 	let fx: Fixture;
 	afterEach(async () => fx?.cleanup());
