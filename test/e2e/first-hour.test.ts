@@ -35,6 +35,12 @@ if (process.env.RUDDER_SAVE_CAPTURE) {
 	);
 }
 
+/**
+ * A picker draws before its key handler is attached (an effect after the commit): keys sent in that
+ * moment would reach the input below it. A loaded machine can stretch it; this waits it out.
+ */
+const settle = () => new Promise((r) => setTimeout(r, 300));
+
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i} `);
 
 /** Session files as the app writes them, for the picker to list. */
@@ -92,6 +98,7 @@ describe("the first hour, in tmux", () => {
 		// Newest first.
 		expect(picker.indexOf("write the release notes")).toBeLessThan(picker.indexOf("fix the flaky parser test"));
 		expect(picker).toMatch(/1 msg · \d+ B/);
+		await settle();
 		sendText("flaky");
 		const filtered = await waitForScreen((s) => !s.includes("release notes") && s.includes("search: flaky"), "the search");
 		save("the picker, searching 'flaky'", filtered);
@@ -106,6 +113,7 @@ describe("the first hour, in tmux", () => {
 		sendText("/resume");
 		sendKey("Enter");
 		await waitForScreen((s) => s.includes("Resume a session"), "the /resume picker again");
+		await settle();
 		sendText("release");
 		await waitForScreen((s) => s.includes("search: release") && !/flaky parser test +1 msg/.test(s), "the /resume search");
 		sendKey("Enter");
@@ -179,8 +187,7 @@ describe("the first hour, in tmux", () => {
 	});
 
 	it("asks the terminal for extended keys: in tmux with extended-keys on, Shift+Enter inserts a newline", { timeout: LONG }, async () => {
-		await start([]);
-		tmux("set-option", "-s", "extended-keys", "on");
+		await start([], { extendedKeys: true });
 		sendText("first line");
 		sendKey("S-Enter");
 		sendText("second line");

@@ -15,6 +15,8 @@ export interface TmuxStart {
 	before?: string;
 	columns?: number;
 	rows?: number;
+	/** tmux's extended-keys on before the app starts (it asks for them at start). */
+	extendedKeys?: boolean;
 	/** What the screen shows once the app is up; the footer's model by default. */
 	ready?: (screen: string) => boolean;
 }
@@ -78,6 +80,7 @@ export function tmuxAppPerTest(name: string) {
 			"history-limit",
 			"10000",
 			";",
+			...(options.extendedKeys ? ["set-option", "-s", "extended-keys", "on", ";"] : []),
 			"new-session",
 			"-d",
 			"-s",

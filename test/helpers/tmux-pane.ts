@@ -6,7 +6,7 @@ export function tmuxPane(socket: string, session: string) {
 	const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
 	const capture = () => tmux("capture-pane", "-p", "-t", session);
 	/** Polls the screen until `predicate` holds; fails with the last capture. */
-	async function waitForScreen(predicate: (screen: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
+	async function waitForScreen(predicate: (screen: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> {
 		const deadline = Date.now() + timeoutMs;
 		let screen = "";
 		while (Date.now() < deadline) {
