@@ -1,22 +1,25 @@
 // The interactive app: history above (written once), the live region below (the streaming tail,
 // running tools, the queue, the input, the footer), kept shorter than the terminal. It renders session
 // state and calls session methods; no business logic lives here. Its hooks are in app-hooks.ts.
-import { Box, Text, useStdout } from "ink";
+import { Box, Text } from "ink";
 import { useMemo, useReducer } from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
+import type { NotificationSettings } from "../src/session/settings.js";
 import type { AgentSessionApi } from "../src/session/types.js";
 import { ApprovalPrompt, approvalRows } from "./ApprovalPrompt.js";
 import {
 	useApprovalPrompt,
 	useBusyTick,
+	useExternalEditor,
 	useFlashStatus,
 	useHelp,
 	useInputCompletion,
-	usePrepareForReply,
+	useKeyInput,
 	useReprintOnResize,
 	useSessionEvents,
 	useStartup,
 	useTerminalSize,
+	useTerminalWriters,
 } from "./app-hooks.js";
 import { CompletionMenu, menuRows as completionRows } from "./CompletionMenu.js";
 import { FIELD_PROMPT_ROWS, FieldPrompt } from "./FieldPrompt.js";
@@ -25,7 +28,6 @@ import { FirstStart, welcomeRows } from "./first-start.js";
 import { History } from "./History.js";
 import { InputBox, inputRows } from "./InputBox.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./ink/live-budget.js";
-import { useRawInput } from "./ink/use-raw-input.js";
 import { type InputHistory, openInputHistory } from "./input-history.js";
 import { hintLine, keyLabel } from "./key-hints.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "./keybindings.js";
@@ -34,6 +36,7 @@ import { PendingTools, pendingToolRows } from "./PendingTools.js";
 import { Picker, pickerRows } from "./Picker.js";
 import { QueueLines, queueLines } from "./QueueLines.js";
 import type { RenderHints } from "./render/hints.js";
+import { useRunNotification } from "./run-notification.js";
 import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import type { SessionView } from "./session-view.js";
 import { color, theme } from "./theme.js";
@@ -56,6 +59,8 @@ export interface AppProps {
 	keyBindings?: KeyBindings;
 	/** Config problems found as the app starts (keybindings.json), shown first, one warning each. */
 	configWarnings?: string[];
+	/** The `notifications` setting: a desktop notification when a long run ends (off when absent). */
+	notifications?: NotificationSettings;
 	/** Opens the session picker at start (`rudder -r`). */
 	openResumePicker?: boolean;
 	/** Show the welcome panel (first-start.tsx) above the input while the transcript is empty (and after /help). */
@@ -116,12 +121,10 @@ export function App(props: AppProps) {
 	const editor = useEditor();
 	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
 	const [, refresh] = useReducer((n: number) => n + 1, 0);
-	const { stdout, write: aboveLiveRegion } = useStdout();
-	const writers = useMemo(
-		() => ({ raw: (data: string) => stdout.write(data), aboveLiveRegion, rows: () => stdout.rows || 24 }),
-		[stdout, aboveLiveRegion],
-	);
+	const writers = useTerminalWriters();
 	const { batches, epoch, reprint } = useHistoryBatches(view.history, writers);
+	const editExternally = useExternalEditor(writers.raw);
+	useRunNotification(session, props.notifications, writers.raw);
 	useReprintOnResize(size.columns, reprint);
 	const menu = useInputCompletion(editor.state, session, state.cwd);
 	const bindings = props.keyBindings ?? DEFAULT_KEY_BINDINGS;
@@ -142,31 +145,26 @@ export function App(props: AppProps) {
 		refresh,
 		flash: status.flash,
 		showHelp: helpShown.show,
+		editExternally,
 		approvalKey: approval.onKey,
 	});
-	const prepareForReply = usePrepareForReply(session);
-	useRawInput((raw) => {
-		prepareForReply();
-		onRaw(raw);
-	});
+	const prepareForReply = useKeyInput(session, onRaw);
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
 	useSessionEvents(session, props.onExit, editor);
 	// The run phase covers streaming, tools, a retry wait, an approval and a compaction.
 	useBusyTick(state.phase.kind !== "idle" || view.tools.size > 0 || view.shells.size > 0, refresh);
 
 	const now = Date.now();
-	const width = Math.max(10, size.columns - 2);
 	// Same editor state and width → same array, so the memoised InputBox skips streaming frames.
-	const rows = useMemo(() => inputRows(editor.state, width, MAX_INPUT_ROWS), [editor.state, width]);
+	const rows = useMemo(() => inputRows(editor.state, Math.max(10, size.columns - 2), MAX_INPUT_ROWS), [editor.state, size.columns]);
 	const approvalMaxRows = Math.max(6, size.rows - 6);
+	const approvalHeight = pending ? approvalRows(pending, approvalMaxRows) : 0;
 	const showWelcome = !state.isStreaming && (helpShown.shown || (props.welcome === true && state.messages.length === 0));
 	const { queue, tools, tail } = liveLayout({
 		size,
 		view,
 		inputRows: rows.length,
-		overlayRows:
-			(field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker) : completionRows(menu.items.length)) +
-			(pending ? approvalRows(pending, approvalMaxRows) : 0),
+		overlayRows: (field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker) : completionRows(menu.items.length)) + approvalHeight,
 		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0),
 	});
 

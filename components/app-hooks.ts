@@ -3,14 +3,16 @@
 // session events the app answers (quit, a rewound prompt), and the work done once at mount.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { useStdout } from "ink";
+import { useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import type { AgentSessionApi, SessionState } from "../src/session/types.js";
 import { type ApprovalPromptState, approvalKey, initialApprovalState } from "./approval-prompt-state.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
 import { type EditorState, emptyEditor } from "./editor-state.js";
+import { editInExternalEditor } from "./external-editor.js";
 import { FileIndex } from "./file-index.js";
 import { helpText } from "./help.js";
+import { useRawInput } from "./ink/use-raw-input.js";
 import type { KeyPress } from "./key-map.js";
 import type { KeyBindings } from "./keybindings.js";
 import { loadHighlighter } from "./markdown/highlight.js";
@@ -108,17 +110,38 @@ export function useBusyTick(busy: boolean, refresh: () => void) {
 }
 
 /**
- * What the first reply needs (syntax highlighting, the provider's code) loads when the user starts
- * typing: off the start-up path, out of the idle footprint, and done before the reply streams.
+ * The terminal's keys to `onRaw`. What the first reply needs (syntax highlighting, the provider's
+ * code) loads when the user starts typing: off the start-up path, out of the idle footprint, and done
+ * before the reply streams. Returns that preparation (an initial prompt needs it too).
  */
-export function usePrepareForReply(session: AgentSessionApi): () => void {
+export function useKeyInput(session: AgentSessionApi, onRaw: (raw: string) => void): () => void {
 	const prepared = useRef(false);
-	return () => {
+	const prepare = () => {
 		if (prepared.current) return;
 		prepared.current = true;
 		void loadHighlighter();
 		void session.warmUp?.().catch(() => {});
 	};
+	useRawInput((raw) => {
+		prepare();
+		onRaw(raw);
+	});
+	return prepare;
+}
+
+/** Ink's stdout three ways: raw bytes, text printed above the live region, and the row count. */
+export function useTerminalWriters() {
+	const { stdout, write: aboveLiveRegion } = useStdout();
+	return useMemo(
+		() => ({ raw: (data: string) => stdout.write(data), aboveLiveRegion, rows: () => stdout.rows || 24 }),
+		[stdout, aboveLiveRegion],
+	);
+}
+
+/** Ctrl+G's editor session over Ink's stdin (raw mode) and the raw terminal writer. */
+export function useExternalEditor(write: (data: string) => void) {
+	const { setRawMode, isRawModeSupported } = useStdin();
+	return (text: string) => editInExternalEditor(text, { setRawMode: (on) => isRawModeSupported && setRawMode(on), write });
 }
 
 /** The session events the app answers: `quit` ends it; a rewound prompt comes back to an empty input. */

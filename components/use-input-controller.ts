@@ -6,6 +6,7 @@ import { useRef } from "react";
 import type { AgentSessionApi } from "../src/session/types.js";
 import { EDITOR_ACTIONS } from "./editor-actions.js";
 import * as edit from "./editor-state.js";
+import type { EditorOutcome } from "./external-editor.js";
 import { useFieldPrompt } from "./FieldPrompt.js";
 import type { InputHistory } from "./input-history.js";
 import { keyLabel } from "./key-hints.js";
@@ -33,6 +34,8 @@ export interface InputControllerDeps {
 	redraw: () => void;
 	/** Re-render now (for changes the session does not report, like a printed notice). */
 	refresh: () => void;
+	/** Ctrl+G: `text` edited in $VISUAL / $EDITOR (external-editor.ts), or why not. */
+	editExternally: (text: string) => EditorOutcome;
 	/** `/help`: the app shows the commands and keys (and the welcome panel again). */
 	showHelp: () => void;
 	/** Shows a status line for `ms` (not a history line): the "again to quit" hint. */
@@ -199,6 +202,8 @@ function act(c: Controller, intent: Intent) {
 			return deps.exit(0);
 		case "redraw":
 			return deps.redraw();
+		case "externalEditor":
+			return externalEdit(c);
 		case "toggleToolOutput":
 			if (deps.view.expandLast()) deps.refresh();
 			return;
@@ -236,6 +241,15 @@ function abort({ session, editor }: Controller) {
 	if (!restored.length) return;
 	const typed = editor.current().text;
 	editor.set(edit.emptyEditor([...restored, typed].filter(Boolean).join("\n")));
+}
+
+/** Ctrl+G: the whole input (pastes expanded) to the editor and back; the screen is drawn again after it. */
+function externalEdit(c: Controller) {
+	const outcome = c.deps.editExternally(edit.expandPastes(c.editor.current()));
+	if ("error" in outcome) return c.notify("error", outcome.error);
+	c.memory.browsing = undefined;
+	c.editor.set(edit.emptyEditor(outcome.text));
+	c.deps.redraw();
 }
 
 /** Ctrl+C on a typed input: cleared, not lost (Up brings it back). */

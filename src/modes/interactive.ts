@@ -14,6 +14,7 @@ import { configFile } from "../config/paths.js";
 import { formatConfigProblem, reportConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import type { McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Widening } from "../permissions/resolve.js";
+import type { NotificationSettings } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
 
 export interface InteractiveOptions {
@@ -21,6 +22,8 @@ export interface InteractiveOptions {
 	notices?: string[];
 	/** Open the session picker at start (`rudder -r`). */
 	openResumePicker?: boolean;
+	/** The `notifications` setting (a desktop notification when a long run ends). */
+	notifications?: NotificationSettings;
 }
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -59,6 +62,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 			configWarnings: takeReportedConfigProblems().map(formatConfigProblem),
 			initialPrompt: options.initialPrompt,
 			openResumePicker: options.openResumePicker,
+			notifications: options.notifications,
 			welcome,
 		}),
 		// Ink's console patch would redraw around every console call; Ctrl+C is ours (clear, twice quits).

@@ -42,6 +42,15 @@ export interface Settings {
 	/** Snapshots of the workspace before each prompt, for /rewind and /undo (default on). */
 	checkpoints?: boolean;
 	shell: ShellSettings;
+	/** A desktop notification when a long run ends (the app only); off unless `afterSeconds` is set. */
+	notifications?: NotificationSettings;
+}
+
+export interface NotificationSettings {
+	/** Runs that took at least this many seconds notify when they end; absent: no notifications. */
+	afterSeconds?: number;
+	/** How the terminal is asked: OSC 9 (default), OSC 777, or the bell. */
+	method?: "osc9" | "osc777" | "bell";
 }
 
 export interface ShellSettings {
@@ -100,6 +109,7 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	retry: { enabled: bool, maxRetries: count },
 	tools: { maxProcesses: positive },
 	checkpoints: bool,
+	notifications: { afterSeconds: count, method: oneOf(["osc9", "osc777", "bell"]) },
 	shell: {
 		passEnv: (v) => (Array.isArray(v) && v.every((n) => typeof n === "string") ? undefined : "must be an array of variable names"),
 	},
@@ -185,12 +195,13 @@ export function readSettingsFile(file: string): SettingsFile {
 export function mergeSettings(...layers: SettingsFile[]): Settings {
 	const out: Settings = structuredClone({ ...defaultSettings }) as Settings;
 	for (const layer of layers) {
-		const { compaction, retry, tools, shell, permissions: _permissions, sandbox: _sandbox, ...rest } = layer;
+		const { compaction, retry, tools, shell, notifications, permissions: _permissions, sandbox: _sandbox, ...rest } = layer;
 		Object.assign(out, rest);
 		if (compaction) Object.assign(out.compaction, compaction);
 		if (retry) Object.assign(out.retry, retry);
 		if (tools) Object.assign(out.tools, tools);
 		if (shell) Object.assign(out.shell, shell);
+		if (notifications) out.notifications = { ...out.notifications, ...notifications };
 	}
 	return out;
 }

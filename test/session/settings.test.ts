@@ -94,6 +94,20 @@ describe("loadSettingsChecked", () => {
 		expect(settings.compaction).toEqual({ ...defaultSettings.compaction, reserveTokens: 100 });
 	});
 
+	it("notifications: off by default; afterSeconds and method merge across files; a bad method names the field", () => {
+		expect(loadSettingsChecked({ cwd, env: env() }).settings.notifications).toBeUndefined();
+		writeGlobal(JSON.stringify({ notifications: { afterSeconds: 30 } }));
+		writeProject(JSON.stringify({ notifications: { method: "osc777" } }));
+		expect(loadSettingsChecked({ cwd, env: env() }).settings.notifications).toEqual({ afterSeconds: 30, method: "osc777" });
+		writeProject(JSON.stringify({ notifications: { method: "toast", afterSeconds: -1 } }));
+		const { settings, problems } = loadSettingsChecked({ cwd, env: env() });
+		expect(problems.map(formatConfigProblem)).toEqual([
+			`${join(cwd, ".rudder", "settings.json")}: notifications.method: must be one of "osc9", "osc777", "bell"`,
+			`${join(cwd, ".rudder", "settings.json")}: notifications.afterSeconds: must be a non-negative integer`,
+		]);
+		expect(settings.notifications).toEqual({ afterSeconds: 30 });
+	});
+
 	it("shell.passEnv is read from the global settings only: a project cannot hand keys to the model's commands", () => {
 		writeGlobal(JSON.stringify({ shell: { passEnv: ["GITHUB_TOKEN"] } }));
 		writeProject(JSON.stringify({ shell: { passEnv: ["OPENAI_API_KEY"] } }));
