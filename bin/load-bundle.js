@@ -4,7 +4,7 @@
 // (a 0700 folder, 0600 files), checked by a SHA-256 of its contents before V8 sees it; anything
 // missing, stale, corrupt or rejected by V8 is ignored and written anew. Never throws for the cache.
 import { createHash } from "node:crypto";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -33,16 +33,26 @@ export function readCache(file) {
 	return createHash("sha256").update(data).digest().equals(digest) ? data : undefined;
 }
 
-/** Writes `data` as `file` (atomically, 0600, in a 0700 folder) and removes other caches there. False when it cannot. */
-export function writeCache(file, data) {
+/**
+ * Writes `makeData()` as `file` (atomically, 0600, in a 0700 folder) and removes other caches there.
+ * False when it cannot; the data is made only once the folder is there.
+ */
+export function writeCache(file, makeData) {
 	const dir = dirname(file);
 	try {
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
 		chmodSync(dir, 0o700);
 		for (const name of readdirSync(dir)) if (name.endsWith(".bin") && join(dir, name) !== file) rmSync(join(dir, name), { force: true });
 		const temp = `${file}.${process.pid}.tmp`;
+		const data = makeData();
 		const digest = createHash("sha256").update(data).digest();
-		writeFileSync(temp, Buffer.concat([Buffer.from(MAGIC, "latin1"), digest, data]), { mode: 0o600 });
+		// Three writes, not one concatenated copy: the data is ~1.5 MB, and this runs in a live session.
+		const fd = openSync(temp, "w", 0o600);
+		try {
+			for (const part of [Buffer.from(MAGIC, "latin1"), digest, data]) writeSync(fd, part);
+		} finally {
+			closeSync(fd);
+		}
 		renameSync(temp, file);
 		return true;
 	} catch {
@@ -69,7 +79,7 @@ export function loadBundle({ file, bundleHash, cacheDir }) {
 	const saveCache = () => {
 		if (saved) return false;
 		saved = true;
-		return writeCache(cacheFile, script.createCachedData());
+		return writeCache(cacheFile, () => script.createCachedData());
 	};
 	return { exports: module.exports, status, saveCache };
 }
