@@ -57,6 +57,12 @@ export class FileCopies implements CheckpointEngine, MutationObserver {
 		return snapshot.id;
 	}
 
+	/** A snapshot, or the last one again when no file was copied since it (the state is the same). */
+	async snapshotIfChanged(): Promise<string> {
+		const last = this.snapshots.at(-1);
+		return last && last.before.size === 0 ? last.id : this.snapshot();
+	}
+
 	async beforeMutate(absolutePath: string): Promise<void> {
 		const current = this.snapshots.at(-1);
 		const path = this.relativePath(absolutePath);

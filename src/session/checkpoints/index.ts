@@ -1,9 +1,11 @@
 // Opens the checkpoint store of a workspace: the shadow git engine when git runs and the first
-// snapshot fits the time budget, else file copies (with one notice saying what that misses).
+// snapshot fits the time budget (with copies of the ignored files edit/write touch beside it), else
+// file copies (with one notice saying what that misses).
 import { createHash } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { FileCopies } from "./file-copies.js";
+import { GitWithCopies } from "./git-with-copies.js";
 import { ShadowGit } from "./shadow-git.js";
 import {
 	type CheckpointEngine,
@@ -17,7 +19,7 @@ export type { CheckpointEngine, CheckpointOptions, FileChange, MutationObserver 
 
 export interface OpenedCheckpoints {
 	engine: CheckpointEngine;
-	/** Set for the file-copy engine; `beforeMutate` must be called by edit/write before they change a file. */
+	/** `beforeMutate` must be called by edit/write before they change a file (the copies of either engine). */
 	observer?: MutationObserver;
 	/** The first snapshot (taken while opening). */
 	first: string;
@@ -40,8 +42,11 @@ export async function openCheckpoints(options: CheckpointOptions): Promise<Opene
 	let reason: string;
 	try {
 		await git.init();
-		const first = await git.snapshotWithin(budget);
-		return { engine: git, first };
+		const commit = await git.snapshotWithin(budget);
+		const ignored = new FileCopies(workspace, join(dir, "ignored"), maxFileBytes);
+		await ignored.load();
+		const engine = new GitWithCopies(git, ignored);
+		return { engine, observer: engine, first: await engine.with(commit) };
 	} catch (error) {
 		reason = error instanceof Error ? error.message : String(error);
 	}

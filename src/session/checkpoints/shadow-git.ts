@@ -19,7 +19,10 @@ export interface ShadowGitOptions {
 	gitBinary: string;
 }
 
-export class GitError extends Error {}
+export class GitError extends Error {
+	/** git's exit status, when it ran and failed. */
+	exitCode?: number;
+}
 
 /** Environment for our git calls: none of the caller's GIT_* variables, no global or system config. */
 function gitEnv(options: ShadowGitOptions): NodeJS.ProcessEnv {
@@ -122,6 +125,17 @@ export class ShadowGit implements CheckpointEngine {
 		});
 	}
 
+	/** Whether snapshots leave `path` out (a .gitignore rule, or our own exclude of nested `.git`). */
+	async isIgnored(path: string): Promise<boolean> {
+		try {
+			await this.git(["check-ignore", "--quiet", "--", path]);
+			return true;
+		} catch (error) {
+			// Exit 1: not ignored. Anything else (git failing) counts as ignored, so a copy is kept.
+			return !(error instanceof GitError && error.exitCode === 1);
+		}
+	}
+
 	private serial<T>(work: () => Promise<T>): Promise<T> {
 		const next = this.queue.then(work, work);
 		this.queue = next.catch(() => undefined);
@@ -198,7 +212,9 @@ export class ShadowGit implements CheckpointEngine {
 					if (error.killed) return reject(new GitError(`the workspace is too large to snapshot within the time budget (git ${args[0]})`));
 					const code = (error as NodeJS.ErrnoException).code;
 					if (code === "ENOENT") return reject(new GitError(`git was not found (${this.options.gitBinary})`));
-					reject(new GitError(`git ${args[0]} failed: ${(stderr || error.message).trim().split("\n")[0]}`));
+					const failed = new GitError(`git ${args[0]} failed: ${(stderr || error.message).trim().split("\n")[0]}`);
+					if (typeof code === "number") failed.exitCode = code;
+					reject(failed);
 				},
 			);
 			if (input !== undefined) child.stdin?.end(input);

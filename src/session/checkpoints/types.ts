@@ -29,7 +29,7 @@ export interface CheckpointEngine {
 	preview(id: string): Promise<FileChange[]>;
 }
 
-/** The fallback engine needs to see a file before a tool changes it; the git engine ignores this. */
+/** File copies need to see a file before a tool changes it (every file for the fallback, ignored ones beside git). */
 export interface MutationObserver {
 	beforeMutate(absolutePath: string): Promise<void>;
 }

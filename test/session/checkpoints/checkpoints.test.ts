@@ -88,6 +88,38 @@ describe("checkpoints: shadow git engine", () => {
 		expect(git("status", "--porcelain")).toBe("?? work-in-progress.ts\n");
 	});
 
+	it("restores ignored files the edit/write tools changed (copies beside git); ignored files only bash changed stay as they are", async () => {
+		projectWithGit();
+		const { engine, observer, first } = await openCheckpoints({ workspace: ws, storeRoot: store });
+		expect(engine.kind).toBe("git");
+		// A tool writes: the observer sees each file first, as edit/write call it.
+		for (const [path, text] of [
+			["ignored/cache.bin", "cache v2"],
+			["ignored/new/out.js", "made by write"],
+			["a.ts", "edited\n"],
+		]) {
+			await observer?.beforeMutate(join(ws, path));
+			put(path, text);
+		}
+		put("debug.log", "log v2 (bash)");
+		const after = await engine.snapshot();
+		expect((await engine.changes(first, after)).map((c) => `${c.status} ${c.path}`)).toEqual([
+			"modified a.ts",
+			"modified ignored/cache.bin",
+			"added ignored/new/out.js",
+		]);
+		expect((await engine.preview(first)).map((c) => `${c.status} ${c.path}`)).toEqual([
+			"modified a.ts",
+			"modified ignored/cache.bin",
+			"deleted ignored/new/out.js",
+		]);
+		await engine.restore(first);
+		expect(readFileSync(join(ws, "ignored", "cache.bin"), "utf8")).toBe("cache v1");
+		expect(existsSync(join(ws, "ignored", "new", "out.js"))).toBe(false);
+		expect(readFileSync(join(ws, "a.ts"), "utf8")).toBe("one\ntwo\nthree\n");
+		expect(readFileSync(join(ws, "debug.log"), "utf8")).toBe("log v2 (bash)");
+	});
+
 	it("can restore forward again, and a snapshot with nothing changed reuses the last one", async () => {
 		put("a.txt", "v1\n");
 		const { engine, first } = await openCheckpoints({ workspace: ws, storeRoot: store });
