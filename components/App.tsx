@@ -37,7 +37,7 @@ import { Picker, pickerRows } from "./Picker.js";
 import { QueueLines, queueLines } from "./QueueLines.js";
 import type { RenderHints } from "./render/hints.js";
 import { useRunNotification } from "./run-notification.js";
-import { StreamingMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
+import { LiveTailMessage, TAIL_MARGIN_ROWS } from "./StreamingMessage.js";
 import type { SessionView } from "./session-view.js";
 import { color, theme } from "./theme.js";
 import { useEditor } from "./use-editor.js";
@@ -116,7 +116,7 @@ function liveLayout(p: {
 
 export function App(props: AppProps) {
 	const { session } = props;
-	const { view, state } = useSession(session);
+	const { view, state, liveTick } = useSession(session);
 	const size = useTerminalSize(props.size);
 	const editor = useEditor();
 	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
@@ -152,7 +152,8 @@ export function App(props: AppProps) {
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
 	useSessionEvents(session, props.onExit, editor);
 	// The run phase covers streaming, tools, a retry wait, an approval and a compaction.
-	useBusyTick(state.phase.kind !== "idle" || view.tools.size > 0 || view.shells.size > 0, refresh);
+	const live = useMemo(() => ({ tick: liveTick, appClocks: () => view.tools.size > 0 }), [liveTick, view]);
+	useBusyTick(state.phase.kind !== "idle" || view.tools.size > 0 || view.shells.size > 0, refresh, live);
 
 	const now = Date.now();
 	// Same editor state and width → same array, so the memoised InputBox skips streaming frames.
@@ -173,7 +174,7 @@ export function App(props: AppProps) {
 			<History key={epoch} items={batches} columns={size.columns} hints={hints.render} />
 			<Box flexDirection="column">
 				{showWelcome ? <FirstStart model={state.model} models={session.availableModels()} /> : null}
-				<StreamingMessage tail={view.tail} columns={size.columns} maxRows={tail} />
+				<LiveTailMessage view={view} liveTick={liveTick} columns={size.columns} maxRows={tail} />
 				{view.tail.writingToolCall ? <Text dimColor>{`… writing ${sanitizeTerminalText(view.tail.writingToolCall)} call`}</Text> : null}
 				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} />
 				<LiveStatus
@@ -182,6 +183,7 @@ export function App(props: AppProps) {
 					shells={view.shells}
 					now={now}
 					hints={hints}
+					liveTick={liveTick}
 				/>
 				<QueueLines lines={queue} />
 				{pending && approval.state ? <ApprovalPrompt request={pending} state={approval.state} maxRows={approvalMaxRows} /> : null}

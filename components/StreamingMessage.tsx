@@ -2,10 +2,12 @@
 // markdown renderer and at the same width as history will print it, so words wrap at the same places
 // while it streams and nothing moves when the reply ends. Only its last `maxRows` rows are shown.
 import { Box, Text } from "ink";
+import { useMemo, useSyncExternalStore } from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
+import type { LiveTick } from "./frame-scheduler.js";
 import { renderMarkdown } from "./markdown/render-markdown.js";
 import { toAnsi } from "./render/styled-text.js";
-import type { LiveTail } from "./session-view.js";
+import type { LiveTail, SessionView } from "./session-view.js";
 import { lastRows } from "./text-width.js";
 
 /**
@@ -40,9 +42,33 @@ export function tailRows(tail: LiveTail, columns: number, maxRows: number): { th
 /** The blank row above the tail. */
 export const TAIL_MARGIN_ROWS = 1;
 
+/**
+ * The tail as the app draws it: it re-renders on its own for a frame in which only the tail moved
+ * (`liveTick`), so such a frame costs React this component, not the whole App.
+ */
+export function LiveTailMessage({
+	view,
+	liveTick,
+	columns,
+	maxRows,
+}: {
+	view: SessionView;
+	liveTick: LiveTick;
+	columns: number;
+	maxRows: number;
+}) {
+	useSyncExternalStore(liveTick.subscribe, liveTick.get);
+	return <StreamingMessage tail={view.tail} columns={columns} maxRows={maxRows} />;
+}
+
 export function StreamingMessage({ tail, columns, maxRows }: { tail: LiveTail; columns: number; maxRows: number }) {
+	// A frame for the spinner alone, or one that only changed the rows around it, renders no markdown.
+	const { text: source, thinking: thought } = tail;
+	const { thinking, text } = useMemo(
+		() => (maxRows > 0 ? tailRows({ text: source, thinking: thought }, columns, maxRows) : { thinking: [], text: [] }),
+		[source, thought, columns, maxRows],
+	);
 	if (maxRows <= 0) return null;
-	const { thinking, text } = tailRows(tail, columns, maxRows);
 	if (!thinking.length && !text.length) return null;
 	// The margin matches history items' spacing; App budgets its row (TAIL_MARGIN_ROWS). One <Text> per
 	// part: the rows are already cut to the width (so Ink never wraps them), and Ink measures two nodes

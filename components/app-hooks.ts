@@ -11,6 +11,7 @@ import { type Completion, completionsFor, type DirEntry } from "./completion.js"
 import { type EditorState, emptyEditor } from "./editor-state.js";
 import { editInExternalEditor } from "./external-editor.js";
 import { FileIndex } from "./file-index.js";
+import type { LiveTick } from "./frame-scheduler.js";
 import { helpText } from "./help.js";
 import { useRawInput } from "./ink/use-raw-input.js";
 import type { KeyPress } from "./key-map.js";
@@ -97,16 +98,20 @@ export function useApprovalPrompt(session: AgentSessionApi, pending: SessionStat
  * Spinners and elapsed seconds move while something runs, a few times a second. While a reply streams,
  * its own frames already move them: tick only after a quiet TICK_MS.
  */
-export function useBusyTick(busy: boolean, refresh: () => void) {
+export function useBusyTick(busy: boolean, refresh: () => void, live?: { tick: LiveTick; appClocks: () => boolean }) {
 	const lastRenderAt = useRef(0);
 	lastRenderAt.current = Date.now();
 	useEffect(() => {
 		if (!busy) return;
 		const timer = setInterval(() => {
-			if (Date.now() - lastRenderAt.current >= TICK_MS) refresh();
+			const now = Date.now();
+			if (now - lastRenderAt.current < TICK_MS) return;
+			// The live tail's frames turn the spinners on their own; running tools' clocks need the App.
+			if (live && now - live.tick.at() < TICK_MS && !live.appClocks()) return;
+			refresh();
 		}, TICK_MS / 2);
 		return () => clearInterval(timer);
-	}, [busy, refresh]);
+	}, [busy, refresh, live]);
 }
 
 /**

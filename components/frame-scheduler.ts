@@ -11,6 +11,37 @@ export interface FrameSchedulerDeps {
 	clearTimer?: (handle: unknown) => void;
 }
 
+/**
+ * A counter the live tail's components subscribe to (React's useSyncExternalStore): a frame in which
+ * only the streaming tail moved bumps it, and React renders those components alone, not the App.
+ */
+export interface LiveTick {
+	get(): number;
+	/** When it was last bumped (Date.now()), for the app's idle timer. */
+	at(): number;
+	subscribe(listener: () => void): () => void;
+	bump(): void;
+}
+
+export function createLiveTick(now: () => number = Date.now): LiveTick {
+	let count = 0;
+	let at = 0;
+	const listeners = new Set<() => void>();
+	return {
+		get: () => count,
+		at: () => at,
+		subscribe(listener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		bump() {
+			count++;
+			at = now();
+			for (const listener of listeners) listener();
+		},
+	};
+}
+
 /** Events that arrive per token or per output chunk. */
 const COALESCED = new Set(["message_update", "tool_execution_update"]);
 

@@ -63,6 +63,11 @@ export class SessionView {
 	phase: RunPhase;
 	/** Bumped on every change; the React hook compares it. */
 	version = 0;
+	/**
+	 * Bumped on every change but streamed text and thinking that stay in the open tail: while it stands
+	 * still, a frame redraws the live tail alone (use-session.ts).
+	 */
+	structure = 0;
 
 	private nextId = 1;
 	private splitters = new Map<number, MarkdownBlockSplitter>();
@@ -90,6 +95,7 @@ export class SessionView {
 	add(item: WithoutId<HistoryItem>): void {
 		this.history.push({ ...item, id: this.nextId++ } as HistoryItem);
 		this.version++;
+		this.structure++;
 	}
 
 	/**
@@ -179,6 +185,7 @@ export class SessionView {
 				break;
 		}
 		this.version++;
+		if (!changesTailOnly(event)) this.structure++;
 	}
 
 	/** A tool call starts (it shows as running), streams output (its last lines), or ends (into the history). */
@@ -361,6 +368,13 @@ export class SessionView {
 			diff: typeof m.details?.diff === "string" ? m.details.diff : undefined,
 		});
 	}
+}
+
+/** Streamed text and thinking change the open tail only (a block they close is added to history, which counts). */
+function changesTailOnly(event: SessionEvent): boolean {
+	if (event.type !== "message_update") return false;
+	const type = event.assistantMessageEvent.type;
+	return type === "text_delta" || type === "thinking_delta";
 }
 
 function resultText(content: readonly { type: string; text?: string }[]): string {

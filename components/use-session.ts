@@ -3,7 +3,7 @@
 // tokens a second gives 20 renders, not 200 (docs/ink.md §1: Ink lays out on every commit, unthrottled).
 import { useEffect, useMemo, useReducer } from "react";
 import type { AgentSessionApi, SessionState } from "../src/session/types.js";
-import { createFrameScheduler } from "./frame-scheduler.js";
+import { createFrameScheduler, createLiveTick, type LiveTick } from "./frame-scheduler.js";
 import { SessionView } from "./session-view.js";
 
 /**
@@ -15,16 +15,26 @@ export const FRAME_MS = 50;
 export interface SessionSnapshot {
 	view: SessionView;
 	state: SessionState;
-	/** Changes whenever anything on screen may have changed. */
+	/** Changes whenever anything on screen but the live tail may have changed. */
 	frame: number;
+	/** Bumped for frames in which only the streaming tail moved (LiveTailMessage and LiveStatus redraw alone). */
+	liveTick: LiveTick;
 }
 
 export function useSession(session: AgentSessionApi): SessionSnapshot {
 	const view = useMemo(() => new SessionView(session), [session]);
 	const [frame, bump] = useReducer((n: number) => n + 1, 0);
+	const liveTick = useMemo(() => createLiveTick(), []);
 
 	useEffect(() => {
-		const frames = createFrameScheduler({ frameMs: FRAME_MS, flush: bump });
+		// The view's structure as of the last App render: while it stands still, a frame is the tail's alone.
+		let drawn = -1;
+		const flush = () => {
+			if (view.structure === drawn) return liveTick.bump();
+			drawn = view.structure;
+			bump();
+		};
+		const frames = createFrameScheduler({ frameMs: FRAME_MS, flush });
 		const unsubscribe = session.subscribe((event) => {
 			view.handle(event);
 			frames.onEvent(event.type);
@@ -33,7 +43,7 @@ export function useSession(session: AgentSessionApi): SessionSnapshot {
 			unsubscribe();
 			frames.dispose();
 		};
-	}, [session, view]);
+	}, [session, view, liveTick]);
 
-	return { view, state: session.getState(), frame };
+	return { view, state: session.getState(), frame, liveTick };
 }

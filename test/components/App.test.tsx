@@ -564,6 +564,24 @@ describe("App live region", () => {
 		expect(app.frames.length - before).toBeLessThan(100);
 	});
 
+	it("draws the open tail while it streams, though only the tail moves (its own frames, not the App's)", async () => {
+		const { session, app, frame, type } = await mount();
+		await type("go");
+		await type(ENTER);
+		await vi.waitFor(() => expect(frame()).toContain("working"));
+		session.text("w0 ");
+		// The first text is a change of structure (its block starts): that frame is the App's.
+		await vi.waitFor(() => expect(frame()).toContain("w0"));
+		const before = app.frames.length;
+		// One open paragraph: no block closes, so nothing but the tail changes while it streams.
+		for (let i = 1; i <= 120; i++) {
+			session.text(`w${i} `);
+			await new Promise((r) => setTimeout(r, 5));
+		}
+		const during = app.frames.slice(before).filter((f) => f.includes("w30 ") && !f.includes("w120"));
+		expect(during.length).toBeGreaterThan(0);
+	});
+
 	it("shows the footer: cwd, model, tokens, cost and context use", async () => {
 		const { frame } = await mount();
 		expect(frame()).toContain("/work/project · fake/fake-1 · ↑1.2k ↓345 · $0.012 · ctx 25%");

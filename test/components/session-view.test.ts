@@ -19,6 +19,26 @@ describe("SessionView", () => {
 		expect(view.tail.text).toBe("");
 	});
 
+	it("counts a change of structure for everything but text that stays in the open tail", () => {
+		const session = new FakeSession();
+		const view = new SessionView(session);
+		session.subscribe((e) => view.handle(e));
+		void session.prompt("q");
+		session.text("Para one, ");
+		const before = view.structure;
+		session.text("still ");
+		session.text("open");
+		// The tail alone moved: a frame can redraw it without the App.
+		expect(view.structure).toBe(before);
+		expect(view.tail.text).toBe("Para one, still open");
+		session.text(".\n\nNext");
+		// A closed block went to history: the App draws it.
+		expect(view.structure).toBeGreaterThan(before);
+		const closed = view.structure;
+		session.finish("stop");
+		expect(view.structure).toBeGreaterThan(closed);
+	});
+
 	it("flushes thinking dim into history when its block ends", () => {
 		const session = new FakeSession();
 		const view = new SessionView(session);
