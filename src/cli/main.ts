@@ -126,12 +126,7 @@ async function run(argv: string[]): Promise<number> {
 			case "interactive": {
 				const { runInteractive } = await import("../modes/interactive.js");
 				const notices = [...configProblems, choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
-				return await runInteractive(session, {
-					initialPrompt: prompt || undefined,
-					notices,
-					openResumePicker: sessionMode.pick,
-					notifications: settings.notifications,
-				});
+				return await runInteractive(session, { initialPrompt: prompt || undefined, notices, openResumePicker: sessionMode.pick });
 			}
 		}
 	} finally {

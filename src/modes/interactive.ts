@@ -14,7 +14,6 @@ import { configFile } from "../config/paths.js";
 import { formatConfigProblem, reportConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import type { McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Widening } from "../permissions/resolve.js";
-import type { NotificationSettings } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
 
 export interface InteractiveOptions {
@@ -22,8 +21,6 @@ export interface InteractiveOptions {
 	notices?: string[];
 	/** Open the session picker at start (`rudder -r`). */
 	openResumePicker?: boolean;
-	/** The `notifications` setting (a desktop notification when a long run ends). */
-	notifications?: NotificationSettings;
 }
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -62,7 +59,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 			configWarnings: takeReportedConfigProblems().map(formatConfigProblem),
 			initialPrompt: options.initialPrompt,
 			openResumePicker: options.openResumePicker,
-			notifications: options.notifications,
+			notifications: session.settings?.notifications,
 			welcome,
 		}),
 		// Ink's console patch would redraw around every console call; Ctrl+C is ours (clear, twice quits).

@@ -8,6 +8,7 @@ import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions
 import type { ApprovalRequest, ApprovalResponse } from "../permissions/gate.js";
 import type { ApprovalPreview } from "../permissions/preview.js";
 import type { PermissionMode } from "../permissions/types.js";
+import type { Settings } from "./settings.js";
 
 /**
  * What the session is doing: the one run phase every mode and the TUI read (`getState().phase`, and a
@@ -178,6 +179,8 @@ export interface SessionSummary {
 
 export interface AgentSessionApi {
 	getState(): SessionState;
+	/** The merged settings files (the app reads its own sections, e.g. `notifications`). Optional for test doubles. */
+	readonly settings?: Readonly<Settings>;
 	/** Listener errors are reported, never thrown into the session. Returns unsubscribe. */
 	subscribe(listener: (event: SessionEvent) => void): () => void;
 
