@@ -26,6 +26,17 @@ function groupRows(pgid: number): string[] {
 		});
 }
 
+/** How many processes of group `pgid` run, once there are `count` or after 20 s. */
+async function rowsReach(pgid: number, count: number): Promise<number> {
+	const deadline = Date.now() + 20_000;
+	let rows = groupRows(pgid).length;
+	while (rows < count && Date.now() < deadline) {
+		await new Promise((r) => setTimeout(r, 50));
+		rows = groupRows(pgid).length;
+	}
+	return rows;
+}
+
 /** The pid of rudder's child shell running `command`: it leads the command's process group. */
 async function shellGroupOf(parent: number, command: string): Promise<number> {
 	const deadline = Date.now() + 20_000;
@@ -56,8 +67,9 @@ describe("rudder ends every tool process group", () => {
 	it.each(["SIGTERM", "SIGHUP", "SIGINT"] as const)("on %s", { timeout: LONG }, async (signal) => {
 		const cli = await startWithToolCall("sleep 300 & sleep 300");
 		const pgid = await shellGroupOf(cli.pid, "sleep 300 & sleep 300");
-		// The shell and both sleeps (the one in the background too) are in the group.
-		expect(groupRows(pgid).length).toBeGreaterThanOrEqual(3);
+		// The shell and both sleeps (the one in the background too) are in the group, once the shell
+		// has forked them (it is found as soon as it exists).
+		expect(await rowsReach(pgid, 3)).toBeGreaterThanOrEqual(3);
 		const result = await cli.signal(signal);
 		expect(result.code).toBe({ SIGTERM: 143, SIGHUP: 129, SIGINT: 130 }[signal]);
 		expect(groupRows(pgid)).toEqual([]);
