@@ -409,8 +409,7 @@ describe("runAgentLoop: improvements over 0.73.1", () => {
 		const running = s.run("go", controller.signal);
 		// Abort once the call is complete in the stream (it is held open before its terminal event);
 		// a fixed sleep raced the scripted stream on a loaded machine.
-		const callStreamed = () =>
-			s.events.some((e) => e.type === "message_update" && e.assistantMessageEvent.type === "toolcall_end");
+		const callStreamed = () => s.events.some((e) => e.type === "message_update" && e.assistantMessageEvent.type === "toolcall_end");
 		while (!callStreamed()) await new Promise((r) => setImmediate(r));
 		controller.abort();
 		gate.resolve();
