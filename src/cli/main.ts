@@ -20,6 +20,7 @@ import {
 } from "../modes/print.js";
 import { runRpc } from "../modes/rpc.js";
 import { processSecrets } from "../safety/secrets.js";
+import type { AgentSession } from "../session/agent-session.js";
 import type { PermissionSetup } from "../session/session-permissions.js";
 import { loadSettingsChecked } from "../session/settings.js";
 import type { AgentSessionApi } from "../session/types.js";
@@ -108,29 +109,40 @@ async function run(argv: string[]): Promise<number> {
 	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.
 	if (mode !== "interactive") session.startMcpServers("headless");
 	try {
-		switch (mode) {
-			case "print":
-				return await withInterruptAbort(session, (interrupted) => runPrint(session, prompt, { stdout, stderr, interrupted }));
-			case "json":
-				return await withInterruptAbort(session, (interrupted) => runJson(session, prompt, { stdout, stderr, interrupted }));
-			case "rpc":
-				return await runRpc(
-					session,
-					{ stdin: process.stdin, stdout },
-					{
-						// Exact, as pi's set_model: a near miss must not switch to some other model.
-						findModel: (p, id) => session.availableModels().find((m) => m.provider === p && m.id === id),
-						fullUpdates: args.rpcFullUpdates,
-					},
-				);
-			case "interactive": {
-				const { runInteractive } = await import("../modes/interactive.js");
-				const notices = [...configProblems, choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
-				return await runInteractive(session, { initialPrompt: prompt || undefined, notices, openResumePicker: sessionMode.pick });
-			}
-		}
+		const notices = [...configProblems, choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
+		return await runMode(mode, session, args, prompt, { notices, openResumePicker: sessionMode.pick });
 	} finally {
 		await session.dispose();
+	}
+}
+
+/** Runs the chosen mode over a ready session; resolves to the exit code. */
+async function runMode(
+	mode: CliMode,
+	session: AgentSession,
+	args: CliArgs,
+	prompt: string,
+	app: { notices: string[]; openResumePicker?: boolean },
+): Promise<number> {
+	switch (mode) {
+		case "print":
+			return await withInterruptAbort(session, (interrupted) => runPrint(session, prompt, { stdout, stderr, interrupted }));
+		case "json":
+			return await withInterruptAbort(session, (interrupted) => runJson(session, prompt, { stdout, stderr, interrupted }));
+		case "rpc":
+			return await runRpc(
+				session,
+				{ stdin: process.stdin, stdout },
+				{
+					// Exact, as pi's set_model: a near miss must not switch to some other model.
+					findModel: (p, id) => session.availableModels().find((m) => m.provider === p && m.id === id),
+					fullUpdates: args.rpcFullUpdates,
+				},
+			);
+		case "interactive": {
+			const { runInteractive } = await import("../modes/interactive.js");
+			return await runInteractive(session, { initialPrompt: prompt || undefined, ...app });
+		}
 	}
 }
 
