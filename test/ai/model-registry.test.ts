@@ -353,6 +353,9 @@ describe("discoverLocal", () => {
 		await Promise.all(servers.splice(0).map((s) => s.close()));
 	});
 
+	// The default 300 ms probe is for a user's start-up; a server that answers must not lose to a loaded test machine.
+	const ANSWERING = 10_000;
+
 	it("finds an OpenAI-compatible server on its port and adds keyless, free models", async () => {
 		const llama = await startServer({
 			"/v1/models": {
@@ -366,7 +369,10 @@ describe("discoverLocal", () => {
 		servers.push(llama);
 		const closed = await freePort();
 		const r = registry();
-		const found = await r.discoverLocal({ ports: { llamacpp: llama.port, ollama: closed, lmstudio: closed, vllm: closed } });
+		const found = await r.discoverLocal({
+			ports: { llamacpp: llama.port, ollama: closed, lmstudio: closed, vllm: closed },
+			timeoutMs: ANSWERING,
+		});
 		expect(found.map((m) => m.id)).toEqual(["qwen2.5-coder-7b", "tiny"]);
 		expect(found[0]).toMatchObject({
 			provider: "llamacpp",
@@ -388,7 +394,10 @@ describe("discoverLocal", () => {
 		const ollama = await startServer({ "/api/tags": { models: [{ name: "llama3.2:3b", model: "llama3.2:3b" }] } });
 		servers.push(ollama);
 		const closed = await freePort();
-		const found = await registry().discoverLocal({ ports: { ollama: ollama.port, llamacpp: closed, lmstudio: closed, vllm: closed } });
+		const found = await registry().discoverLocal({
+			ports: { ollama: ollama.port, llamacpp: closed, lmstudio: closed, vllm: closed },
+			timeoutMs: ANSWERING,
+		});
 		expect(found).toHaveLength(1);
 		expect(found[0]).toMatchObject({ id: "llama3.2:3b", provider: "ollama", baseUrl: `${ollama.baseUrl}/v1` });
 	});
@@ -398,7 +407,7 @@ describe("discoverLocal", () => {
 		servers.push(ollama);
 		const closed = await freePort();
 		const r = registry({ OLLAMA_HOST: `0.0.0.0:${ollama.port}` });
-		const found = await r.discoverLocal({ ports: { llamacpp: closed, lmstudio: closed, vllm: closed } });
+		const found = await r.discoverLocal({ ports: { llamacpp: closed, lmstudio: closed, vllm: closed }, timeoutMs: ANSWERING });
 		expect(found.map((m) => `${m.provider}/${m.id}`)).toEqual(["ollama/mistral"]);
 		expect(found[0].baseUrl).toBe(`http://127.0.0.1:${ollama.port}/v1`);
 	});
@@ -423,7 +432,7 @@ describe("discoverLocal", () => {
 		const closed = await freePort();
 		const r = registry();
 		const ports = { vllm: vllm.port, ollama: closed, llamacpp: closed, lmstudio: closed };
-		expect(await r.discoverLocal({ ports })).toHaveLength(1);
+		expect(await r.discoverLocal({ ports, timeoutMs: ANSWERING })).toHaveLength(1);
 		await vllm.close();
 		expect(await r.discoverLocal({ ports })).toEqual([]);
 		expect(r.find("vllm/m")).toBeUndefined();
