@@ -1,14 +1,13 @@
 // The rpc command table: one handler per command of pi's RPC protocol (0.73.1), with pi's request
 // fields and response data (docs/rpc.md lists them and where we differ). Handlers validate their own
 // fields and throw an Error whose message is the one-line answer; `rpc.ts` does framing and dispatch.
-import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentMessage } from "../agent/types.js";
 import { THINKING_LEVELS } from "../ai/constants.js";
 import type { ImageContent, Model, ThinkingLevel } from "../ai/types.js";
 import { PERMISSION_MODES } from "../permissions/types.js";
 import type { AgentSession } from "../session/agent-session.js";
-import { exportMarkdown } from "../session/export-markdown.js";
+import { exportMarkdown, writeExport } from "../session/export-markdown.js";
 import type { CompactionSummaryMessage } from "../session/session-messages.js";
 import type { ApprovalResponse, PermissionMode, SessionEvent } from "../session/types.js";
 import { maskHeaders as publicModel } from "./json.js";
@@ -146,7 +145,7 @@ export const rpcHandlers: Record<string, Handler> = {
 		const state = ctx.session.getState();
 		const path = resolve(state.cwd, optionalString(command, "outputPath") ?? `rudder-session-${state.sessionId}.html`);
 		const model = `${state.model.provider}/${state.model.id}`;
-		writeFileSync(path, markdownPage(`Rudder session ${state.sessionId}`, exportMarkdown(state.messages, { cwd: state.cwd, model })));
+		writeExport(path, markdownPage(`Rudder session ${state.sessionId}`, exportMarkdown(state.messages, { cwd: state.cwd, model })));
 		return { path };
 	},
 	switch_session: async (command, ctx) => {

@@ -75,3 +75,12 @@ export function sanitizeTerminalText(text: string): string {
 	if (!NEEDS_WORK.test(text)) return text;
 	return text.replace(SLOW, visible);
 }
+
+/**
+ * For a document the user will read with `cat` or a viewer (an export): as `sanitizeTerminalText`, but
+ * tabs stay tabs, since a file is not measured by Ink and code keeps its indentation.
+ */
+export function sanitizeDocumentText(text: string): string {
+	if (!NEEDS_WORK.test(text)) return text;
+	return text.split("\t").map(sanitizeTerminalText).join("\t");
+}

@@ -18,6 +18,12 @@ export interface Redactor {
 	readonly size: number;
 	/** Length of the longest known secret (0 when none). */
 	readonly longest: number;
+	/**
+	 * Where the longest end of `text` that could be the start of a known secret begins (`text.length`
+	 * when none could): what a stream must hold back until the next chunk says. Costs O(secrets ×
+	 * longest), whatever the length of `text`.
+	 */
+	heldFrom(text: string): number;
 }
 
 export function createRedactor(): Redactor {
@@ -49,6 +55,20 @@ export function createRedactor(): Redactor {
 		get longest() {
 			return ordered[0]?.length ?? 0;
 		},
+		heldFrom(text) {
+			let from = text.length;
+			for (const secret of ordered) {
+				const first = secret.charCodeAt(0);
+				// Only an end shorter than the secret can be its unfinished start.
+				for (let i = Math.max(0, text.length - secret.length + 1); i < from; i++) {
+					if (text.charCodeAt(i) === first && secret.startsWith(text.slice(i))) {
+						from = i;
+						break;
+					}
+				}
+			}
+			return from;
+		},
 	};
 }
 
@@ -67,8 +87,10 @@ export interface ChunkRedactor {
 }
 
 /**
- * Redacts a stream that arrives in chunks (a command's output going to a log file): a secret split
- * across two chunks is still caught, because the last `longest - 1` characters wait for the next chunk.
+ * Redacts a stream that arrives in chunks (a command's output going to a log file, a model's streamed
+ * text): a secret split across two chunks is still caught, because an end that could be the start of
+ * a secret waits for the next chunk. Only that end waits (at most `longest - 1` characters), so text
+ * without such an end is written at once, and each chunk costs the same however long the stream is.
  */
 export function createChunkRedactor(redactor: Redactor = processSecrets): ChunkRedactor {
 	let carry = "";
@@ -76,9 +98,9 @@ export function createChunkRedactor(redactor: Redactor = processSecrets): ChunkR
 		push(text) {
 			if (redactor.size === 0 && carry === "") return text;
 			const redacted = redactor.redact(carry + text);
-			const hold = Math.min(redacted.length, Math.max(0, redactor.longest - 1));
-			carry = redacted.slice(redacted.length - hold);
-			return redacted.slice(0, redacted.length - hold);
+			const from = redactor.heldFrom(redacted);
+			carry = redacted.slice(from);
+			return redacted.slice(0, from);
 		},
 		end() {
 			const rest = redactor.redact(carry);

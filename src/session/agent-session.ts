@@ -2,7 +2,7 @@
 // message, resumes sessions, routes typed input (commands, `!shell`, `@file`, steer / follow-up),
 // compacts the context and keeps the cost totals. UIs and modes talk to it through `AgentSessionApi`.
 import { randomUUID } from "node:crypto";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { Agent } from "../agent/index.js";
 import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../agent/types.js";
@@ -22,7 +22,7 @@ import type { CommandSandbox, SandboxSpec } from "../tools/sandbox.js";
 import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, estimateTokens, findCutIndex, isContextOverflowError, shouldCompact, summarize } from "./compaction.js";
 import { loadContextFiles } from "./context-files.js";
-import { exportMarkdown } from "./export-markdown.js";
+import { exportMarkdown, writeExport } from "./export-markdown.js";
 import { isLoginCommand } from "./login-command.js";
 import { expandAttachments } from "./prompt-attachments.js";
 import { withRedactedResults } from "./redacting-tools.js";
@@ -37,6 +37,7 @@ import { type ApprovalChannel, loadPermissionSetup, type PermissionSetup, Sessio
 import { findSession, listSessions, type SessionInfo, sessionsByLastUse } from "./session-store.js";
 import { globalSettingsPath, loadSettings, type Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
+import { StreamRedaction } from "./stream-redaction.js";
 import { buildSystemPrompt, type SystemPromptInput } from "./system-prompt.js";
 import type {
 	AgentSessionApi,
@@ -269,6 +270,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private readonly loadedSkills: readonly Skill[];
 	private readonly builtInTools: AgentTool[];
 	private readonly mcp?: McpManager;
+	private readonly streamRedaction = new StreamRedaction();
 
 	/** The session file; absent with --no-session. */
 	private log?: SessionLog;
@@ -355,7 +357,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 				notify: (level, text) => this.notify(level, text),
 				// A run works on its own copy of the tools, so a change mid-run applies from the next run.
 				onToolsChanged: () => {
-					this.agent.state.tools = [...this.builtInTools, ...(this.mcp?.tools() ?? [])];
+					// The same redactor as the built-in tools: results, updates and thrown errors (a server's own message).
+					this.agent.state.tools = [...this.builtInTools, ...(this.mcp?.tools() ?? []).map(withRedactedResults)];
 				},
 			});
 			this.mcp.setSettingsPath(globalSettingsPath(this.env));
@@ -692,10 +695,25 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			// Persistence trouble (disk full) must not end the run; the user is told once per event.
 			this.notify("error", `Could not save the session: ${errorText(error)}`);
 		}
-		this.emit(event);
+		this.emitRedacted(event);
 		if (event.type === "message_update" || event.type === "message_end") this.phases.progressed();
 		else if (event.type === "agent_start") this.phases.agentStart();
 		else if (event.type === "agent_end") this.phases.agentEnd();
+	}
+
+	/** `event`, with a streamed reply's deltas redacted (see stream-redaction.ts). */
+	private emitRedacted(event: AgentEvent): void {
+		if (event.type === "message_start" && event.message.role === "assistant") this.streamRedaction.reset();
+		if (event.type === "message_update") {
+			this.streamRedaction.map(event.assistantMessageEvent, (assistantMessageEvent) => this.emit({ ...event, assistantMessageEvent }));
+			return;
+		}
+		if (event.type === "message_end" && event.message.role === "assistant") {
+			this.streamRedaction.flush(event.message, (assistantMessageEvent) =>
+				this.emit({ type: "message_update", message: event.message, assistantMessageEvent }),
+			);
+		}
+		this.emit(event);
 	}
 
 	private addUsage(message: Extract<AgentMessage, { role: "assistant" }>): void {
@@ -954,9 +972,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const path = resolve(this.cwd, file);
 		const model = this.agent.state.model;
 		const markdown = exportMarkdown(this.agent.state.messages, { cwd: this.cwd, model: `${model.provider}/${model.id}` });
-		// 0600 like every file that may hold what a session saw; chmod too, since the mode applies only to a new file.
-		writeFileSync(path, redactSecrets(markdown), { mode: 0o600 });
-		chmodSync(path, 0o600);
+		writeExport(path, markdown);
 		return path;
 	}
 

@@ -1,5 +1,8 @@
 // The transcript as a markdown document (`/export`): readable in any viewer, tool output fenced.
+import { chmodSync, writeFileSync } from "node:fs";
 import type { AgentMessage } from "../agent/types.js";
+import { sanitizeDocumentText } from "../safety/sanitize.js";
+import { redactSecrets } from "../safety/secrets.js";
 import { shellOutputText } from "./session-messages.js";
 
 /** A fence longer than any backtick run inside `text`, so the content cannot close it. */
@@ -43,6 +46,17 @@ function renderMessage(m: AgentMessage): string {
 		default:
 			return "";
 	}
+}
+
+/**
+ * Writes an export (`/export`, rpc `export_html`): known secrets redacted; escape sequences, C1, bidi
+ * and zero-width characters made visible, so `cat`-ing the file shows what the model saw and cannot
+ * drive the terminal; 0600 like every file that may hold what a session saw (chmod too, since the mode
+ * applies only to a new file).
+ */
+export function writeExport(path: string, text: string): void {
+	writeFileSync(path, sanitizeDocumentText(redactSecrets(text)), { mode: 0o600 });
+	chmodSync(path, 0o600);
 }
 
 export function exportMarkdown(messages: readonly AgentMessage[], meta: { title?: string; cwd?: string; model?: string } = {}): string {

@@ -122,7 +122,7 @@ describe("secrets", () => {
 	});
 
 	it("rpc get_state masks models.json header values", { timeout: LONG }, async () => {
-		const { home } = await setUp({ headers: { Authorization: `Bearer ${KEY}`, "X-Title": "Rudder tests" } });
+		await setUp({ headers: { Authorization: `Bearer ${KEY}`, "X-Title": "Rudder tests" } });
 		const client = cli.rpc([], { session: true });
 		try {
 			client.send({ id: 1, type: "get_state" });

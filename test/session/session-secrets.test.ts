@@ -33,6 +33,16 @@ describe("session secrets", () => {
 		expect(statSync(out).mode & 0o777).toBe(0o600);
 	});
 
+	it("an export shows escape sequences, C1, bidi and zero-width characters visibly and keeps tabs", async () => {
+		fx = await createFixture();
+		writeFileSync(join(fx.cwd, "evil.txt"), "title\x1b]0;pwned\x07 clip\x1b]52;c;ZXZpbA==\x07 csi\x9b6n rtl\u202Eabc zw\u200Bx\tend\n");
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("read", { path: "evil.txt" })]), fauxAssistantMessage([fauxText("done")])]);
+		await fx.session.prompt("read evil.txt");
+		const text = readFileSync(fx.session.exportMarkdown("out.md"), "utf8");
+		expect(text).toContain("title^[]0;pwned^G clip^[]52;c;ZXZpbA==^G csi⟪U+009B⟫6n rtl⟪U+202E⟫abc zw⟪U+200B⟫x\tend");
+		expect(text).not.toMatch(/[\x1b\x07\x9b\u202e\u200b]/);
+	});
+
 	it("/login given as a prompt runs the command: the key reaches neither the model nor the transcript", async () => {
 		const keys: Record<string, string> = {};
 		fx = await createFixture({ session: { registry: fixedRegistry([], keys) } });

@@ -4,7 +4,6 @@ import { createHash } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentTool } from "../../agent/types.js";
 import type { ImageContent, TextContent } from "../../ai/types.js";
-import { redactSecrets } from "../../safety/secrets.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../../tools/truncate.js";
 import type { McpConnection, McpToolDefinition } from "./connection.js";
 
@@ -56,7 +55,8 @@ const textOf = (content: (TextContent | ImageContent)[]) =>
 /**
  * Text stays text, images stay images; audio and embedded binary resources are named, not inlined
  * (no model here takes audio); structured content without any other content is sent as JSON. Text is
- * capped like `read`'s output, and known secrets (the servers' env and header values among them) are masked.
+ * capped like `read`'s output. Known secrets (the servers' env and header values among them) are masked by
+ * the session's tool-result redactor, which wraps these tools as it wraps the built-in ones.
  */
 export function toAgentToolResult(result: CallToolResult): { content: (TextContent | ImageContent)[] } {
 	const content: (TextContent | ImageContent)[] = [];
@@ -76,7 +76,8 @@ export function toAgentToolResult(result: CallToolResult): { content: (TextConte
 		content.push({ type: "text", text: JSON.stringify(result.structuredContent, null, 2) });
 	}
 	if (content.length === 0) content.push({ type: "text", text: "(no output)" });
-	return { content: content.map((c) => (c.type === "text" ? { type: "text", text: capText(redactSecrets(c.text)) } : c)) };
+	// Secrets are redacted by the session, as for every tool (src/session/redacting-tools.ts).
+	return { content: content.map((c) => (c.type === "text" ? { type: "text", text: capText(c.text) } : c)) };
 }
 
 function capText(text: string): string {

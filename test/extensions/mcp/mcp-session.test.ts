@@ -152,15 +152,7 @@ describe("MCP servers in a session", () => {
 	});
 
 	it("masks the server's env secrets in tool results, the session file and /mcp", async () => {
-		fx = await createFixture();
-		writeGlobalSettings(fx, {
-			permissions: MCP_ALLOWED,
-			mcpServers: { fx: stdioServer(undefined, { env: { FIXTURE_TOKEN: "s3cret-value-42" } }) },
-		});
-		const session = await fx.open();
-		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("mcp__fx__secret", {})]), fauxAssistantMessage([fauxText("ok")])]);
-		await session.prompt("leak it");
-		const [result] = toolResults(session);
+		const { session, result } = await callWithSecret("secret");
 		expect(result.content[0].text).toBe("token=[redacted]");
 		expect(JSON.stringify(fx.faux.calls[1].context.messages)).not.toContain("s3cret-value-42");
 		expect(readFileSync(session.getState().sessionFile as string, "utf8")).not.toContain("s3cret-value-42");
@@ -168,7 +160,29 @@ describe("MCP servers in a session", () => {
 		expect(fx.notices().at(-1)).toContain("(env: FIXTURE_TOKEN)");
 		expect(fx.notices().join("\n")).not.toContain("s3cret-value-42");
 	});
+
+	it("a protocol error that echoes the server's secret goes through the tool-result redactor like a built-in tool's", async () => {
+		const { session, result } = await callWithSecret("secret_error");
+		expect(result).toMatchObject({ isError: true });
+		expect(result.content[0].text).toContain("token [redacted] was refused");
+		expect(JSON.stringify(fx.faux.calls[1].context.messages)).not.toContain("s3cret-value-42");
+		expect(readFileSync(session.getState().sessionFile as string, "utf8")).not.toContain("s3cret-value-42");
+		expect(fx.notices().join("\n")).not.toContain("s3cret-value-42");
+	});
 });
+
+/** Calls `tool` of a server whose env holds FIXTURE_TOKEN="s3cret-value-42"; the session and the tool's result. */
+async function callWithSecret(tool: string) {
+	fx = await createFixture();
+	writeGlobalSettings(fx, {
+		permissions: MCP_ALLOWED,
+		mcpServers: { fx: stdioServer(undefined, { env: { FIXTURE_TOKEN: "s3cret-value-42" } }) },
+	});
+	const session = await fx.open();
+	fx.faux.setResponses([fauxAssistantMessage([fauxToolCall(`mcp__fx__${tool}`, {})]), fauxAssistantMessage([fauxText("ok")])]);
+	await session.prompt(`call ${tool}`);
+	return { session, result: toolResults(session)[0] };
+}
 
 describe("trusting a project's MCP servers", () => {
 	it("does not start an untrusted project server, says so once, and starts it after /mcp allow (remembered)", async () => {
