@@ -48,7 +48,8 @@ export function makeHome(options: { mockUrl?: string; modelIds?: string[] } = {}
 			RUDDER_DISCOVERY_PORTS: "",
 			NO_COLOR: "1",
 		},
-		cleanup: () => rmSync(root, { recursive: true, force: true }),
+		// Retried: a CLI that has just exited may still be finishing a write (a checkpoint) under the folder.
+		cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
 	};
 }
 

@@ -9,6 +9,12 @@ describe("toJsonLine", () => {
 		expect(toJsonLine({ text: "\x1b[2J" })).toBe('{"text":"\\u001b[2J"}');
 	});
 
+	it("escapes bidi controls, zero-width and tag characters, so a client printing the line sees them", () => {
+		const line = toJsonLine({ text: "a\u202eb\u2066c\u200bd\ufeffe\u{e0041}f" });
+		expect(line).toBe('{"text":"a\\u202eb\\u2066c\\u200bd\\ufeffe\\udb40\\udc41f"}');
+		expect(JSON.parse(line).text).toBe("a\u202eb\u2066c\u200bd\ufeffe\u{e0041}f");
+	});
+
 	it("property: no raw control character leaves, and the line parses back to the same value", { timeout: 30_000 }, () => {
 		fc.assert(
 			fc.property(
@@ -16,7 +22,7 @@ describe("toJsonLine", () => {
 				fc.string({ unit: "binary", maxLength: 50 }),
 				(value, text) => {
 					const line = toJsonLine({ value, text });
-					if (/[\x00-\x1f\x7f-\x9f\u2028\u2029]/.test(line)) return false;
+					if (/[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200b-\u200f]/.test(line)) return false;
 					expect(JSON.parse(line)).toEqual(JSON.parse(JSON.stringify({ value, text })));
 					return true;
 				},

@@ -5,7 +5,7 @@ import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 /** What the output must never hold: ESC, any other C0 but newline, DEL, C1. */
 const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 /** Invisible or reordering characters: must leave only as markers. */
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 
 describe("sanitizeTerminalText", () => {
 	it("shows every escape introducer as ^[ and keeps the text after it: nothing is swallowed", () => {

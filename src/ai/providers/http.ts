@@ -187,7 +187,7 @@ function retryDelay(headers: Record<string, string>, backoff: number, cap: numbe
 
 function httpError(req: SseRequest, status: number, body: string): ProviderError {
 	// A server may echo the key it was sent (a 401 "Incorrect API key provided: sk-…").
-	const detail = redactSecrets(extractErrorMessage(body));
+	const detail = extractErrorMessage(body);
 	if (status === 401 || status === 403) {
 		const hint = req.apiKeyEnv ? ` Check ${req.apiKeyEnv} or pass --api-key.` : "";
 		return new ProviderError(
@@ -206,11 +206,12 @@ export function extractErrorMessage(body: string): string {
 	try {
 		const parsed = JSON.parse(trimmed);
 		const candidates = [parsed?.error?.message, parsed?.message, parsed?.error, parsed?.[0]?.error?.message];
-		for (const c of candidates) if (typeof c === "string" && c) return oneLine(c);
+		// Redacted before it is cut: a key straddling the cut would otherwise leave its first half.
+		for (const c of candidates) if (typeof c === "string" && c) return oneLine(redactSecrets(c));
 	} catch {
 		// not JSON
 	}
-	return oneLine(trimmed);
+	return oneLine(redactSecrets(trimmed));
 }
 
 export function oneLine(text: string, max = 300): string {
