@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import {
 	CORPUS_SECRET,
 	corpusText,
+	ERROR_GROUPS,
 	HOSTILE_CASES,
 	type HostileCase,
 	HUGE_LINE,
@@ -19,6 +20,7 @@ import {
 	printables,
 	RAW_CONTROL,
 	redacted,
+	streamedPieces,
 } from "../fixtures/hostile/corpus.js";
 import { textBody, textRecords, toolCallBody } from "../helpers/openai-chunks.js";
 import { BIN, type CliHome, type CliResult, cliPerTest, runCli } from "../helpers/rudder-cli.js";
@@ -29,25 +31,6 @@ const cli = cliPerTest();
 /** The key is known to the redactor as the provider's key; the corpus echoes it. */
 const KEY_ARGS = ["--model", "mock/mock-1", "--no-session", "--api-key", CORPUS_SECRET];
 const MODEL_TEXT = corpusText([...HOSTILE_CASES, HUGE_LINE]);
-
-/** The text cut into deltas of 7 code points (so escape sequences and the key arrive split), the huge line in 4 KB ones. */
-function pieces(text: string): string[] {
-	const out: string[] = [];
-	const points = [...text];
-	for (let i = 0; i < points.length; ) {
-		const size =
-			points[i + 7] !== undefined &&
-			points
-				.slice(i, i + 7)
-				.join("")
-				.startsWith("0123456")
-				? 4096
-				: 7;
-		out.push(points.slice(i, i + size).join(""));
-		i += size;
-	}
-	return out;
-}
 
 /** The file the model reads: the corpus (no NUL: `read` would call it binary) with the invalid UTF-8 bytes raw. */
 function writeHostileFile(home: CliHome): string {
@@ -61,25 +44,14 @@ const CHANNELS: Channel[] = ["model text", "tool output"];
 
 /** Scripts the server for `channel`. */
 function script(server: ScriptedServer, home: CliHome, channel: Channel): void {
-	if (channel === "model text") server.enqueue({ kind: "sse", chunks: textRecords(pieces(MODEL_TEXT)) });
+	if (channel === "model text") server.enqueue({ kind: "sse", chunks: textRecords(streamedPieces(MODEL_TEXT)) });
 	else {
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("read", { path: writeHostileFile(home) })] });
 		server.enqueue({ kind: "sse", chunks: [textBody("read it")] });
 	}
 }
 
-/**
- * The corpus as error bodies: errors are cut to one line of 300 characters, so the cases go in groups
- * that each fit, one failed request per group.
- */
-const ERROR_GROUPS: HostileCase[][] = HOSTILE_CASES.reduce<HostileCase[][]>((groups, c) => {
-	const last = groups.at(-1);
-	if (last && corpusText([...last, c]).length <= 260) last.push(c);
-	else groups.push([c]);
-	return groups;
-}, []);
-
-const errorReply = (cases: HostileCase[]) =>
+const errorReply = (cases: readonly HostileCase[]) =>
 	({ kind: "status", status: 400, body: JSON.stringify({ error: { message: corpusText(cases) } }) }) as const;
 
 /** Runs `run` once per error group, each against a server answering with that group; the results in order. */
