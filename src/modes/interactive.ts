@@ -7,6 +7,7 @@ import { App } from "../../components/App.js";
 import { installFrameWrites } from "../../components/ink/frame-writes.js";
 import { installReflowGuard } from "../../components/ink/reflow-guard.js";
 import { loadKeyBindings } from "../../components/keybindings-file.js";
+import { warmTextMeasuring } from "../../components/startup/warm-up.js";
 import { mcpTrust, settingsTrust, TrustPrompt } from "../../components/TrustPrompt.js";
 import { enableKeyboardModes } from "../../components/terminal-modes.js";
 import { isDemoModel } from "../ai/constants.js";
@@ -71,6 +72,8 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	);
 	// MCP servers start once the first frame is on screen: launch and the first keystroke never wait for them.
 	const startMcp = setImmediate(() => session.startMcpServers?.("interactive"));
+	// Off the first frame's path, before a user is likely to press anything (components/startup/warm-up.ts).
+	const warm = setTimeout(warmTextMeasuring, 200);
 	try {
 		await Promise.race([exited, instance.waitUntilExit()]);
 		// Quitting mid-run must not leave a model request or a tool running behind the prompt.
@@ -80,6 +83,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		}
 	} finally {
 		clearImmediate(startMcp);
+		clearTimeout(warm);
 		instance.unmount();
 		removeFrameWrites();
 		removeReflowGuard();
