@@ -13,13 +13,12 @@ import {
 } from "../../src/ai/providers/faux.js";
 import { type AgentSession, createAgentSession } from "../../src/session/agent-session.js";
 import { mergeSettings } from "../../src/session/settings.js";
-import { mountOnSession } from "./mount-app.js";
+import { appOnSessionPerTest } from "./mount-app.js";
 
 let root: string;
 let cwd: string;
 let faux: FauxProviderRegistration;
 let session: AgentSession;
-let app: ReturnType<typeof render> | undefined;
 
 beforeEach(async () => {
 	root = mkdtempSync(join(tmpdir(), "rudder-app-rewind-"));
@@ -39,19 +38,7 @@ beforeEach(async () => {
 	});
 });
 
-afterEach(async () => {
-	app?.unmount();
-	app = undefined;
-	await session.dispose();
-	faux.unregister();
-	rmSync(root, { recursive: true, force: true });
-});
-
-async function mount() {
-	const mounted = await mountOnSession(session, { rows: 30, columns: 100 });
-	app = mounted.app;
-	return mounted;
-}
+const { mount } = appOnSessionPerTest(() => ({ session, faux, dir: root }), { rows: 30, columns: 100 });
 
 describe("rewind menu", () => {
 	it("lists prompts with their changed files, restores code and conversation after a confirmation, and puts the prompt back", async () => {
@@ -130,8 +117,7 @@ describe("a reprinted transcript", () => {
 			fauxAssistantMessage([fauxToolCall("write", { path: "new2.txt", content: "two\n" }, { id: "w2" })]),
 			fauxAssistantMessage([fauxText("Wrote two.")]),
 		]);
-		const mounted = await mountOnSession(session, { rows: 40, columns: 100 });
-		app = mounted.app;
+		const mounted = await mount({ rows: 40, columns: 100 });
 		const { frame, type } = mounted;
 		for (const [prompt, reply] of [
 			["make one", "Wrote one."],

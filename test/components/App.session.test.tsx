@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "../../src/ai/providers/faux.js";
 import { createAgentSession } from "../../src/session/agent-session.js";
 import type { AgentSessionApi } from "../../src/session/types.js";
-import { mountOnSession } from "./mount-app.js";
+import { appOnSessionPerTest } from "./mount-app.js";
 
 const _tick = () => new Promise((r) => setTimeout(r, 0));
 const long = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(" ");
@@ -15,7 +15,6 @@ const long = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join
 let home: string;
 let faux: FauxProviderRegistration;
 let session: AgentSessionApi;
-let app: ReturnType<typeof render> | undefined;
 
 beforeEach(async () => {
 	home = mkdtempSync(join(tmpdir(), "rudder-app-"));
@@ -30,21 +29,7 @@ beforeEach(async () => {
 	});
 });
 
-afterEach(async () => {
-	app?.unmount();
-	app = undefined;
-	session.abort();
-	await session.waitForIdle();
-	await session.dispose();
-	faux.unregister();
-	rmSync(home, { recursive: true, force: true });
-});
-
-async function mount() {
-	const mounted = await mountOnSession(session, { rows: 30, columns: 100 });
-	app = mounted.app;
-	return mounted;
-}
+const { mount } = appOnSessionPerTest(() => ({ session, faux, dir: home }), { rows: 30, columns: 100 });
 
 const userTexts = (i: number) =>
 	faux.calls[i].context.messages

@@ -18,14 +18,13 @@ import {
 	registerFauxProvider,
 } from "../../src/ai/providers/faux.js";
 import { type AgentSession, createAgentSession } from "../../src/session/agent-session.js";
-import { mountOnSession } from "./mount-app.js";
+import { appOnSessionPerTest } from "./mount-app.js";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 let home: string;
 let faux: FauxProviderRegistration;
 let session: AgentSession;
-let app: ReturnType<typeof render> | undefined;
 
 beforeEach(async () => {
 	home = mkdtempSync(join(tmpdir(), "rudder-approval-"));
@@ -42,21 +41,7 @@ beforeEach(async () => {
 	});
 });
 
-afterEach(async () => {
-	app?.unmount();
-	app = undefined;
-	session.abort();
-	await session.waitForIdle();
-	await session.dispose();
-	faux.unregister();
-	rmSync(home, { recursive: true, force: true });
-});
-
-async function mount() {
-	const mounted = await mountOnSession(session, { rows: 40, columns: 100 });
-	app = mounted.app;
-	return mounted;
-}
+const { mount } = appOnSessionPerTest(() => ({ session, faux, dir: home }), { rows: 40, columns: 100 });
 
 const results = () =>
 	session

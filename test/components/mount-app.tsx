@@ -1,4 +1,5 @@
 // Mounts the App on a FakeSession in ink-testing-library, with helpers to type and read the frame.
+import { rmSync } from "node:fs";
 import { render } from "ink-testing-library";
 import { afterEach, vi } from "vitest";
 import { App, type AppProps } from "../../components/App.js";
@@ -47,6 +48,40 @@ export async function mountOnSession(session: AppProps["session"], size: { rows:
 		type: async (text: string) => {
 			app.stdin.write(text);
 			await tick();
+		},
+	};
+}
+
+/** What a test over a real session owns and must release after it. */
+export interface SessionUnderTest {
+	session: AppProps["session"] & { abort(): void; waitForIdle(): Promise<void>; dispose(): Promise<void> };
+	faux: { unregister(): void };
+	/** The temp folder the test made; removed after it. */
+	dir: string;
+}
+
+/**
+ * The App over a real session, once per test: `mount()` renders it (at `size` unless given); after each test the app is
+ * unmounted before the session is stopped and disposed, the faux provider unregistered and the folder
+ * removed (in that order: a mounted app would still draw the disposed session's events).
+ */
+export function appOnSessionPerTest(current: () => SessionUnderTest, size: { rows: number; columns: number }) {
+	let app: { unmount: () => void } | undefined;
+	afterEach(async () => {
+		app?.unmount();
+		app = undefined;
+		const { session, faux, dir } = current();
+		session.abort();
+		await session.waitForIdle();
+		await session.dispose();
+		faux.unregister();
+		rmSync(dir, { recursive: true, force: true });
+	});
+	return {
+		async mount(at: { rows: number; columns: number } = size) {
+			const mounted = await mountOnSession(current().session, at);
+			app = mounted.app;
+			return mounted;
 		},
 	};
 }
