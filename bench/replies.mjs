@@ -5,9 +5,10 @@
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cpuMeter } from "./lib/cpu-meter.mjs";
 import { countFrames, logHeaderLength, parseTiming } from "./lib/frames.mjs";
 import { startMock } from "./lib/mock-server.mjs";
-import { fileSize, sleep, startPane, treeCpuSeconds, treeRssMiB, waitForScreen } from "./lib/terminal.mjs";
+import { descendants, fileSize, sleep, startPane, treeCpuSeconds, treeRssMiB, waitForScreen } from "./lib/terminal.mjs";
 
 const FULL_CLEAR = /\x1b\[2J|\x1b\[3J/g;
 const PROMPTS = ["stream please", "and once more"];
@@ -18,10 +19,10 @@ const PROMPTS = ["stream please", "and once more"];
  * ENTER_RETRY_MS, Enter again, and the window starts at that press instead.
  */
 const ENTER_RETRY_MS = 3000;
-async function submit(pane, mock, root, log) {
+async function submit(pane, mock, cpu, log) {
 	for (let attempt = 1; ; attempt++) {
 		const before = mock.requests.length;
-		const mark = { cpu0: treeCpuSeconds(root), bytes0: fileSize(log), t0: performance.now() };
+		const mark = { cpu0: cpu.seconds(), bytes0: fileSize(log), t0: performance.now() };
 		pane.keys("Enter");
 		while (mock.requests.length === before && performance.now() - mark.t0 < ENTER_RETRY_MS) await sleep(5);
 		if (mock.requests.length > before || attempt >= 5) return mark;
@@ -53,11 +54,11 @@ async function settle(path, { quietMs = 400, minMs = 300, maxMs = 10_000 } = {})
 export async function replyPair(makeApp, { tokens, rate }) {
 	const progress = [];
 	const waiters = [];
-	let root;
+	let cpu;
 	const mock = await startMock({
 		plan: () => ({ tokens, rate }),
 		onProgress: (index, sent, total) => {
-			progress[index] = [...(progress[index] ?? []), treeCpuSeconds(root)];
+			progress[index] = [...(progress[index] ?? []), cpu.seconds()];
 			if (sent >= total) waiters[index]?.resolve();
 		},
 		onClose: (index) => waiters[index]?.reject(new Error(`the app closed reply ${index + 1} mid-stream`)),
@@ -69,14 +70,15 @@ export async function replyPair(makeApp, { tokens, rate }) {
 	const pane = startPane({ command: app.command, env: app.env, cwd: app.cwd, logFile: log, timingFile: timing });
 	try {
 		await waitForScreen(pane, app.ready, { timeoutMs: 60_000, everyMs: 10 });
-		root = pane.rootPid();
+		const root = pane.rootPid();
+		cpu = cpuMeter(() => descendants(root), treeCpuSeconds);
 		await sleep(1000);
 		const out = [];
 		for (let i = 0; i < 2; i++) {
 			const done = new Promise((resolve, reject) => (waiters[i] = { resolve, reject }));
 			pane.literal(PROMPTS[i]);
 			await sleep(1000);
-			const { cpu0, bytes0, t0 } = await submit(pane, mock, root, log);
+			const { cpu0, bytes0, t0 } = await submit(pane, mock, cpu, log);
 			try {
 				await withTimeout(done, 30_000 + (3000 * tokens) / rate, `${app.name}: reply ${i + 1} did not finish`);
 			} catch (error) {
@@ -85,7 +87,7 @@ export async function replyPair(makeApp, { tokens, rate }) {
 				throw error;
 			}
 			await settle(log);
-			const cpuS = treeCpuSeconds(root) - cpu0;
+			const cpuS = cpu.seconds() - cpu0;
 			const bytes1 = fileSize(log);
 			const logBytes = readFileSync(log);
 			const text = logBytes.subarray(bytes0, bytes1).toString("latin1");
@@ -106,6 +108,7 @@ export async function replyPair(makeApp, { tokens, rate }) {
 				firstTenthS: tenths[0],
 				lastTenthS: tenths.at(-1),
 				rssAfterMiB: treeRssMiB(root),
+				cpuMethod: cpu.method,
 			});
 		}
 		const replies = mock.requests.filter((r) => r.kind === "reply").length;
@@ -113,6 +116,7 @@ export async function replyPair(makeApp, { tokens, rate }) {
 		return { cold: out[0], warm: out[1] };
 	} finally {
 		pane.kill();
+		cpu?.close();
 		await mock.close();
 		for (const f of [log, timing]) rmSync(f, { force: true });
 		rmSync(app.home, { recursive: true, force: true });

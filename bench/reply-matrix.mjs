@@ -39,17 +39,20 @@ export function planCells(options, apps) {
 
 /**
  * Runs the cells; `log(line)` reports progress. Returns {results, errors}: results[app][cellKey] =
- * {cold, warm, runs, frameMethod}, each of cold/warm holding the median of every metric.
+ * {cold, warm, runs, frameMethod}, each of cold/warm holding the median of every metric; `cpuMethods`, how
+ * CPU was read (bench/lib/cpu-meter.mjs).
  */
 export async function runMatrix(cells, log) {
 	const raw = {};
 	const errors = [];
+	const cpuMethods = new Set();
 	const one = async (app, cell) => {
 		const t0 = performance.now();
 		try {
 			const pair = await replyPair(APPS[app].make, cell);
 			raw[app] = raw[app] ?? {};
 			raw[app][key(cell)] = [...(raw[app][key(cell)] ?? []), pair];
+			cpuMethods.add(pair.cold.cpuMethod);
 			log(
 				`  ${app} ${key(cell)}: cold ${pair.cold.cpuS.toFixed(2)} / warm ${pair.warm.cpuS.toFixed(2)} CPU-s (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
 			);
@@ -85,7 +88,7 @@ export async function runMatrix(cells, log) {
 			};
 		}
 	}
-	return { results, errors };
+	return { results, errors, cpuMethods: [...cpuMethods] };
 }
 
 export const key = (cell) => `${cell.tokens.toLocaleString("en")} tok @ ${cell.rate.toLocaleString("en")}/s`;

@@ -89,8 +89,9 @@ if (options.want("launch")) {
 // 2. Streaming replies: the matrix.
 if (options.want("stream")) {
 	const cells = planCells(options, apps);
-	const { results, errors } = await runMatrix(cells, log);
+	const { results, errors, cpuMethods } = await runMatrix(cells, log);
 	notes.push(...errors);
+	if (cpuMethods.includes("proc")) notes.push("reply CPU read from /proc in clock ticks (10 ms): no cgroup could be made on this machine");
 	const keys = cells.map(key);
 	const cpu = cpuTable(keys, results, apps);
 	sections.push(

@@ -135,7 +135,7 @@ function findRoot(panePid) {
 }
 
 /** `pid` and every process under it. */
-function descendants(pid) {
+export function descendants(pid) {
 	const all = [pid];
 	for (let i = 0; i < all.length; i++) all.push(...children(all[i]));
 	return all;

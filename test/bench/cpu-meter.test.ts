@@ -1,0 +1,39 @@
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error the bench is plain JavaScript run by node without a build
+import { cpuMeter } from "../../bench/lib/cpu-meter.mjs";
+// @ts-expect-error the bench is plain JavaScript run by node without a build
+import { descendants, treeCpuSeconds } from "../../bench/lib/terminal.mjs";
+
+// A parent that waits a moment (the meter is set on it meanwhile), then runs a child that burns ~300 ms
+// of CPU and exits: the child was forked after the meter started and is gone when it is read.
+const PARENT = `
+setTimeout(() => {
+	const c = require("node:child_process").spawn(process.execPath, ["-e", "const t = Date.now(); while (Date.now() - t < 300);"], { stdio: "inherit" });
+	c.on("exit", () => process.stdout.write("done\\n"));
+}, 300);
+setInterval(() => {}, 1000);`;
+
+describe("cpuMeter", () => {
+	it("counts a child forked after it started and already exited, then removes its cgroup", async () => {
+		const parent = spawn(process.execPath, ["-e", PARENT], { stdio: ["ignore", "pipe", "inherit"] });
+		try {
+			const meter = cpuMeter(() => descendants(parent.pid as number), treeCpuSeconds);
+			const before = meter.seconds();
+			await new Promise<void>((resolve) => parent.stdout.on("data", (d) => String(d).includes("done") && resolve()));
+			const spent = meter.seconds() - before;
+			expect(spent).toBeGreaterThan(0.2);
+			expect(spent).toBeLessThan(5);
+			meter.close();
+			if (meter.method === "cgroup") {
+				const mine = readdirSync("/sys/fs/cgroup/cpuacct").filter((n) => n.startsWith(`rudder-bench-${process.pid}-`));
+				expect(mine).toEqual([]);
+			} else {
+				expect(existsSync(`/proc/${parent.pid}`)).toBe(true);
+			}
+		} finally {
+			parent.kill("SIGKILL");
+		}
+	});
+});
