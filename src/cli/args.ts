@@ -56,7 +56,7 @@ function buildProgram(version: string): Command {
 		.option("--api-key <key>", "API key for the chosen provider (overrides the environment)")
 		.addOption(new Option("--thinking <level>", "thinking level").choices(THINKING_LEVELS as string[]))
 		.option("-c, --continue", "continue the most recent session in this folder")
-		.option("-r, --resume", "choose a session to resume (non-interactive: the latest)")
+		.option("-r, --resume", "choose a session to resume (non-interactive: the one used last here)")
 		.option("--session <file|id>", "use this session file, or the session with this id")
 		.option("--no-session", "do not save this session")
 		.option("--fork", "with -c, -r or --session: continue in a new session file holding a copy (e.g. one open elsewhere)")

@@ -1,10 +1,11 @@
 // Which session a run writes to, from -c / -r / --session / --no-session. In the interactive app `-r`
 // starts on a new session with the session picker open; without a picker (print, json, rpc) it takes
-// the latest session of this folder and names the others, so the user can pass `--session <id>`.
+// the session used last in this folder, as `-c` does (`sessionsByLastUse`), and names the others, so
+// the user can pass `--session <id>`.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { SessionMode } from "../session/agent-session.js";
-import { findSession, listSessions, type SessionInfo } from "../session/session-store.js";
+import { findSession, type SessionInfo, sessionsByLastUse } from "../session/session-store.js";
 import type { CliArgs } from "./args.js";
 
 export type SessionChoice =
@@ -46,9 +47,9 @@ function chooseWithoutFork(args: SessionFlags, context: SessionContext): Session
 	if (args.continue) return { ok: true, mode: { kind: "continue" } };
 	if (args.session !== undefined) return sessionByFileOrId(args.session, context);
 	if (args.resume) {
-		const sessions = listSessions(context.cwd, context.env);
+		const sessions = sessionsByLastUse(context.cwd, context.env);
 		if (context.interactive && sessions.length > 0) return { ok: true, mode: { kind: "new" }, pick: true };
-		return latestOf(sessions, context.cwd);
+		return lastUsedOf(sessions, context.cwd);
 	}
 	return { ok: true, mode: { kind: "new" } };
 }
@@ -67,12 +68,12 @@ function sessionByFileOrId(value: string, context: SessionContext): SessionChoic
 	}
 }
 
-function latestOf(sessions: SessionInfo[], cwd: string): SessionChoice {
+function lastUsedOf(sessions: SessionInfo[], cwd: string): SessionChoice {
 	const [latest, ...older] = sessions;
 	if (!latest) return { ok: false, message: `no session to resume in ${resolve(cwd)} (start one without --resume)` };
 	const others = older.slice(0, 5).map(describe);
 	const notice =
-		`Resumed the latest session ${describe(latest)}` +
+		`Resumed the session used last ${describe(latest)}` +
 		(others.length > 0 ? `; others: ${others.join("; ")} (pick one with --session <id>, or run rudder -r in a terminal to choose)` : "");
 	return { ok: true, mode: { kind: "file", path: latest.path }, notice };
 }

@@ -1,7 +1,7 @@
 // The built CLI end to end (run `npm run build` first): a child process talking to a scripted
 // OpenAI-compatible server on 127.0.0.1, in an isolated home with no keys and no local discovery.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -118,7 +118,7 @@ describe("rudder (built CLI)", () => {
 		expect(transcriptOf(server.requests[1].body)).toEqual(["user: second"]);
 	});
 
-	it("-r resumes the latest session and names it on stderr", { timeout: LONG }, async () => {
+	it("-r resumes the session used last and names it on stderr", { timeout: LONG }, async () => {
 		const { server, home } = await setUp();
 		server.enqueue(
 			{ kind: "sse", chunks: [textBody("first answer")] },
@@ -131,9 +131,61 @@ describe("rudder (built CLI)", () => {
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe("resumed\n");
 		expect(result.stderr).toMatch(
-			/^rudder: Resumed the latest session \w{8} \(2 messages, "newer question"\); others: \w{8} \(2 messages, "older question"\)/,
+			/^rudder: Resumed the session used last \w{8} \(2 messages, "newer question"\); others: \w{8} \(2 messages, "older question"\)/,
 		);
 		expect(transcriptOf(server.requests[2].body)).toEqual(["user: newer question", "assistant: second answer", "user: and now?"]);
+	});
+
+	it("-r in print and json mode resumes the session used last in the folder, as -c does, not the newest file", {
+		timeout: LONG,
+	}, async () => {
+		const { server, home } = await setUp();
+		server.enqueue(
+			{ kind: "sse", chunks: [textBody("first answer")] },
+			{ kind: "sse", chunks: [textBody("second answer")] },
+			{ kind: "sse", chunks: [textBody("appended")] },
+			{ kind: "sse", chunks: [textBody("resumed in print")] },
+			{ kind: "sse", chunks: [textBody("resumed in json")] },
+			{ kind: "sse", chunks: [textBody("continued")] },
+		);
+		await runCli(["--model", "mock/mock-1", "-p", "older question"], home);
+		await runCli(["--model", "mock/mock-1", "-p", "newer question"], home);
+		const dir = join(home.rudderHome, "data", "sessions");
+		const files = readdirSync(dir, { recursive: true, encoding: "utf8" })
+			.filter((f) => f.endsWith(".jsonl"))
+			.sort();
+		expect(files).toHaveLength(2);
+		const idOf = (file: string) => (JSON.parse(readFileSync(join(dir, file), "utf8").split("\n")[0]).id as string).slice(0, 8);
+		const olderId = idOf(files[0]);
+		// The older-created session is appended to last: its file is now also the newest by mtime.
+		expect((await runCli(["--model", "mock/mock-1", "--session", olderId, "-p", "one more"], home)).code).toBe(0);
+		// Then the newer one is opened (rpc, no prompt) and left: used last, but its file not written.
+		expect((await runCli(["--model", "mock/mock-1", "--mode", "rpc", "--session", idOf(files[1])], home)).code).toBe(0);
+		expect(statSync(join(dir, files[0])).mtimeMs).toBeGreaterThan(statSync(join(dir, files[1])).mtimeMs);
+
+		const print = await runCli(["--model", "mock/mock-1", "-r", "-p", "and now?"], home);
+		expect(print.code).toBe(0);
+		expect(print.stdout).toBe("resumed in print\n");
+		expect(print.stderr).toMatch(
+			/^rudder: Resumed the session used last \w{8} \(2 messages, "newer question"\); others: \w{8} \(4 messages, "older question"\)/,
+		);
+		expect(transcriptOf(server.requests[3].body)).toEqual(["user: newer question", "assistant: second answer", "user: and now?"]);
+		const json = await runCli(["--model", "mock/mock-1", "-r", "--mode", "json", "and then?"], home);
+		expect(json.code).toBe(0);
+		expect(transcriptOf(server.requests[4].body).slice(0, 3)).toEqual([
+			"user: newer question",
+			"assistant: second answer",
+			"user: and now?",
+		]);
+		// -c agrees: the same session, now with both resumed exchanges.
+		expect((await runCli(["--model", "mock/mock-1", "-c", "-p", "and -c?"], home)).stdout).toBe("continued\n");
+		expect(transcriptOf(server.requests[5].body).slice(0, 5)).toEqual([
+			"user: newer question",
+			"assistant: second answer",
+			"user: and now?",
+			"assistant: resumed in print",
+			"user: and then?",
+		]);
 	});
 
 	it("Ctrl+C during -p aborts the run: exit 130, one line on stderr", { timeout: LONG }, async () => {
