@@ -1,10 +1,11 @@
 // The approval prompt: which tool wants what (the command, or the diff the edit would make, computed
-// before anything is written) and the choices. Everything shown came from the model or a file, so it
-// is sanitised before it reaches the terminal.
+// before anything is written) and the choices. Everything shown came from the model or a file, so known
+// secrets are redacted from it and it is sanitised before it reaches the terminal.
 import { Box, Text } from "ink";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { ApprovalPreview, ApprovalRequest } from "../src/session/types.js";
 import { type ApprovalPromptState, choicesFor } from "./approval-prompt-state.js";
+import { screenText } from "./screen-text.js";
 import { color, theme } from "./theme.js";
 
 /** Rows besides the preview: title, blank, hint, and the reason line when typing one. */
@@ -61,13 +62,13 @@ export function ApprovalPrompt({ request, state, maxRows }: { request: ApprovalR
 				<Text bold color={color(theme.warning)}>
 					{title}
 				</Text>
-				<Text dimColor> · {sanitizeTerminalText(request.reason)}</Text>
+				<Text dimColor> · {screenText(request.reason)}</Text>
 			</Text>
 			{shown.map((line, i) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: lines are positions in a fixed preview
 				<Text key={i} wrap="truncate" color={color(line.color)} dimColor={line.dim}>
 					{"  "}
-					{sanitizeTerminalText(line.text)}
+					{screenText(line.text)}
 				</Text>
 			))}
 			{choices.map((choice, i) => (

@@ -1,8 +1,8 @@
 // A finished tool call in history: a status mark, the name and arguments on one row, then the result
 // collapsed to a few lines (the expand key, Ctrl+O by default, prints the last one in full), or the edit's diff coloured.
 
-import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 import { formatToolArgs } from "../format-args.js";
+import { screenText } from "../screen-text.js";
 import type { HistoryItem } from "../session-view.js";
 import { color, theme } from "../theme.js";
 import { type DiffLine, type DiffLineKind, diffSign, numberDiff } from "./diff.js";
@@ -54,7 +54,7 @@ function header(item: ToolItem, width: number): Line {
 	const args = item.args === undefined ? "" : formatToolArgs(item.args);
 	const row: Line = [
 		{ text: `${item.isError ? "✗" : "✓"} `, style: { color: color(item.isError ? theme.error : theme.success) } },
-		{ text: sanitizeTerminalText(item.name), style: { bold: true } },
+		{ text: screenText(item.name), style: { bold: true } },
 	];
 	if (args) row.push({ text: ` ${args}`, style: { dim: true } });
 	if (item.expanded) row.push({ text: " (full output)", style: { dim: true } });
@@ -65,11 +65,11 @@ export function renderToolCall(item: ToolItem, width: number, hints: RenderHints
 	const limit = (collapsedTo: number) => (item.expanded ? Number.POSITIVE_INFINITY : collapsedTo);
 	const rows: Line[] = [header(item, width)];
 	if (item.diff) {
-		const diffLines = numberDiff(sanitizeTerminalText(item.diff));
+		const diffLines = numberDiff(screenText(item.diff));
 		rows.push(...collapsed(diffLines, limit(COLLAPSED_DIFF_LINES), width, (line) => diffRows(line, width), hints));
 		return rows;
 	}
-	const output = sanitizeTerminalText(item.output).replace(/\n+$/, "");
+	const output = screenText(item.output).replace(/\n+$/, "");
 	if (output) {
 		const style: Style = item.isError ? { color: color(theme.error) } : { dim: true };
 		rows.push(...collapsed(output.split("\n"), limit(COLLAPSED_LINES), width, outputRows(width, style), hints));

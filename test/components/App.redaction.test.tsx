@@ -1,7 +1,8 @@
 // The app over a real AgentSession and the faux provider streaming a reply with a known secret in it,
-// cut across deltas: no frame ever shows the secret or its start, and the reply shows [redacted].
+// cut across deltas: no frame ever shows the secret or its start, and the reply shows [redacted]; the same
+// for a secret in a tool call's arguments (tool line, running line, approval prompt).
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fauxAssistantMessage, fauxText } from "../../src/ai/index.js";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
 import { processSecrets } from "../../src/safety/secrets.js";
 import { createFixture, type Fixture } from "../session/session-fixture.js";
 import { mountOnSession } from "./mount-app.js";
@@ -27,5 +28,30 @@ describe("App streaming a known secret", () => {
 		await vi.waitFor(() => expect(frame()).toContain("Your key is [redacted] and that is all."), { timeout: 10_000 });
 		expect(app.frames.length).toBeGreaterThan(3);
 		for (const drawn of app.frames) expect(drawn).not.toContain("sk-scr");
+	});
+});
+
+describe("App showing a tool call whose arguments hold a known secret", () => {
+	it("the tool line, the running line and the approval prompt show [redacted], never the key or its start", async () => {
+		const secret = "sk-ant-tool-line-0123456789abcdef";
+		fx = await createFixture({ session: { tools: ["read", "bash"], approvals: "prompt", sandboxFactory: () => undefined, apiKey: secret } });
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: `echo checking ${secret} && sleep 0.3` })]),
+			fauxAssistantMessage([fauxToolCall("read", { path: `keys/${secret}.txt` })]),
+			fauxAssistantMessage([fauxText("Checked.")]),
+		]);
+		const { app, frame, type } = await mountOnSession(fx.session, { rows: 30, columns: 120 });
+		unmount = () => app.unmount();
+		await type("check my key\r");
+		await vi.waitFor(() => expect(frame()).toContain("bash wants to run"), { timeout: 10_000 });
+		expect(frame()).toContain("$ echo checking [redacted] && sleep 0.3");
+		await type("y");
+		await vi.waitFor(() => expect(frame()).toContain("Checked."), { timeout: 10_000 });
+		expect(frame()).toContain("✓ bash echo checking [redacted] && sleep 0.3");
+		expect(frame()).toContain("✗ read keys/[redacted].txt");
+		// The command ran with the real key: the model asked for it, and only the screen is redacted.
+		const bashResult = fx.session.getState().messages.find((m) => m.role === "toolResult" && m.toolName === "bash");
+		expect(JSON.stringify(bashResult)).toContain("checking [redacted]");
+		for (const drawn of app.frames) expect(drawn).not.toContain("sk-ant-t");
 	});
 });
