@@ -34,7 +34,9 @@ describe("App streaming a known secret", () => {
 describe("App showing a tool call whose arguments hold a known secret", () => {
 	it("the tool line, the running line and the approval prompt show [redacted], never the key or its start", async () => {
 		const secret = "sk-ant-tool-line-0123456789abcdef";
-		fx = await createFixture({ session: { tools: ["read", "bash"], approvals: "prompt", sandboxFactory: () => undefined, apiKey: secret } });
+		fx = await createFixture({
+			session: { tools: ["read", "bash"], approvals: "prompt", sandboxFactory: () => undefined, apiKey: secret },
+		});
 		fx.faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("bash", { command: `echo checking ${secret} && sleep 0.3` })]),
 			fauxAssistantMessage([fauxToolCall("read", { path: `keys/${secret}.txt` })]),
