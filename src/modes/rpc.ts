@@ -14,6 +14,7 @@ import { jsonOutputLine } from "./json.js";
 import { readJsonlLines } from "./jsonl.js";
 import { type ModeOutput, oneLine } from "./print.js";
 import { type Command, compactionResultOf, type RpcContext, rpcHandlers } from "./rpc-commands.js";
+import { createFullUpdates } from "./rpc-full-updates.js";
 import { createRetryEvents, rpcCompactionEnd, rpcEventLine } from "./rpc-shapes.js";
 
 export interface RpcIo {
@@ -33,6 +34,7 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 	const write = (value: object) => io.stdout.write(jsonOutputLine(value));
 	const ctx = runControl(session, options, write);
 	const retryEvents = createRetryEvents();
+	const fullUpdates = options.fullUpdates === true ? createFullUpdates() : undefined;
 	// After stdin closed nobody can answer an approval: deny it, or the run would wait forever.
 	let closed = false;
 	const deny = (id: string) => session.respondToApproval(id, { decision: "deny", reason: "The client closed the connection." });
@@ -45,7 +47,7 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 			write(rpcCompactionEnd(event, ctx.lastCompaction));
 			return;
 		}
-		write(rpcEventLine(event, options.fullUpdates === true));
+		write(fullUpdates ? rpcEventLine(fullUpdates(event), true) : rpcEventLine(event, false));
 	});
 	const handleLine = lineHandler(ctx, write);
 	const inFlight = new Set<Promise<void>>();

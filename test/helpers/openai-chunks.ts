@@ -24,6 +24,23 @@ export function textBody(text: string): string {
 	return textRecords([text]).join("");
 }
 
+/** SSE records of an answer that calls one tool, its arguments' JSON text streamed in the given pieces. */
+export function toolCallRecords(name: string, argumentPieces: string[], id = "call_1"): string[] {
+	return [
+		sse([chunk({ role: "assistant", content: null })]),
+		...argumentPieces.map((piece, i) =>
+			sse([
+				chunk({
+					tool_calls: [
+						{ index: 0, ...(i === 0 ? { id, type: "function" } : {}), function: { ...(i === 0 ? { name } : {}), arguments: piece } },
+					],
+				}),
+			]),
+		),
+		sse([chunk({}, "tool_calls"), usage], { done: true }),
+	];
+}
+
 /** The body of an answer that calls one tool, its arguments streamed in two halves. */
 export function toolCallBody(name: string, args: object, id = "call_1"): string {
 	const json = JSON.stringify(args);

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { textBody, textRecords } from "../helpers/openai-chunks.js";
+import { textBody, textRecords, toolCallRecords } from "../helpers/openai-chunks.js";
 import { cliPerTest, type LineClient } from "../helpers/rudder-cli.js";
 import type { ScriptedServer } from "../helpers/sse-server.js";
 
@@ -305,5 +305,28 @@ describe("--mode rpc", () => {
 		expect((await client.waitFor(response("m1"))).data.messages).toEqual([]);
 		client.send({ id: "x1", type: "rewind", entryId: "nope", restore: "code" });
 		expect(await client.waitFor(response("x1"))).toMatchObject({ success: false, error: expect.stringMatching(/nope/) });
+	});
+
+	it("with --rpc-full-updates, a known key split across deltas never shows in a line, not even its start", { timeout: LONG }, async () => {
+		const key = "sk-rpc-split-key-0123456789abcdef";
+		const { server } = await cli.setUp();
+		const client = cli.rpc(["--rpc-full-updates", "--api-key", key]);
+		server.enqueue(
+			{ kind: "sse", chunks: toolCallRecords("read", ['{"path":"keys/sk-rpc-', "split-key-0123", '456789abcdef.txt"}']), delayMs: 20 },
+			{ kind: "sse", chunks: textRecords(["Your key is sk-rpc-spl", "it-key-0123", "456789abcdef and that is all."]), delayMs: 20 },
+		);
+		client.send({ id: "p1", type: "prompt", message: "what is my key?" });
+		const end = await client.waitFor((l) => l.type === "agent_end");
+		const out = (await client.end()).stdout;
+		for (let length = 8; length <= key.length; length++) expect(out).not.toContain(key.slice(0, length));
+		expect(end.messages.at(-1).content).toEqual([{ type: "text", text: "Your key is [redacted] and that is all." }]);
+		const updates = client.lines.filter((l) => l.type === "message_update");
+		// The partial is there while it streams, and grows up to the whole reply.
+		expect(updates.some((l) => l.assistantMessageEvent.type === "text_delta" && l.message.content[0]?.text === "Your key is ")).toBe(true);
+		expect(updates.at(-1)?.assistantMessageEvent.partial.content).toEqual([
+			{ type: "text", text: "Your key is [redacted] and that is all." },
+		]);
+		const toolCallEnd = updates.find((l) => l.assistantMessageEvent.type === "toolcall_end");
+		expect(toolCallEnd?.message.content[0]).toMatchObject({ type: "toolCall", arguments: { path: "keys/[redacted].txt" } });
 	});
 });
