@@ -3,8 +3,13 @@
 // (several promises and objects per chunk). Measured reading the same 5,000-token SSE reply at 200
 // tok/s: fetch ~1.0 CPU-s, node:http ~0.6. Connections are kept alive for the next request (as
 // undici does, closed after 4 s idle), so a real API pays its TLS handshake once per session.
+//
+// The body is read in paced bursts (docs/streaming.md §"Paced socket reads"): after a read the socket
+// is left unread for READ_PACE_MS, the kernel gathers what arrives meanwhile, and the next read hands
+// the provider ~10 tokens as one chunk instead of ten wake-ups, ten promise hops and ten parse passes.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type { Socket } from "node:net";
 
 export interface PostResponse {
 	status: number;
@@ -19,6 +24,14 @@ export interface PostResponse {
 	close(): void;
 }
 
+/**
+ * How long the socket stays unread after a read. Below the UI's 50 ms frame (components/use-session.ts
+ * FRAME_MS), so a token waits at most this long before the next frame can show it; long enough that
+ * at 200 tok/s one read carries ~8 tokens. Measured on a 2,000-token reply at 200 tok/s: ~280 CPU-ms
+ * read token by token, ~95 paced.
+ */
+export const READ_PACE_MS = 40;
+
 /** The undici default: idle connections close after 4 s. */
 const IDLE_SOCKET_MS = 4000;
 const agents = {
@@ -28,9 +41,15 @@ const agents = {
 
 /**
  * POSTs `body`; resolves once the status line and headers are in. `signal` aborting before or during
- * the body destroys the connection; the body's iteration then throws.
+ * the body destroys the connection; the body's iteration then throws. `paceMs` is the read pause.
  */
-export function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<PostResponse> {
+export function post(
+	url: string,
+	headers: Record<string, string>,
+	body: string,
+	signal: AbortSignal,
+	paceMs = READ_PACE_MS,
+): Promise<PostResponse> {
 	return new Promise((resolve, reject) => {
 		const target = new URL(url);
 		const protocol = target.protocol === "https:" ? "https:" : target.protocol === "http:" ? "http:" : undefined;
@@ -62,13 +81,13 @@ export function post(url: string, headers: Record<string, string>, body: string,
 		request.on("response", (response: IncomingMessage) => {
 			response.setEncoding("utf8");
 			response.on("error", () => {});
-			resolve(wrap(response));
+			resolve(wrap(response, paceMs));
 		});
 		request.end(body);
 	});
 }
 
-function wrap(response: IncomingMessage): PostResponse {
+function wrap(response: IncomingMessage, paceMs: number): PostResponse {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(response.headers)) {
 		if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
@@ -78,7 +97,7 @@ function wrap(response: IncomingMessage): PostResponse {
 		status,
 		ok: status >= 200 && status < 300,
 		headers,
-		body: response as AsyncIterable<string>,
+		body: pacedBody(response, paceMs),
 		async text() {
 			let text = "";
 			for await (const chunk of response as AsyncIterable<string>) text += chunk;
@@ -86,6 +105,92 @@ function wrap(response: IncomingMessage): PostResponse {
 		},
 		close: () => response.destroy(),
 	};
+}
+
+/**
+ * The body of a response (with `setEncoding("utf8")`) as text chunks, one per read burst. Ends, throws
+ * and closes exactly as the stream's own iterator does (it is that iterator underneath); only when the
+ * socket is read changes.
+ */
+export async function* pacedBody(response: IncomingMessage, paceMs = READ_PACE_MS): AsyncGenerator<string> {
+	const pacer = new ReadPacer(response.socket, paceMs);
+	const chunks = response[Symbol.asyncIterator]() as AsyncIterator<string>;
+	try {
+		for (;;) {
+			const next = await chunks.next();
+			if (next.done) return;
+			let chunk = next.value;
+			// Once the reply is complete the socket goes back to the keep-alive pool: it is not ours to stop.
+			if (!response.complete) {
+				pacer.pause();
+				// TLS hands each record of one socket read to JS separately; the rest of this read lands in
+				// the stream's buffer before the check phase, so the burst is still one chunk.
+				await new Promise(setImmediate);
+				const rest = response.read() as string | null;
+				if (rest !== null) chunk += rest;
+			}
+			yield chunk;
+		}
+	} finally {
+		pacer.release();
+		await chunks.return?.();
+	}
+}
+
+/**
+ * Stops and restarts reading on the socket's libuv handle (`readStop`/`readStart`, Node's internal
+ * stream-handle API, the same calls `socket.pause()` makes; checked on Node 20 for TCP and TLSWrap
+ * handles, docs/streaming.md). Node's own flag `handle.reading` is left alone, so Node neither
+ * restarts a socket we paused nor has one it paused (backpressure) restarted by us. A handle without
+ * those methods is simply read as it comes.
+ */
+class ReadPacer {
+	private timer: NodeJS.Timeout | undefined;
+
+	constructor(
+		private readonly socket: Socket | null,
+		private readonly paceMs: number,
+	) {}
+
+	/** Leaves the socket unread for `paceMs`, unless it is already paused. */
+	pause(): void {
+		if (this.timer !== undefined) return;
+		const handle = this.handle();
+		if (!handle) return;
+		handle.readStop();
+		this.timer = setTimeout(this.resume, this.paceMs);
+	}
+
+	/** Reads again now if paused (the body ended or its consumer stopped). */
+	release(): void {
+		if (this.timer === undefined) return;
+		clearTimeout(this.timer);
+		this.resume();
+	}
+
+	private readonly resume = (): void => {
+		this.timer = undefined;
+		// Gone when the connection was destroyed (abort) during the pause: nothing to restart.
+		this.handle()?.readStart();
+	};
+
+	private handle(): PacedHandle | undefined {
+		const socket = this.socket;
+		if (!socket || socket.destroyed) return undefined;
+		const handle = (socket as Socket & { _handle?: Partial<PacedHandle> | null })._handle;
+		if (handle?.reading !== true || typeof handle.readStop !== "function" || typeof handle.readStart !== "function") {
+			return undefined;
+		}
+		return handle as PacedHandle;
+	}
+}
+
+/** The part of Node's internal TCP/TLS stream handle the pacer uses. */
+interface PacedHandle {
+	readStop(): number;
+	readStart(): number;
+	/** Node's own record of whether it wants the socket read. */
+	reading: boolean;
 }
 
 function abortError(): Error {

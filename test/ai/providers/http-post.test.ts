@@ -1,0 +1,220 @@
+// Paced socket reads against real 127.0.0.1 servers (http, and https with a self-signed certificate
+// made for the run): the body comes in bursts, byte-identical, and an abort during a pause closes the
+// connection at once.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer, request as httpsRequest } from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pacedBody, post, READ_PACE_MS } from "../../../src/ai/providers/http-post.js";
+
+const WRITES = 60;
+const GAP_MS = 4;
+
+/** SSE-ish text whose bytes are cut into WRITES pieces, one cut inside a 4-byte character. */
+function scriptedBytes(): { text: string; pieces: Buffer[] } {
+	let text = "";
+	for (let i = 0; i < WRITES; i++) text += `data: {"n":${i},"t":"tok ${i === 30 ? "👋" : "é"}"}\n\n`;
+	const bytes = Buffer.from(text, "utf8");
+	const emoji = bytes.indexOf(Buffer.from("👋", "utf8"));
+	const cuts = new Set<number>([emoji + 2]);
+	for (let i = 1; cuts.size < WRITES - 1; i++) cuts.add(Math.floor((i * bytes.length) / WRITES));
+	const sorted = [...cuts].sort((a, b) => a - b);
+	const pieces: Buffer[] = [];
+	let at = 0;
+	for (const cut of sorted) {
+		pieces.push(bytes.subarray(at, cut));
+		at = cut;
+	}
+	pieces.push(bytes.subarray(at));
+	return { text, pieces };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface TestServer {
+	url: string;
+	connections: number;
+	/** performance.now() of each server-side socket close. */
+	closes: number[];
+	close(): Promise<void>;
+}
+
+async function listen(server: Server, scheme: "http" | "https"): Promise<TestServer> {
+	const sockets = new Set<Socket>();
+	const state = { connections: 0, closes: [] as number[] };
+	server.on(scheme === "https" ? "secureConnection" : "connection", (socket: Socket) => {
+		state.connections++;
+		sockets.add(socket);
+		socket.on("close", () => {
+			state.closes.push(performance.now());
+			sockets.delete(socket);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `${scheme}://127.0.0.1:${port}`,
+		get connections() {
+			return state.connections;
+		},
+		closes: state.closes,
+		close: () =>
+			new Promise<void>((resolve) => {
+				for (const socket of sockets) socket.destroy();
+				server.close(() => resolve());
+			}),
+	};
+}
+
+/** Answers every request with `pieces`, one write each, GAP_MS apart. */
+function writer(pieces: Buffer[], gapMs = GAP_MS) {
+	return async (req: IncomingMessage, res: ServerResponse) => {
+		for await (const _ of req) {
+			// drain the request body
+		}
+		res.writeHead(200, { "content-type": "text/event-stream" });
+		res.flushHeaders();
+		for (const piece of pieces) {
+			if (res.destroyed) return;
+			res.write(piece);
+			await sleep(gapMs);
+		}
+		res.end();
+	};
+}
+
+async function collect(body: AsyncIterable<string>): Promise<string[]> {
+	const chunks: string[] = [];
+	for await (const chunk of body) chunks.push(chunk);
+	return chunks;
+}
+
+describe("post over http: paced reads", () => {
+	const { text, pieces } = scriptedBytes();
+	let server: TestServer;
+	beforeAll(async () => {
+		server = await listen(createHttpServer(writer(pieces)), "http");
+	});
+	afterAll(() => server.close());
+
+	it("hands the body over in far fewer chunks than the server wrote, byte-identical", async () => {
+		const response = await post(server.url, {}, "{}", new AbortController().signal);
+		const chunks = await collect(response.body);
+		expect(chunks.join("")).toBe(text);
+		// ~240 ms of writes read every 40 ms: about 7 bursts. Read as it comes it is one chunk per write.
+		expect(chunks.length).toBeLessThan(WRITES / 3);
+	});
+
+	it("reuses the kept-alive socket for the next request, which streams the same way", async () => {
+		const before = server.connections;
+		for (let i = 0; i < 2; i++) {
+			const response = await post(server.url, {}, "{}", new AbortController().signal);
+			const chunks = await collect(response.body);
+			expect(chunks.join("")).toBe(text);
+			expect(chunks.length).toBeLessThan(WRITES / 3);
+		}
+		expect(server.connections - before).toBeLessThanOrEqual(1);
+	});
+});
+
+describe("post over http: abort during a pause", () => {
+	it("destroys the connection at once: the server sees the close long before the pause would end", async () => {
+		const { pieces } = scriptedBytes();
+		const server = await listen(createHttpServer(writer(pieces, 10)), "http");
+		try {
+			const controller = new AbortController();
+			const pauseMs = 2000;
+			const response = await post(server.url, {}, "{}", controller.signal, pauseMs);
+			const chunks = response.body[Symbol.asyncIterator]();
+			const first = await chunks.next();
+			expect(first.done).toBe(false);
+			// The socket is now unread for 2 s while the server keeps writing.
+			await sleep(100);
+			const abortedAt = performance.now();
+			controller.abort();
+			await expect(chunks.next()).rejects.toThrow();
+			while (server.closes.length === 0 && performance.now() - abortedAt < pauseMs) await sleep(2);
+			expect(server.closes.length).toBe(1);
+			expect((server.closes[0] as number) - abortedAt).toBeLessThan(pauseMs / 4);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it("READ_PACE_MS stays below the UI's 50 ms frame", () => {
+		expect(READ_PACE_MS).toBeGreaterThan(0);
+		expect(READ_PACE_MS).toBeLessThan(50);
+	});
+});
+
+describe("pacedBody over https (TLSSocket)", () => {
+	const { text, pieces } = scriptedBytes();
+	let dir: string;
+	let cert: Buffer;
+	let server: TestServer;
+	beforeAll(async () => {
+		dir = mkdtempSync(join(tmpdir(), "rudder-tls-"));
+		execFileSync(
+			"openssl",
+			[
+				"req",
+				"-x509",
+				"-newkey",
+				"rsa:2048",
+				"-nodes",
+				"-keyout",
+				join(dir, "key.pem"),
+				"-out",
+				join(dir, "cert.pem"),
+				"-days",
+				"1",
+				"-subj",
+				"/CN=127.0.0.1",
+				"-addext",
+				"subjectAltName=IP:127.0.0.1",
+			],
+			{ stdio: "ignore" },
+		);
+		cert = readFileSync(join(dir, "cert.pem"));
+		const key = readFileSync(join(dir, "key.pem"));
+		server = await listen(createHttpsServer({ key, cert }, writer(pieces)), "https");
+	}, 30_000);
+	afterAll(async () => {
+		await server.close();
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	/** One https request trusting the test certificate; `prepare` may alter the response's socket first. */
+	function get(prepare?: (response: IncomingMessage) => void): Promise<string[]> {
+		return new Promise((resolve, reject) => {
+			const request = httpsRequest(server.url, { method: "POST", ca: cert, agent: false }, (response) => {
+				response.setEncoding("utf8");
+				prepare?.(response);
+				collect(pacedBody(response)).then(resolve, reject);
+			});
+			request.on("error", reject);
+			request.end("{}");
+		});
+	}
+
+	it("joins the TLS records of each read burst into one chunk, byte-identical", async () => {
+		const chunks = await get();
+		expect(chunks.join("")).toBe(text);
+		expect(chunks.length).toBeLessThan(WRITES / 3);
+	});
+
+	it("reads as it comes when the handle lacks readStop/readStart", async () => {
+		const chunks = await get((response) => {
+			const handle = (response.socket as Socket & { _handle: Record<string, unknown> })._handle;
+			handle.readStop = undefined;
+			handle.readStart = undefined;
+		});
+		expect(chunks.join("")).toBe(text);
+		// Unpaced: about one chunk per write (a few writes may share a read on a busy machine).
+		expect(chunks.length).toBeGreaterThan(WRITES / 3);
+	});
+});
