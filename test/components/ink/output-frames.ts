@@ -18,7 +18,7 @@ const piece = fc.constantFrom(
 	"\x1b]8;;https://x.y\x07link\x1b]8;;\x07",
 	"\n",
 );
-const text = fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join(""));
+export const text = fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join(""));
 const transformer = fc.constantFrom(
 	(line: string) => line.toUpperCase(),
 	(line: string, index: number) => `${index}>${line}`,

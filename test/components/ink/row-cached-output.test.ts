@@ -1,13 +1,13 @@
 // The bundle replaces Ink's Output.get with renderOutput; a frame must come out byte for byte as
 // Ink would have written it, first time (row built) and again (row taken from the cache).
-import { styledCharsToString } from "@alcalzone/ansi-tokenize";
+import { styledCharsFromTokens, styledCharsToString, tokenize } from "@alcalzone/ansi-tokenize";
 import fc from "fast-check";
 import sliceAnsi from "slice-ansi";
 import { describe, expect, it } from "vitest";
-import { type InkOutput, PLAIN, renderOutput } from "../../../components/ink/row-cached-output.js";
+import { type InkOutput, mergeStyleRuns, PLAIN, renderOutput, type StyledCell } from "../../../components/ink/row-cached-output.js";
 // Ink's package exports only its entry; the class is reached by path, as the bundle plugin does.
 import Output from "../../../node_modules/ink/build/output.js";
-import { type FilledOutput, type Frame, fillOutput, frame, type OutputClass } from "./output-frames.js";
+import { type FilledOutput, type Frame, fillOutput, frame, type OutputClass, text } from "./output-frames.js";
 
 const deps = { styledCharsToString, sliceAnsi } as Parameters<typeof renderOutput>[1];
 
@@ -62,5 +62,36 @@ describe("renderOutput (Ink's Output.get, row-cached)", () => {
 		const narrow = { height: 1, operations: [{ type: "write", x: 6, y: 0, text: "z", transformers: [] }] };
 		expect(renderOutput(inkOutput({ width: 8, ...narrow }), deps).output).toBe("      z");
 		expect(renderOutput(inkOutput({ width: 3, ...narrow }), deps).output).toBe("   z");
+	});
+});
+
+describe("mergeStyleRuns", () => {
+	const cellsOf = (line: string) => styledCharsFromTokens(tokenize(line)) as unknown as StyledCell[];
+
+	it("gives styledCharsToString the same string as the cells one by one", () => {
+		fc.assert(
+			fc.property(fc.array(text, { minLength: 1, maxLength: 4 }), (parts) => {
+				const cells = cellsOf(parts.join(""));
+				expect(styledCharsToString(mergeStyleRuns(cells) as never)).toBe(styledCharsToString(cells as never));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
+
+	it("turns a styled row into one cell per change of style, not one per column", () => {
+		// A resumed history is hundreds of rows like this drawn at once: per column, the styles' diff
+		// allocated three Sets and four arrays each.
+		const line = `\x1b[1m${"a".repeat(60)}\x1b[22m\x1b[2m${"b".repeat(60)}\x1b[22m`;
+		let cellsSeen = 0;
+		const counting = {
+			...deps,
+			styledCharsToString: (cells: Parameters<typeof styledCharsToString>[0]) => {
+				cellsSeen += cells.length;
+				return styledCharsToString(cells);
+			},
+		};
+		const f = { width: 120, height: 1, operations: [{ type: "write", x: 0, y: 0, text: line, transformers: [] }] };
+		expect(renderOutput(inkOutput(f), counting)).toEqual(inkOutput(f).get());
+		expect(cellsSeen).toBe(2);
 	});
 });
