@@ -16,6 +16,7 @@ import { formatConfigProblem, reportConfigProblem, takeReportedConfigProblems } 
 import type { McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Widening } from "../permissions/resolve.js";
 import type { AgentSessionApi } from "../session/types.js";
+import { whenInputRests } from "./input-rest.js";
 
 export interface InteractiveOptions {
 	initialPrompt?: string;
@@ -70,8 +71,9 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		// copies of the live region on screen (caught by test/e2e/tmux.test.ts).
 		{ patchConsole: false, exitOnCtrlC: false, maxFps: 240 },
 	);
-	// MCP servers start once the first frame is on screen: launch and the first keystroke never wait for them.
-	const startMcp = setImmediate(() => session.startMcpServers?.("interactive"));
+	// MCP servers start once the first frame is on screen and the keyboard rests: neither launch nor a
+	// keystroke waits for them. A prompt sent sooner starts them itself (the session waits for them).
+	const cancelMcpStart = whenInputRests(process.stdin, () => session.startMcpServers?.("interactive"));
 	// Off the first frame's path, before a user is likely to press anything (components/startup/warm-up.ts).
 	const warm = setTimeout(warmTextMeasuring, 200);
 	try {
@@ -82,7 +84,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 			await session.waitForIdle();
 		}
 	} finally {
-		clearImmediate(startMcp);
+		cancelMcpStart();
 		clearTimeout(warm);
 		instance.unmount();
 		removeFrameWrites();

@@ -530,7 +530,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	/**
 	 * Starts the trusted MCP servers in the background (once). The interactive mode calls this after the
-	 * first frame; the others at start. A prompt before it starts them itself.
+	 * first frame once the keyboard rests (src/modes/input-rest.ts); the others at start. A prompt
+	 * before it starts them itself.
 	 */
 	startMcpServers(mode: McpStartMode = "headless"): void {
 		this.mcp?.start(mode);
