@@ -15,7 +15,6 @@ import {
 	useHelp,
 	useInputCompletion,
 	useKeyInput,
-	useReprintOnResize,
 	useSessionEvents,
 	useStartup,
 	useTerminalSize,
@@ -125,7 +124,6 @@ export function App(props: AppProps) {
 	const { batches, epoch, reprint } = useHistoryBatches(view.history, writers);
 	const editExternally = useExternalEditor(writers.raw);
 	useRunNotification(session, props.notifications, writers.raw);
-	useReprintOnResize(size.columns, reprint);
 	const menu = useInputCompletion(editor.state, session, state.cwd);
 	const bindings = props.keyBindings ?? DEFAULT_KEY_BINDINGS;
 	const hints = useMemo(() => keyHints(bindings), [bindings]);
@@ -141,7 +139,7 @@ export function App(props: AppProps) {
 		history,
 		menu,
 		exit: props.onExit,
-		redraw: () => reprint("redraw"),
+		redraw: reprint,
 		refresh,
 		flash: status.flash,
 		showHelp: helpShown.show,

@@ -1,6 +1,6 @@
-// The App's hooks, one job each: follow the terminal's size, reprint the history after a width change,
-// the completion menu over the project's paths, the approval prompt's state, the spinner tick, the
-// session events the app answers (quit, a rewound prompt), and the work done once at mount.
+// The App's hooks, one job each: follow the terminal's size, the completion menu over the project's
+// paths, the approval prompt's state, the spinner tick, the session events the app answers (quit, a
+// rewound prompt), and the work done once at mount.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { useStdin, useStdout } from "ink";
@@ -22,8 +22,6 @@ import { type CompletionMenuHandle, menuInputKey, useCompletionMenu } from "./us
 import type { EditorHandle } from "./use-editor.js";
 
 const TICK_MS = 200;
-/** Quiet time after the last width change before the history is printed again. */
-const RESIZE_SETTLE_MS = 150;
 
 /** The terminal's size, following resizes; `override` (tests) fixes it. */
 export function useTerminalSize(override?: { rows: number; columns: number }) {
@@ -37,19 +35,6 @@ export function useTerminalSize(override?: { rows: number; columns: number }) {
 		};
 	}, [stdout, override]);
 	return override ?? { rows: stdout.rows || 24, columns: stdout.columns || 80 };
-}
-
-/** A new width re-wraps the history: once the resizing has settled, it is printed again. */
-export function useReprintOnResize(columns: number, reprint: (why: "resize") => void) {
-	const printedColumns = useRef(columns);
-	useEffect(() => {
-		if (columns === printedColumns.current) return;
-		const timer = setTimeout(() => {
-			printedColumns.current = columns;
-			reprint("resize");
-		}, RESIZE_SETTLE_MS);
-		return () => clearTimeout(timer);
-	}, [columns, reprint]);
 }
 
 function listDir(cwd: string) {

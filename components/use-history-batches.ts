@@ -1,11 +1,13 @@
 // What <Static> prints. Items appended since the last render go out as one batch (one Ink node and one
 // write for a frame's worth of closed blocks, and no copy of the whole history per frame). A reprint
-// (Ctrl+L, or a change of terminal width) gives the app a clean screen and prints the recent history
-// again, wrapped to the current width, through a fresh <Static>: printed text cannot be re-wrapped in
-// place. The clean screen is made by scrolling what is on it up into the scrollback, never by erasing:
-// the scrollback holds what the user ran before Rudder (`\x1b[3J` wiped it, and `\x1b[2J` alone
-// would still lose the lines on screen). The cost: the history printed before stays in the scrollback
-// too, at its old width, above the reprint.
+// (Ctrl+L) gives the app a clean screen and prints the recent history again, wrapped to the current
+// width, through a fresh <Static>. The clean screen is made by scrolling what is on it up into the
+// scrollback, never by erasing: the scrollback holds what the user ran before Rudder (`\x1b[3J` wiped
+// it, and `\x1b[2J` alone would still lose the lines on screen). The cost: the history printed before
+// stays in the scrollback too, above the reprint — which is why a change of width does not reprint:
+// the terminal re-wraps the rows already printed, new items are wrapped to the new width, and only the
+// live region is drawn again (components/ink/reflow-guard.ts), so the scrollback holds the
+// conversation once however often the window is resized.
 import { useCallback, useMemo, useRef, useState } from "react";
 import type { HistoryBatch } from "./History.js";
 import type { HistoryItem } from "./session-view.js";
@@ -62,17 +64,14 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 		return p.list;
 	}, [history, length, epoch]);
 	const { raw, aboveLiveRegion, rows } = write;
-	/** `redraw` (Ctrl+L) clears even an empty screen; a resize only re-wraps what is printed. */
-	const reprint = useCallback(
-		(reason: "redraw" | "resize") => {
-			if (history.length > 0) {
-				// Scrolled off directly: Ink's own write would draw its last frame again first, wrapped for the
-				// old width. The fresh <Static> then makes Ink write the history and a whole new frame.
-				raw(scrollScreenOff(rows()));
-				setEpoch((n) => n + 1);
-			} else if (reason === "redraw") aboveLiveRegion(scrollScreenOff(rows()));
-		},
-		[history, raw, aboveLiveRegion, rows],
-	);
+	/** Ctrl+L: a clean screen with the history printed again (a clean screen even when it is empty). */
+	const reprint = useCallback(() => {
+		if (history.length > 0) {
+			// Scrolled off directly: Ink's own write would draw its last frame again first. The fresh
+			// <Static> then makes Ink write the history and a whole new frame.
+			raw(scrollScreenOff(rows()));
+			setEpoch((n) => n + 1);
+		} else aboveLiveRegion(scrollScreenOff(rows()));
+	}, [history, raw, aboveLiveRegion, rows]);
 	return { batches, epoch, reprint };
 }

@@ -2,6 +2,9 @@
 // rows at 60 columns. Ink then erases as many rows as it wrote, not as many as are now on screen, and
 // the top of the old frame stays behind as a duplicate. This guard remembers the last frame and, on a
 // narrowing resize (before Ink's own handler), erases the extra rows the re-wrap created.
+// What no erase can reach: a terminal that keeps its screen height while re-wrapping (tmux) pushes the
+// screen's top rows into the scrollback. Printed history there is fine; when the live frame sits in
+// those rows (a short conversation, the frame near the top of the screen), its first rows stay behind.
 import { displayWidth } from "../text-width.js";
 
 /** Ink's erase prefix (line erase, cursor up, column 1) and synchronized-output markers. */
