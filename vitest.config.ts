@@ -15,7 +15,7 @@ export default defineConfig({
 				plugins: [patchedInk()],
 				test: {
 					name: "patched-ink",
-					include: ["test/components/App*.test.tsx", "test/components/ink/patched/**/*.test.ts"],
+					include: ["test/components/App*.test.tsx", "test/components/ink/patched/**/*.test.{ts,tsx}"],
 					// Ink and every package that imports it (ink-testing-library, ink-text-input) go through Vite,
 					// so the plugin sees Ink's files and there is one Ink instance, not a patched and a plain one.
 					server: { deps: { inline: [/[\\/]node_modules[\\/]ink(?:-[\w-]+)?[\\/]/] } },

@@ -180,6 +180,7 @@ export function App(props: AppProps) {
 					phase={state.phase}
 					shells={view.shells}
 					now={now}
+					columns={size.columns}
 					hints={hints}
 					liveTick={liveTick}
 				/>

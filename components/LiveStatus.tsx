@@ -1,11 +1,16 @@
 // The run's status lines in the live region: the spinner with what the run is doing (or the retry
 // countdown), and one line per running `!cmd` with its elapsed seconds. Key hints come from the table.
-import { Text } from "ink";
+// The lines are styled rows we cut to the width ourselves (one plain <Text>), so that the live frame
+// writer (components/ink/live-region.ts) can turn the spinner on the tail's frames without React.
+import { Box, Text, useStdout } from "ink";
 import { useSyncExternalStore } from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { RunPhase } from "../src/session/types.js";
 import type { LiveTick } from "./frame-scheduler.js";
+import { partText } from "./ink/live-frame.js";
+import { liveRegionFor, usePartKey } from "./ink/live-region.js";
 import { spinnerFrame } from "./PendingTools.js";
+import { type Line, type Style, toAnsi, truncateLine } from "./render/styled-text.js";
 import { runStatusText } from "./run-status.js";
 import type { RunningShell } from "./session-view.js";
 import { color, theme } from "./theme.js";
@@ -16,6 +21,8 @@ export interface LiveStatusProps {
 	phase: RunPhase;
 	shells: ReadonlyMap<number, RunningShell>;
 	now: number;
+	/** The terminal's width: each line is cut to it. */
+	columns: number;
 	/**
 	 * The live tail's own frames: with it, the spinners turn (and `now` is read) on those frames too,
 	 * without the App rendering.
@@ -25,26 +32,43 @@ export interface LiveStatusProps {
 	hints: { working: string; shell: string };
 }
 
-const NO_TICK: LiveTick = { get: () => 0, at: () => 0, subscribe: () => () => {}, bump: () => {} };
+const DIM: Style = { dim: true };
 
-export function LiveStatus({ working, phase, shells, now: appNow, hints, liveTick }: LiveStatusProps) {
-	const tick = liveTick ?? NO_TICK;
-	useSyncExternalStore(tick.subscribe, tick.get);
-	const now = liveTick ? Date.now() : appNow;
+/** The status lines at `now` as ANSI rows: dim, the spinner in the accent colour, cut to `columns`. */
+export function statusRows(p: Omit<LiveStatusProps, "now" | "liveTick">, now: number): string[] {
+	const spinner = { text: spinnerFrame(now), style: { dim: true, color: color(theme.accent) } };
+	const lines: Line[] = [];
+	if (p.working) {
+		lines.push([
+			spinner,
+			{ text: ` ${sanitizeTerminalText(runStatusText(p.phase, now, p.hints.shell) ?? `working${p.hints.working}`)}`, style: DIM },
+		]);
+	}
+	for (const shell of p.shells.values()) {
+		const seconds = Math.floor((now - shell.startedAt) / 1000);
+		lines.push([spinner, { text: ` $ ${sanitizeTerminalText(shell.command)} · ${seconds}s${p.hints.shell}`, style: DIM }]);
+	}
+	return lines.map((line) => toAnsi(truncateLine(line, Math.max(1, p.columns))));
+}
+
+export function LiveStatus(props: LiveStatusProps) {
+	const { liveTick, now: appNow } = props;
+	const region = liveTick ? liveRegionFor(liveTick) : undefined;
+	const stdout = useStdout().stdout;
+	if (region) region.stdout = stdout;
+	useSyncExternalStore(region?.react.subscribe ?? noSubscribe, region?.react.get ?? zero);
+	const rows = () => statusRows(props, liveTick ? Date.now() : appNow);
+	if (region) region.status.rows = rows;
+	const shown = rows();
+	const text = partText(shown);
+	const key = usePartKey(region, text);
+	if (!shown.length) return null;
 	return (
-		<>
-			{working ? (
-				<Text dimColor wrap="truncate">
-					<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text>{" "}
-					{sanitizeTerminalText(runStatusText(phase, now, hints.shell) ?? `working${hints.working}`)}
-				</Text>
-			) : null}
-			{[...shells].map(([id, shell]) => (
-				<Text key={`shell-${id}`} dimColor wrap="truncate">
-					<Text color={color(theme.accent)}>{spinnerFrame(now)}</Text> $ {sanitizeTerminalText(shell.command)} ·{" "}
-					{Math.floor((now - shell.startedAt) / 1000)}s{hints.shell}
-				</Text>
-			))}
-		</>
+		<Box key={key} ref={region?.status.ref} flexDirection="column">
+			<Text wrap="truncate">{text}</Text>
+		</Box>
 	);
 }
+
+const noSubscribe = () => () => {};
+const zero = () => 0;

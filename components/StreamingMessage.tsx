@@ -1,10 +1,12 @@
 // The open tail of the streaming reply (closed blocks already went to history): drawn by the same
 // markdown renderer and at the same width as history will print it, so words wrap at the same places
 // while it streams and nothing moves when the reply ends. Only its last `maxRows` rows are shown.
-import { Box, Text } from "ink";
+import { Box, Text, useStdout } from "ink";
 import { useMemo, useSyncExternalStore } from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { LiveTick } from "./frame-scheduler.js";
+import { partText } from "./ink/live-frame.js";
+import { type LiveRegion, liveRegionFor, usePartKey } from "./ink/live-region.js";
 import { renderMarkdown } from "./markdown/render-markdown.js";
 import { toAnsi } from "./render/styled-text.js";
 import type { LiveTail, SessionView } from "./session-view.js";
@@ -39,12 +41,35 @@ export function tailRows(tail: LiveTail, columns: number, maxRows: number): { th
 	return { thinking, text };
 }
 
+const THINKING = { dim: true, italic: true } as const;
+
+/** The tail's rows as one list of ANSI rows: thinking (dim, italic) above the text. */
+export function tailAnsiRows(tail: LiveTail, columns: number, maxRows: number): string[] {
+	if (maxRows <= 0) return [];
+	const { thinking, text } = tailRows(tail, columns, maxRows);
+	return [...thinking.map((row) => toAnsi([{ text: row, style: THINKING }])), ...text];
+}
+
+/** tailAnsiRows, remembering its last answer: the live frame writer and React ask for the same frame. */
+function lastTailRows(): (tail: LiveTail, columns: number, maxRows: number) => string[] {
+	let last: { text: string; thinking: string; columns: number; maxRows: number; rows: string[] } | undefined;
+	return (tail, columns, maxRows) => {
+		if (last && last.text === tail.text && last.thinking === tail.thinking && last.columns === columns && last.maxRows === maxRows) {
+			return last.rows;
+		}
+		const rows = tailAnsiRows(tail, columns, maxRows);
+		last = { text: tail.text, thinking: tail.thinking, columns, maxRows, rows };
+		return rows;
+	};
+}
+
 /** The blank row above the tail. */
 export const TAIL_MARGIN_ROWS = 1;
 
 /**
- * The tail as the app draws it: it re-renders on its own for a frame in which only the tail moved
- * (`liveTick`), so such a frame costs React this component, not the whole App.
+ * The tail as the app draws it. A frame in which only the tail moved (`liveTick`) is drawn by the live
+ * frame writer (components/ink/live-region.ts) without React, or, when it cannot, by React rendering
+ * this component alone, not the whole App.
  */
 export function LiveTailMessage({
 	view,
@@ -57,30 +82,33 @@ export function LiveTailMessage({
 	columns: number;
 	maxRows: number;
 }) {
-	useSyncExternalStore(liveTick.subscribe, liveTick.get);
-	return <StreamingMessage tail={view.tail} columns={columns} maxRows={maxRows} />;
+	const region = liveRegionFor(liveTick);
+	region.stdout = useStdout().stdout;
+	useSyncExternalStore(region.react.subscribe, region.react.get);
+	const rowsOf = useMemo(lastTailRows, []);
+	region.tail.rows = () => rowsOf(view.tail, columns, maxRows);
+	return <TailBox rows={region.tail.rows()} region={region} />;
 }
 
 export function StreamingMessage({ tail, columns, maxRows }: { tail: LiveTail; columns: number; maxRows: number }) {
 	// A frame for the spinner alone, or one that only changed the rows around it, renders no markdown.
 	const { text: source, thinking: thought } = tail;
-	const { thinking, text } = useMemo(
-		() => (maxRows > 0 ? tailRows({ text: source, thinking: thought }, columns, maxRows) : { thinking: [], text: [] }),
-		[source, thought, columns, maxRows],
-	);
-	if (maxRows <= 0) return null;
-	if (!thinking.length && !text.length) return null;
-	// The margin matches history items' spacing; App budgets its row (TAIL_MARGIN_ROWS). One <Text> per
-	// part: the rows are already cut to the width (so Ink never wraps them), and Ink measures two nodes
-	// a frame, not one per row.
+	const rows = useMemo(() => tailAnsiRows({ text: source, thinking: thought }, columns, maxRows), [source, thought, columns, maxRows]);
+	return <TailBox rows={rows} />;
+}
+
+/**
+ * The margin matches history items' spacing; App budgets its row (TAIL_MARGIN_ROWS). One plain <Text>
+ * of rows already cut to the width (so Ink never wraps them, and measures one node a frame), in a Box
+ * the live frame writer finds it by.
+ */
+function TailBox({ rows, region }: { rows: readonly string[]; region?: LiveRegion }) {
+	const text = partText(rows);
+	const key = usePartKey(region, text);
+	if (!rows.length) return null;
 	return (
-		<Box flexDirection="column" marginTop={1}>
-			{thinking.length > 0 ? (
-				<Text dimColor italic>
-					{thinking.join("\n")}
-				</Text>
-			) : null}
-			{text.length > 0 ? <Text>{text.map((row) => row || " ").join("\n")}</Text> : null}
+		<Box key={key} ref={region?.tail.ref} flexDirection="column" marginTop={1}>
+			<Text>{text}</Text>
 		</Box>
 	);
 }

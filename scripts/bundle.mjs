@@ -14,7 +14,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { PATCHED_FILES, inkVersionProblem, patchInkFile } = await import(
 	pathToFileURL(join(root, "dist", "components", "ink", "patches.js")).href
 );
-const rowCachedOutput = join(root, "components", "ink", "row-cached-output.ts");
+const inkDir = join(root, "components", "ink");
 // Start-up patches to packages under Ink (components/startup/patches.ts).
 const { patchStartupFile, startupPatchFilter } = await import(
 	pathToFileURL(join(root, "dist", "components", "startup", "patches.js")).href
@@ -37,7 +37,7 @@ const patchInk = {
 		const files = PATCHED_FILES.map((f) => f.replace(".", "\\."));
 		b.onLoad({ filter: new RegExp(`[\\\\/]ink[\\\\/]build[\\\\/](${files.join("|")})$`) }, (args) => {
 			const file = args.path.split(/[\\/]/).pop();
-			return { contents: patchInkFile(file, readFileSync(args.path, "utf8"), rowCachedOutput), loader: "js" };
+			return { contents: patchInkFile(file, readFileSync(args.path, "utf8"), inkDir), loader: "js" };
 		});
 	},
 };

@@ -13,8 +13,10 @@ export interface InkPatch {
 	append?: string;
 }
 
-/** Patches by file under `ink/build/`; `rowCachedOutput` is the path of row-cached-output.ts. */
-export function inkPatches(rowCachedOutput: string): Record<string, InkPatch[]> {
+/** Patches by file under `ink/build/`; `inkDir` is the path of this folder (components/ink). */
+export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
+	const rowCachedOutput = `${inkDir}/row-cached-output.ts`;
+	const inkInstances = `${inkDir}/ink-instances.ts`;
 	return {
 		"output.js": [
 			// Ink builds a fresh OutputCaches for every frame, so every unchanged line of the live region
@@ -34,9 +36,32 @@ export function inkPatches(rowCachedOutput: string): Record<string, InkPatch[]> 
 				from: "export default class Output {",
 				to: "export default class Output {",
 				append:
-					`import { renderOutput as rudderRenderOutput } from ${JSON.stringify(rowCachedOutput)};\n` +
+					`import { renderOutput as rudderRenderOutput, registerRowDeps as rudderRegisterRowDeps } from ${JSON.stringify(rowCachedOutput)};\n` +
 					"Output.prototype.get = function get() {\n" +
-					"\treturn rudderRenderOutput(this, { styledCharsToString, sliceAnsi });\n};\n",
+					"\treturn rudderRenderOutput(this, { styledCharsToString, sliceAnsi });\n};\n" +
+					// The live frame writer builds its rows with the same code and caches (live-frame.ts).
+					"rudderRegisterRowDeps({ styledCharsToString, sliceAnsi }, () => sharedOutputCaches());\n",
+			},
+		],
+		"ink.js": [
+			// The live frame writer (live-frame.ts): it finds the instance drawing on a stdout, counts Ink's
+			// layouts and its own renders, and may hand onRender a frame it spliced (else Ink renders the tree).
+			{
+				from: "this.rootNode.onComputeLayout = this.calculateLayout;",
+				to: "this.rootNode.onComputeLayout = this.calculateLayout;\n        rudderRegisterInk(options.stdout, this);",
+				append: `import { registerInk as rudderRegisterInk } from ${JSON.stringify(inkInstances)};\n`,
+			},
+			{
+				from: "this.rootNode.yogaNode.calculateLayout(undefined, undefined, Yoga.DIRECTION_LTR);",
+				to: "this.rootNode.yogaNode.calculateLayout(undefined, undefined, Yoga.DIRECTION_LTR);\n        this.rudderLayouts = (this.rudderLayouts ?? 0) + 1;",
+			},
+			{
+				from: "const { output, outputHeight, staticOutput } = render(this.rootNode, this.isScreenReaderEnabled);",
+				to:
+					"const rudderFrame = this.rudderLiveFrame?.();\n" +
+					"        const { output, outputHeight, staticOutput } = rudderFrame ?? render(this.rootNode, this.isScreenReaderEnabled);\n" +
+					"        this.rudderOutput = output;\n" +
+					"        if (!rudderFrame) {\n            this.rudderRenders = (this.rudderRenders ?? 0) + 1;\n            this.rudderRenderedLayout = this.rudderLayouts;\n        }",
 			},
 		],
 		"measure-text.js": [
@@ -68,8 +93,8 @@ export function inkVersionProblem(installed: string, declared: string | undefine
 }
 
 /** `source` of `ink/build/<file>` with its patches applied; throws, naming the file, when an anchor moved. */
-export function patchInkFile(file: string, source: string, rowCachedOutput: string): string {
-	const patches = inkPatches(rowCachedOutput)[file];
+export function patchInkFile(file: string, source: string, inkDir: string): string {
+	const patches = inkPatches(inkDir)[file];
 	if (!patches) return source;
 	let patched = source;
 	for (const { from, to, append } of patches) {

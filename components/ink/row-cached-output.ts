@@ -207,3 +207,36 @@ function buildPlainRow(width: number, pieces: Array<{ x: number; line: string }>
 		.join("")
 		.trimEnd();
 }
+
+type Caches = InkOutput["caches"];
+let registered: { deps: OutputDeps; caches: () => Caches } | undefined;
+
+/** Called by the patched output.js with what its module imports and its shared caches. */
+export function registerRowDeps(deps: OutputDeps, caches: () => Caches): void {
+	registered = { deps, caches };
+}
+
+/**
+ * Builds rows the way `renderOutput` does for a row holding one write of one line at `x`, for the live
+ * frame writer (live-frame.ts), with the same row cache. Undefined on Ink as installed (nothing registered).
+ */
+export function rowBuilder(): { row(width: number, x: number, line: string): string; widestLine(text: string): number } | undefined {
+	const r = registered;
+	if (!r) return undefined;
+	const caches = r.caches();
+	const out = { caches } as InkOutput;
+	return {
+		row(width, x, line) {
+			const key = `${width}|${x},${line.length}:${line}`;
+			let built = rowCache.get(key);
+			if (built === undefined) {
+				out.width = width;
+				built = buildRow(out, r.deps, [{ x, line }]);
+				if (rowCache.size > MAX_CACHED_ROWS) rowCache = new Map();
+				rowCache.set(key, built);
+			}
+			return built;
+		},
+		widestLine: (text) => caches.getWidestLine(text),
+	};
+}

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Plugin } from "vite";
 import { PATCHED_FILES, patchInkFile } from "../../components/ink/patches.js";
 
-const rowCachedOutput = join(import.meta.dirname, "..", "..", "components", "ink", "row-cached-output.ts");
+const inkDir = join(import.meta.dirname, "..", "..", "components", "ink");
 const INK_BUILD_FILE = /[\\/]ink[\\/]build[\\/]([\w-]+\.js)$/;
 const INK_FILE = /[\\/]node_modules[\\/]ink(?:-[\w-]+)?[\\/]build[\\/].*\.js$/;
 const SOURCE_MAP_COMMENT = /^\/\/# sourceMappingURL=.*$/m;
@@ -24,7 +24,7 @@ export function patchedInk(): Plugin {
 			const [path, query = ""] = id.split("?");
 			const file = INK_BUILD_FILE.exec(path)?.[1];
 			if (!file || !PATCHED_FILES.includes(file) || query.includes("unpatched")) return undefined;
-			return { code: patchInkFile(file, code, rowCachedOutput), map: null };
+			return { code: patchInkFile(file, code, inkDir), map: null };
 		},
 	};
 }

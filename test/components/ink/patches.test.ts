@@ -24,10 +24,11 @@ describe("the Ink patch table", () => {
 	it("applies every patch to the installed files exactly once", () => {
 		for (const file of PATCHED_FILES) {
 			const source = inkBuild(file);
-			const patched = patchInkFile(file, source, "/x/row-cached-output.ts");
+			const patched = patchInkFile(file, source, "/x");
 			expect(patched, file).not.toBe(source);
 		}
-		expect(patchInkFile("output.js", inkBuild("output.js"), "/x/row-cached-output.ts")).toContain('from "/x/row-cached-output.ts"');
+		expect(patchInkFile("output.js", inkBuild("output.js"), "/x")).toContain('from "/x/row-cached-output.ts"');
+		expect(patchInkFile("ink.js", inkBuild("ink.js"), "/x")).toContain('from "/x/ink-instances.ts"');
 	});
 
 	it("fails, naming the Ink file and the table, when an anchor is gone or doubled", () => {
@@ -39,6 +40,6 @@ describe("the Ink patch table", () => {
 	});
 
 	it("leaves files without patches alone", () => {
-		expect(patchInkFile("ink.js", "unchanged", "")).toBe("unchanged");
+		expect(patchInkFile("log-update.js", "unchanged", "")).toBe("unchanged");
 	});
 });

@@ -1,0 +1,253 @@
+// Runs in the "patched-ink" project only (vitest.config.ts). The live frame writer
+// (components/ink/live-frame.ts) draws frames in which only the streaming tail moved without React;
+// here two Apps stream the same random markdown-ish replies (wide characters, emoji, code fences,
+// lists, thinking, very long words, tools starting and ending, resizes mid-stream) on two terminals,
+// one with the writer and one where React draws every frame, and every frame must reach the terminal
+// as the same bytes.
+import { EventEmitter } from "node:events";
+import fc from "fast-check";
+import { render } from "ink";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { App } from "../../../../components/App.js";
+import { forgetInk, type InkInstance, inkFor } from "../../../../components/ink/ink-instances.js";
+import { openInputHistory } from "../../../../components/input-history.js";
+import { FRAME_MS } from "../../../../components/use-session.js";
+import { FakeSession } from "../../fake-session.js";
+
+// Ink writes live frames only outside CI (is-in-ci, read when Ink loads).
+vi.hoisted(() => {
+	process.env.CI = "false";
+});
+
+class Terminal extends EventEmitter {
+	isTTY = true;
+	written = "";
+	constructor(
+		public columns: number,
+		public rows: number,
+	) {
+		super();
+	}
+	write(data: string | Uint8Array): boolean {
+		this.written += typeof data === "string" ? data : Buffer.from(data).toString();
+		return true;
+	}
+	/** What was written since the last call. */
+	take(): string {
+		const out = this.written;
+		this.written = "";
+		return out;
+	}
+}
+
+class Keyboard extends EventEmitter {
+	isTTY = true;
+	setRawMode() {}
+	setEncoding() {}
+	ref() {}
+	unref() {}
+	read() {
+		return null;
+	}
+}
+
+const settle = async () => {
+	for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r));
+};
+
+/** The App on a fake terminal; `debug` is Ink's mode that writes every frame it renders, unthrottled. */
+function mount(columns: number, rows: number, debug: boolean) {
+	const stdout = new Terminal(columns, rows);
+	const session = new FakeSession();
+	const app = render(<App session={session} onExit={() => {}} history={openInputHistory(null)} />, {
+		stdout: stdout as unknown as NodeJS.WriteStream,
+		stderr: new Terminal(columns, rows) as unknown as NodeJS.WriteStream,
+		stdin: new Keyboard() as unknown as NodeJS.ReadStream,
+		debug,
+		patchConsole: false,
+		exitOnCtrlC: false,
+		maxFps: 240,
+	});
+	return { stdout, session, app, ink: inkFor(stdout) as InkInstance };
+}
+
+const pieces = [
+	"the",
+	" parser",
+	" reads",
+	" every",
+	" token",
+	",",
+	".",
+	" **bold**",
+	" `code`",
+	" *em*",
+	" [a link](https://example.com/x)",
+	" 漢字の",
+	" 😀",
+	" 👍🏽",
+	" café",
+	" →",
+	"\n",
+	"\n\n",
+	"\n- ",
+	"\n1. ",
+	"\n> ",
+	"\n# ",
+	"\n```ts\n",
+	"\n```\n",
+	"\n```\n\n",
+	"const x = 1;",
+	' "a string"',
+	" // comment",
+	"\t",
+];
+const token = fc.oneof(
+	{ weight: 12, arbitrary: fc.constantFrom(...pieces) },
+	{ weight: 1, arbitrary: fc.integer({ min: 60, max: 300 }).map((n) => ` ${"x".repeat(n)}`) },
+	{ weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+);
+type Step =
+	| { kind: "tokens"; tokens: string[]; ms: number }
+	| { kind: "resize"; columns: number; rows: number }
+	| { kind: "thinking"; text: string }
+	| { kind: "tool"; start: boolean };
+const step: fc.Arbitrary<Step> = fc.oneof(
+	{
+		weight: 20,
+		arbitrary: fc.record({
+			kind: fc.constant("tokens" as const),
+			tokens: fc.array(token, { maxLength: 14 }),
+			ms: fc.integer({ min: 1, max: 120 }),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant("resize" as const),
+			columns: fc.integer({ min: 12, max: 120 }),
+			rows: fc.integer({ min: 8, max: 40 }),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({ kind: fc.constant("thinking" as const), text: fc.array(token, { maxLength: 30 }).map((t) => t.join("")) }),
+	},
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("tool" as const), start: fc.boolean() }) },
+);
+
+let mounted: { unmount(): void }[] = [];
+afterEach(() => {
+	for (const app of mounted) app.unmount();
+	mounted = [];
+	vi.useRealTimers();
+});
+
+type Mounted = ReturnType<typeof mount>;
+
+/**
+ * Streams `steps` into two Apps on like terminals, one with the writer, one where React draws every
+ * frame (the same patched Ink, its instance taken out of the writer's registry). `check` compares them
+ * after every step. Counts the frames Ink rendered itself in each.
+ */
+async function stream(columns: number, rows: number, steps: Step[], debug: boolean, check: (fast: Mounted, react: Mounted) => void) {
+	vi.useFakeTimers({ now: 1_000_000, toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+	const react = mount(columns, rows, debug);
+	const fast = mount(columns, rows, debug);
+	mounted.push(fast.app, react.app);
+	forgetInk(react.stdout);
+	// Time moves for both alike, a millisecond at a time, with what React and Ink scheduled for that
+	// millisecond done before the clock moves on.
+	const advance = async (ms: number) => {
+		for (let i = 0; i < ms; i++) {
+			vi.advanceTimersByTime(1);
+			await settle();
+		}
+		check(fast, react);
+	};
+	const both = async (act: (t: Mounted) => void) => {
+		act(fast);
+		act(react);
+		await settle();
+		await advance(5);
+	};
+	await settle();
+	await advance(10);
+	await both((t) => void t.session.prompt("go"));
+	let tools = 0;
+	for (const s of steps) {
+		if (s.kind === "tokens") {
+			await both((t) => {
+				for (const text of s.tokens) t.session.text(text);
+			});
+			await advance(s.ms);
+		} else if (s.kind === "resize") {
+			await both((t) => {
+				t.stdout.columns = s.columns;
+				t.stdout.rows = s.rows;
+				t.stdout.emit("resize");
+			});
+		} else if (s.kind === "thinking") {
+			await both((t) => t.session.thinking(s.text));
+		} else if (s.start) {
+			tools++;
+			await both((t) => t.session.startTool(`t${tools}`, "bash", { command: "ls" }));
+		} else if (tools > 0) {
+			await both((t) => t.session.endTool(`t${tools}`, "bash", "done"));
+			tools--;
+		}
+		await advance(FRAME_MS);
+	}
+	await both((t) => t.session.finish());
+	await advance(1000);
+	const renders = { fast: fast.ink.rudderRenders ?? 0, react: react.ink.rudderRenders ?? 0 };
+	fast.app.unmount();
+	react.app.unmount();
+	mounted = [];
+	vi.useRealTimers();
+	return renders;
+}
+
+const terminal = {
+	columns: fc.integer({ min: 12, max: 120 }),
+	rows: fc.integer({ min: 8, max: 40 }),
+	steps: fc.array(step, { minLength: 5, maxLength: 40 }),
+};
+// LIVE_SEED and LIVE_PATH replay a failure fast-check reported.
+const replay = process.env.LIVE_SEED ? { seed: Number(process.env.LIVE_SEED), path: process.env.LIVE_PATH, endOnFailure: true } : {};
+
+describe("the live frame writer", () => {
+	it("gives Ink the same frame as React would, frame by frame, for random streamed replies (every frame written)", async () => {
+		const renders = { fast: 0, react: 0 };
+		await fc.assert(
+			fc.asyncProperty(terminal.columns, terminal.rows, terminal.steps, async (columns, rows, steps) => {
+				const r = await stream(columns, rows, steps, true, (fast, react) => expect(fast.stdout.take()).toBe(react.stdout.take()));
+				renders.fast += r.fast;
+				renders.react += r.react;
+			}),
+			{ numRuns: 20, ...replay },
+		);
+		// The writer really drew: a good part of React's frames were the writer's, not Ink's own renders.
+		expect(renders.fast).toBeLessThan(renders.react * 0.8);
+	}, 180_000);
+
+	it("leaves the same frame on screen as React once Ink's throttle has let every render out (as the app runs)", async () => {
+		// Behind Ink's throttle a frame may go out a few milliseconds apart on the two, so the spinner may
+		// show its next glyph on one of them: the glyph is the only thing allowed to differ.
+		const glyphless = (frame: string) => frame.replace(/[\u2800-\u28ff]/g, "⠿");
+		let compared = 0;
+		await fc.assert(
+			fc.asyncProperty(terminal.columns, terminal.rows, terminal.steps, async (columns, rows, steps) => {
+				await stream(columns, rows, steps, false, (fast, react) => {
+					fast.stdout.take();
+					react.stdout.take();
+					if (fast.ink.hasPendingThrottledRender || react.ink.hasPendingThrottledRender) return;
+					compared++;
+					expect(glyphless(fast.ink.lastOutput)).toBe(glyphless(react.ink.lastOutput));
+				});
+			}),
+			{ numRuns: 15, ...replay },
+		);
+		expect(compared).toBeGreaterThan(100);
+	}, 180_000);
+});
