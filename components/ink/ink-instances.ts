@@ -30,6 +30,8 @@ export interface InkInstance {
 	rudderLayouts?: number;
 	rudderRenders?: number;
 	rudderRenderedLayout?: number;
+	/** Patched: frames onRender took from `rudderLiveFrame`. */
+	rudderSpliced?: number;
 	/** Patched: asked first by onRender; a frame to write instead of rendering the tree, or undefined. */
 	rudderLiveFrame?: () => InkFrame | undefined;
 }

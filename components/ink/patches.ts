@@ -61,7 +61,8 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 					"const rudderFrame = this.rudderLiveFrame?.();\n" +
 					"        const { output, outputHeight, staticOutput } = rudderFrame ?? render(this.rootNode, this.isScreenReaderEnabled);\n" +
 					"        this.rudderOutput = output;\n" +
-					"        if (!rudderFrame) {\n            this.rudderRenders = (this.rudderRenders ?? 0) + 1;\n            this.rudderRenderedLayout = this.rudderLayouts;\n        }",
+					"        if (rudderFrame) this.rudderSpliced = (this.rudderSpliced ?? 0) + 1;\n" +
+					"        else {\n            this.rudderRenders = (this.rudderRenders ?? 0) + 1;\n            this.rudderRenderedLayout = this.rudderLayouts;\n        }",
 			},
 		],
 		"measure-text.js": [
