@@ -4,6 +4,8 @@
 // the length of the reply.
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** What `push` returns when nothing closed: one shared, frozen array instead of a new one per token. */
+const NONE: readonly string[] = Object.freeze([]);
 const HEADING = /^ {0,3}#{1,6}(\s|$)/;
 
 export class MarkdownBlockSplitter {
@@ -15,10 +17,15 @@ export class MarkdownBlockSplitter {
 	private fence: string | undefined;
 
 	/** Adds streamed text; returns the blocks it closed, oldest first. */
-	push(delta: string): string[] {
-		const closed: string[] = [];
+	push(delta: string): readonly string[] {
+		// `open` holds no newline after `lineStart` (the loop below runs until there is none), so the
+		// first one is the delta's. Most deltas have none: searching `open` would flatten the whole
+		// open block's string once per token, a copy as long as the block.
+		const first = delta.indexOf("\n");
 		this.open += delta;
-		let nl = this.open.indexOf("\n", this.lineStart);
+		if (first === -1) return NONE;
+		const closed: string[] = [];
+		let nl = this.open.length - delta.length + first;
 		while (nl !== -1) {
 			const line = this.open.slice(this.lineStart, nl);
 			const endOfLine = nl + 1;
