@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { Agent } from "../agent/index.js";
 import type { AgentEvent, AgentMessage, AgentTool, StreamFn } from "../agent/types.js";
-import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
+import type { AssistantMessageEvent, ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
 import { preloadApi, streamSimple } from "../ai/stream.js";
 import { type ConfigProblem, formatConfigProblem } from "../config/problems.js";
 import { type CustomCommand, expandCommand, loadCustomCommands } from "../extensions/custom-commands.js";
@@ -702,11 +702,24 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		else if (event.type === "agent_end") this.phases.agentEnd();
 	}
 
+	/** The message_update being redacted, for `emitRedactedUpdate`. */
+	private redactingUpdate: Extract<AgentEvent, { type: "message_update" }> | undefined;
+
+	/**
+	 * Emits `redactingUpdate` with `assistantMessageEvent`, or the update itself when redaction left its
+	 * event unchanged (the usual case): bound once, since a closure and a copy per token are garbage per token.
+	 */
+	private readonly emitRedactedUpdate = (assistantMessageEvent: AssistantMessageEvent): void => {
+		const update = this.redactingUpdate as Extract<AgentEvent, { type: "message_update" }>;
+		this.emit(assistantMessageEvent === update.assistantMessageEvent ? update : { ...update, assistantMessageEvent });
+	};
+
 	/** `event`, with a streamed reply's deltas redacted (see stream-redaction.ts). */
 	private emitRedacted(event: AgentEvent): void {
 		if (event.type === "message_start" && event.message.role === "assistant") this.streamRedaction.reset();
 		if (event.type === "message_update") {
-			this.streamRedaction.map(event.assistantMessageEvent, (assistantMessageEvent) => this.emit({ ...event, assistantMessageEvent }));
+			this.redactingUpdate = event;
+			this.streamRedaction.map(event.assistantMessageEvent, this.emitRedactedUpdate);
 			return;
 		}
 		if (event.type === "message_end" && event.message.role === "assistant") {

@@ -41,7 +41,9 @@ export class StreamRedaction {
 					this.open.set(event.contentIndex, block);
 				}
 				const delta = block.stream.push(event.delta);
-				if (delta !== "") emit({ ...event, delta });
+				// Unchanged (no secret, nothing held): the event itself, not a copy per token.
+				if (delta === event.delta) emit(event);
+				else if (delta !== "") emit({ ...event, delta });
 				return;
 			}
 			case "text_end":

@@ -40,6 +40,22 @@ describe("StreamRedaction", () => {
 		expect(deltas).toEqual(["plain words ", "then ", "sky is blue"]);
 	});
 
+	it("passes a delta that redaction leaves alone on as the same event; a changed one as a copy, the original untouched", () => {
+		const redactor = createRedactor();
+		redactor.add("sk-live-0123456789");
+		const redaction = new StreamRedaction(redactor);
+		const out: AssistantMessageEvent[] = [];
+		const plain = delta("plain words ");
+		const held = delta("then sk-li");
+		const rest = delta("ve-0123456789 gone");
+		for (const e of [plain, held, rest]) redaction.map(e, (x) => out.push(x));
+		expect(out[0]).toBe(plain);
+		expect(out.slice(1).map((e) => (e.type === "text_delta" ? e.delta : e.type))).toEqual(["then ", `${REDACTED} gone`]);
+		expect(out[1]).not.toBe(held);
+		expect(held).toMatchObject({ delta: "then sk-li", contentIndex: 0 });
+		expect(rest).toMatchObject({ delta: "ve-0123456789 gone" });
+	});
+
 	it("releases what is held when the message ends without closing the block (an aborted stream)", () => {
 		const redactor = createRedactor();
 		redactor.add("sk-live-0123456789");
