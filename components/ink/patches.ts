@@ -30,6 +30,12 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 					"\tif (!sharedCaches || sharedCaches.styledChars.size > 1000 || sharedCaches.widths.size > 5000) sharedCaches = new OutputCaches();\n" +
 					"\treturn sharedCaches;\n}\n",
 			},
+			// <Static>'s output is drawn once: it keeps caches of its own, so its rows (a resumed history:
+			// hundreds, with a styled cell object per column) are not kept in the shared ones afterwards.
+			{
+				from: "this.height = height;",
+				to: "this.height = height;\n        if (options.once) {\n            this.caches = new OutputCaches();\n            this.once = true;\n        }",
+			},
 			// Output.get allocates a cell per column per row every frame; ours rebuilds only rows whose
 			// content is new (row-cached-output.ts, same output).
 			{
@@ -64,6 +70,10 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 					"        if (rudderFrame) this.rudderSpliced = (this.rudderSpliced ?? 0) + 1;\n" +
 					"        else {\n            this.rudderRenders = (this.rudderRenders ?? 0) + 1;\n            this.rudderRenderedLayout = this.rudderLayouts;\n        }",
 			},
+		],
+		"renderer.js": [
+			// The <Static> output marked as drawn once (see output.js above).
+			{ from: "staticOutput = new Output({", to: "staticOutput = new Output({\n                once: true," },
 		],
 		"measure-text.js": [
 			// The text-size cache is never emptied: every frame's streaming tail and every history batch

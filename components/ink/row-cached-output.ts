@@ -32,6 +32,8 @@ type Operation =
 export interface InkOutput {
 	width: number;
 	height: number;
+	/** <Static>'s output (patched in, patches.ts): drawn once, so its rows are not cached. */
+	once?: boolean;
 	operations: Operation[];
 	caches: {
 		getStyledChars(line: string): StyledCell[];
@@ -51,6 +53,9 @@ const MAX_CACHED_ROWS = 1000;
 
 let rowCache = new Map<string, string>();
 
+/** Rows kept for the next frames (for tests). */
+export const cachedRowCount = (): number => rowCache.size;
+
 /** Renders the frame; same result as Ink's `Output.get()`. */
 export function renderOutput(out: InkOutput, deps: OutputDeps): { output: string; height: number } {
 	const rows: Array<Array<{ x: number; line: string }> | undefined> = new Array(out.height);
@@ -66,6 +71,10 @@ export function renderOutput(out: InkOutput, deps: OutputDeps): { output: string
 		const pieces = rows[y];
 		if (pieces === undefined) {
 			lines[y] = "";
+			continue;
+		}
+		if (out.once) {
+			lines[y] = buildRow(out, deps, pieces);
 			continue;
 		}
 		// Each piece as x, length and text: unambiguous whatever the text holds.
