@@ -1,5 +1,6 @@
 // Runs the CommonJS bundle (scripts/bundle.mjs) through vm.Script with a V8 code cache, so a launch
-// after the first skips parsing it and compiling the functions start-up runs (docs/startup.md).
+// after the first skips parsing it and compiling the functions start-up runs, and, once a process has
+// answered a prompt, the functions a reply runs (docs/startup.md).
 // The cache is one file per Node version, architecture and bundle hash in the user's cache folder
 // (a 0700 folder, 0600 files), checked by a SHA-256 of its contents before V8 sees it; anything
 // missing, stale, corrupt or rejected by V8 is ignored and written anew. Never throws for the cache.
@@ -10,15 +11,25 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 
-const MAGIC = "rudder-code-cache-1\n";
+const MAGIC = "rudder-code-cache-2\n";
 const DIGEST_LENGTH = 32;
+
+/**
+ * How far the process that wrote a cache had run, so a later one knows whether it can add to it:
+ * "start-up" holds the functions compiled up to the first screen, "reply" also those of a first reply
+ * (written once, by the first process that answered a prompt over a start-up cache).
+ */
+export const STAGES = ["start-up", "reply"];
 
 /** The cache file for this Node and this bundle. */
 export function cacheFileFor(cacheDir, bundleHash) {
 	return join(cacheDir, `${process.version}-${process.arch}-${bundleHash}.bin`);
 }
 
-/** The cached data in `file`, or undefined when it is missing, truncated or does not match its digest. */
+/**
+ * The cached data in `file` and the stage it was written at ({data, stage}), or undefined when it is
+ * missing, truncated, of an unknown stage or does not match its digest (which covers the stage too).
+ */
 export function readCache(file) {
 	let bytes;
 	try {
@@ -27,17 +38,25 @@ export function readCache(file) {
 		return undefined;
 	}
 	const head = MAGIC.length;
-	if (bytes.length <= head + DIGEST_LENGTH || bytes.toString("latin1", 0, head) !== MAGIC) return undefined;
-	const digest = bytes.subarray(head, head + DIGEST_LENGTH);
-	const data = bytes.subarray(head + DIGEST_LENGTH);
-	return createHash("sha256").update(data).digest().equals(digest) ? data : undefined;
+	if (bytes.length <= head + 1 + DIGEST_LENGTH || bytes.toString("latin1", 0, head) !== MAGIC) return undefined;
+	const stage = STAGES[bytes[head]];
+	const digest = bytes.subarray(head + 1, head + 1 + DIGEST_LENGTH);
+	const data = bytes.subarray(head + 1 + DIGEST_LENGTH);
+	if (stage === undefined || !digestOf(bytes[head], data).equals(digest)) return undefined;
+	return { data, stage };
 }
 
+const digestOf = (stageByte, data) =>
+	createHash("sha256")
+		.update(Buffer.from([stageByte]))
+		.update(data)
+		.digest();
+
 /**
- * Writes `makeData()` as `file` (atomically, 0600, in a 0700 folder) and removes other caches there.
- * False when it cannot; the data is made only once the folder is there.
+ * Writes `makeData()` as `file` at `stage` (atomically, 0600, in a 0700 folder) and removes other
+ * caches there. False when it cannot; the data is made only once the folder is there.
  */
-export function writeCache(file, makeData) {
+export function writeCache(file, makeData, stage = STAGES[0]) {
 	const dir = dirname(file);
 	try {
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -45,11 +64,11 @@ export function writeCache(file, makeData) {
 		for (const name of readdirSync(dir)) if (name.endsWith(".bin") && join(dir, name) !== file) rmSync(join(dir, name), { force: true });
 		const temp = `${file}.${process.pid}.tmp`;
 		const data = makeData();
-		const digest = createHash("sha256").update(data).digest();
-		// Three writes, not one concatenated copy: the data is ~1.5 MB, and this runs in a live session.
+		const stageByte = STAGES.indexOf(stage);
+		// Separate writes, not one concatenated copy: the data is ~2 MB, and this runs in a live session.
 		const fd = openSync(temp, "w", 0o600);
 		try {
-			for (const part of [Buffer.from(MAGIC, "latin1"), digest, data]) writeSync(fd, part);
+			for (const part of [Buffer.from(MAGIC, "latin1"), Buffer.from([stageByte]), digestOf(stageByte, data), data]) writeSync(fd, part);
 		} finally {
 			closeSync(fd);
 		}
@@ -63,23 +82,30 @@ export function writeCache(file, makeData) {
 /**
  * Evaluates the bundle at `file` (its build hash `bundleHash`), with the code cache of `cacheDir` when
  * one is there and valid. Returns its exports, what became of the cache ("used", "missing",
- * "rejected"), and `saveCache()`, which writes one (once, after start-up has run) unless it was used.
+ * "rejected"), the stage of the cache used, and `saveCache(stage)`: it writes a cache of what has been
+ * compiled so far, once per stage, and only when the cache there is of an earlier stage (or none).
+ * V8's data made after the code ran holds every function compiled by then, including those that came
+ * from the cache, so the reply stage adds to the start-up one.
  */
 export function loadBundle({ file, bundleHash, cacheDir }) {
 	const cacheFile = cacheDir ? cacheFileFor(cacheDir, bundleHash) : undefined;
-	const cachedData = cacheFile ? readCache(cacheFile) : undefined;
+	const cached = cacheFile ? readCache(cacheFile) : undefined;
 	const script = new vm.Script(
 		`(function (exports, require, module, __filename, __dirname, __rudderBundleUrl) {${readFileSync(file, "utf8")}\n})`,
-		{ filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
+		{ filename: file, cachedData: cached?.data, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
 	);
-	const status = cachedData === undefined ? "missing" : script.cachedDataRejected ? "rejected" : "used";
+	const status = cached === undefined ? "missing" : script.cachedDataRejected ? "rejected" : "used";
 	const module = { exports: {} };
 	script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href);
-	let saved = status === "used" || !cacheFile;
-	const saveCache = () => {
-		if (saved) return false;
-		saved = true;
-		return writeCache(cacheFile, () => script.createCachedData());
+	const stage = status === "used" ? cached.stage : undefined;
+	// The furthest stage on disk (or written by this process); -1 for none. Nothing below refers to
+	// `cached`: its ~2 MB of data are garbage once V8 has them.
+	let reached = stage === undefined ? -1 : STAGES.indexOf(stage);
+	const saveCache = (target = STAGES[0]) => {
+		const wanted = STAGES.indexOf(target);
+		if (!cacheFile || wanted <= reached) return false;
+		reached = wanted;
+		return writeCache(cacheFile, () => script.createCachedData(), target);
 	};
-	return { exports: module.exports, status, saveCache };
+	return { exports: module.exports, status, stage, saveCache };
 }

@@ -32,8 +32,9 @@ try {
 	fail(missing(error) ? "not built yet: run `npm run build` first" : String(error?.message ?? error).split("\n")[0]);
 }
 // Written once start-up has run, so that it holds the functions start-up compiled (a --version run,
-// over before then, writes none: its cache would hold almost nothing and never be replaced).
-setTimeout(loaded.saveCache, 1000).unref();
-const code = await loaded.exports.main(process.argv);
+// over before then, writes none: its cache would hold almost nothing and never be replaced); and once
+// more after the first reply, idle, so that the next process's first reply compiles nothing either.
+setTimeout(() => loaded.saveCache("start-up"), 1000).unref();
+const code = await loaded.exports.main(process.argv, { afterFirstReply: () => loaded.saveCache("reply") });
 // Let piped stdout drain before exiting: process.exit would cut off a slow reader.
 process.stdout.write("", () => process.exit(code));

@@ -18,6 +18,7 @@ import type { KeyPress } from "./key-map.js";
 import type { KeyBindings } from "./keybindings.js";
 import { loadHighlighter } from "./markdown/highlight.js";
 import type { SessionView } from "./session-view.js";
+import { warmReplyRendering, whenInputPauses } from "./startup/warm-up.js";
 import { type CompletionMenuHandle, menuInputKey, useCompletionMenu } from "./use-completion-menu.js";
 import type { EditorHandle } from "./use-editor.js";
 
@@ -101,18 +102,22 @@ export function useBusyTick(busy: boolean, refresh: () => void, live?: { tick: L
 
 /**
  * The terminal's keys to `onRaw`. What the first reply needs (syntax highlighting, the provider's
- * code) loads when the user starts typing: off the start-up path, out of the idle footprint, and done
+ * code, the markdown renderer's compiled regular expressions) loads when the user starts typing: off the start-up path, out of the idle footprint, and done
  * before the reply streams. Returns that preparation (an initial prompt needs it too).
  */
 export function useKeyInput(session: AgentSessionApi, onRaw: (raw: string) => void): () => void {
 	const prepared = useRef(false);
+	const lastKeyAt = useRef(0);
 	const prepare = () => {
 		if (prepared.current) return;
 		prepared.current = true;
-		void loadHighlighter();
+		// The first markdown render compiles its regular expressions: at the first pause in typing, not
+		// in the first reply (components/startup/warm-up.ts).
+		void loadHighlighter().then(() => whenInputPauses(() => lastKeyAt.current, warmReplyRendering));
 		void session.warmUp?.().catch(() => {});
 	};
 	useRawInput((raw) => {
+		lastKeyAt.current = Date.now();
 		prepare();
 		onRaw(raw);
 	});

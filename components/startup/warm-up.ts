@@ -5,6 +5,7 @@
 // app is idle after its first frame keeps both launch and that frame fast.
 import stringWidth from "string-width";
 import wrapAnsi from "wrap-ansi";
+import { renderMarkdown } from "../markdown/render-markdown.js";
 
 /** Text with a wide character, an emoji and a combining mark: every lazily built path runs once. */
 const MIXED = "✓ é 😀 表 e\u0301 ⟪U+202E⟫";
@@ -13,4 +14,51 @@ export function warmTextMeasuring(): void {
 	stringWidth(MIXED);
 	wrapAnsi(MIXED, 6, { hard: true });
 	for (const _ of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(MIXED));
+}
+
+/**
+ * A short reply in the shapes replies take (paragraphs, emphasis, a list, a fenced block), so that
+ * the markdown lexer's and highlight.js's regular expressions are compiled before the first reply.
+ */
+const REPLY = [
+	"Here is **the plan**: read `src/app.ts`, then [the docs](https://example.com).",
+	"",
+	"- one step",
+	"- and *another*",
+	"",
+	"1. first",
+	"",
+	"> a quote",
+	"",
+	"## A heading",
+	"",
+	"```ts",
+	'const answer: number = 42; // "why"',
+	"```",
+	"",
+].join("\n");
+
+/**
+ * Renders REPLY once and throws the rows away. The first markdown render of a process costs ~40 ms
+ * (V8 compiles a regular expression on its first match, and no code cache holds those), which would
+ * otherwise land on the first reply's first finished block.
+ */
+export function warmReplyRendering(): void {
+	renderMarkdown(REPLY, 80);
+}
+
+/** How long the keyboard must rest before the reply rendering is warmed. */
+export const INPUT_PAUSE_MS = 150;
+
+/**
+ * Runs `warm` once the keyboard has rested for `pauseMs` (`lastInputAt()`: the time of the last key):
+ * the ~40 ms it blocks then falls between keystrokes, not under one.
+ */
+export function whenInputPauses(lastInputAt: () => number, warm: () => void, pauseMs = INPUT_PAUSE_MS): void {
+	const check = () => {
+		const quiet = Date.now() - lastInputAt();
+		if (quiet >= pauseMs) warm();
+		else setTimeout(check, pauseMs - quiet).unref?.();
+	};
+	check();
 }

@@ -27,17 +27,24 @@ import type { AgentSessionApi } from "../session/types.js";
 import { toolProcessSlots } from "../tools/process-slots.js";
 import { type CliArgs, type CliMode, parseCliArgs } from "./args.js";
 import { installExitSignals, setInterruptHandler, stopProcessGroups } from "./exit-signals.js";
+import { afterFirstReply } from "./first-reply.js";
 import { discoveryOptions, type ModelCatalog, resolveModel } from "./resolve-model.js";
 import { chooseSessionMode } from "./session-choice.js";
 
 const stdout: ModeOutput = { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true };
 const stderr: ModeOutput = { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true };
 
+/** What bin/rudder.js asks to hear about (its code cache, docs/startup.md). */
+export interface StartupHooks {
+	/** Once, when the session has stayed idle for a while after its first run. */
+	afterFirstReply?: () => void;
+}
+
 /** Runs the CLI; resolves to the exit code. Never throws. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], hooks: StartupHooks = {}): Promise<number> {
 	installExitSignals();
 	try {
-		return await run(argv);
+		return await run(argv, hooks);
 	} catch (error) {
 		stderr.write(errorLine(error instanceof Error ? error.message : String(error)));
 		return 1;
@@ -46,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
 	}
 }
 
-async function run(argv: string[]): Promise<number> {
+async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	const parsed = parseCliArgs(argv, readVersion());
 	if (parsed.kind === "exit") {
 		stdout.write(parsed.stdout);
@@ -108,10 +115,12 @@ async function run(argv: string[]): Promise<number> {
 	});
 	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.
 	if (mode !== "interactive") session.startMcpServers("headless");
+	const stopWatching = hooks.afterFirstReply ? afterFirstReply(session, hooks.afterFirstReply) : () => {};
 	try {
 		const notices = [...configProblems, choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
 		return await runMode(mode, session, args, prompt, { notices, openResumePicker: sessionMode.pick });
 	} finally {
+		stopWatching();
 		await session.dispose();
 	}
 }

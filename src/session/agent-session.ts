@@ -41,6 +41,7 @@ import { StreamRedaction } from "./stream-redaction.js";
 import { buildSystemPrompt, type SystemPromptInput } from "./system-prompt.js";
 import type {
 	AgentSessionApi,
+	RunPhase,
 	SessionEvent,
 	SessionState,
 	SessionTotals,
@@ -263,6 +264,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private readonly listeners = new Set<(event: SessionEvent) => void>();
 	/** Notices from before anyone subscribed (resume warnings), delivered to the first subscriber. */
 	private readonly earlyNotices: SessionEvent[] = [];
+	/** `watchPhases` callers: they see phase changes without being a subscriber (no early notices). */
+	private readonly phaseWatchers = new Set<(phase: RunPhase) => void>();
 	private readonly customCommands: ReadonlyMap<string, CustomCommand>;
 	private readonly permissions: SessionPermissions;
 	/** What the system prompt is built from; rebuilt when the permission mode changes. */
@@ -337,7 +340,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		});
 		this.phases = new RunPhaseBox(
 			() => this.agent.state.isStreaming,
-			(phase) => this.emit({ type: "phase_changed", phase }),
+			(phase) => {
+				this.emit({ type: "phase_changed", phase });
+				for (const watcher of this.phaseWatchers) watcher(phase);
+			},
 		);
 		this.permissions.attach(
 			(event) => this.emit(event),
@@ -419,6 +425,13 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	respondToApproval(id: string, response: ApprovalResponse): boolean {
 		return this.permissions.respond(id, response);
+	}
+
+	watchPhases(watcher: (phase: RunPhase) => void): () => void {
+		this.phaseWatchers.add(watcher);
+		return () => {
+			this.phaseWatchers.delete(watcher);
+		};
 	}
 
 	subscribe(listener: (event: SessionEvent) => void): () => void {

@@ -183,6 +183,11 @@ export interface AgentSessionApi {
 	readonly settings?: Readonly<Settings>;
 	/** Listener errors are reported, never thrown into the session. Returns unsubscribe. */
 	subscribe(listener: (event: SessionEvent) => void): () => void;
+	/**
+	 * Phase changes only, for a watcher that is not a UI (the code cache's timing, src/cli/first-reply.ts):
+	 * unlike `subscribe`, it never takes the notices kept for the first subscriber. Returns unwatch.
+	 */
+	watchPhases?(watcher: (phase: RunPhase) => void): () => void;
 
 	/**
 	 * One line of user input as typed: `/command ...`, `!shell`, or a prompt (with `@path` attachments

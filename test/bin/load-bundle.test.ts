@@ -9,9 +9,17 @@ import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript next to bin/rudder.js, without type declarations
 import { cacheFileFor, loadBundle, readCache } from "../../bin/load-bundle.js";
+import { textBody } from "../helpers/openai-chunks.js";
+import { startScriptedServer } from "../helpers/sse-server.js";
 
-type Loaded = { exports: { main: () => number; url: string; file: string }; status: string; saveCache: () => boolean };
+type Loaded = {
+	exports: { main: () => number; later: () => number; url: string; file: string };
+	status: string;
+	stage?: string;
+	saveCache: (stage?: "start-up" | "reply") => boolean;
+};
 const load = loadBundle as (options: { file: string; bundleHash: string; cacheDir?: string }) => Loaded;
+const cachedStage = (file: string) => (readCache(file) as { stage: string } | undefined)?.stage;
 
 let dir: string;
 let cacheDir: string;
@@ -21,11 +29,19 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A CommonJS bundle with enough functions for V8 to cache, answering `answer`. */
+/**
+ * A CommonJS bundle with enough functions for V8 to cache, answering `answer`; `later()` runs fifty
+ * more (as a reply would), compiled only when it is called.
+ */
 function writeBundle(name: string, answer: number): string {
 	const helpers = Array.from({ length: 50 }, (_, i) => `function f${i}(x) { return x + ${i}; }`).join("\n");
+	const replyHelpers = Array.from({ length: 50 }, (_, i) => `function g${i}(x) { return [x, ${i}].map((y) => y * 2).join(",").length; }`);
+	const later = `exports.later = () => ${replyHelpers.map((_, i) => `g${i}(${i})`).join(" + ")};`;
 	const file = join(dir, name);
-	writeFileSync(file, `${helpers}\nexports.main = () => f0(${answer});\nexports.url = __rudderBundleUrl;\nexports.file = __filename;\n`);
+	writeFileSync(
+		file,
+		`${helpers}\n${replyHelpers.join("\n")}\nexports.main = () => f0(${answer});\n${later}\nexports.url = __rudderBundleUrl;\nexports.file = __filename;\n`,
+	);
 	return file;
 }
 
@@ -53,6 +69,73 @@ describe("loadBundle", () => {
 		expect(second.saveCache()).toBe(false); // nothing to write
 	});
 
+	it("adds the functions of a first reply in a second stage, once, and a later launch starts with them", () => {
+		const file = writeBundle("rudder.cjs", 9);
+		const cacheFile = cacheFileFor(cacheDir, "s");
+		const first = load({ file, bundleHash: "s", cacheDir });
+		expect(first.saveCache("start-up")).toBe(true);
+		expect(cachedStage(cacheFile)).toBe("start-up");
+		const startUpSize = statSync(cacheFile).size;
+
+		// A process over the start-up cache answers a prompt, then saves the reply stage (once).
+		const second = load({ file, bundleHash: "s", cacheDir });
+		expect([second.status, second.stage, second.saveCache("start-up")]).toEqual(["used", "start-up", false]);
+		expect(second.exports.later()).toBeGreaterThan(0);
+		expect(second.saveCache("reply")).toBe(true);
+		expect(second.saveCache("reply")).toBe(false);
+		expect(cachedStage(cacheFile)).toBe("reply");
+		// V8's data made after `later` ran holds its fifty functions as well as what came from the cache.
+		expect(statSync(cacheFile).size).toBeGreaterThan(startUpSize + 2000);
+		expect([mode(cacheDir), mode(cacheFile)]).toEqual([0o700, 0o600]);
+
+		const third = load({ file, bundleHash: "s", cacheDir });
+		expect([third.status, third.stage, third.exports.main(), third.exports.later()]).toEqual(["used", "reply", 9, second.exports.later()]);
+		expect([third.saveCache("start-up"), third.saveCache("reply")]).toEqual([false, false]);
+	});
+
+	it("a process without a cache may write both stages; a reply stage written first is never downgraded", () => {
+		const file = writeBundle("rudder.cjs", 4);
+		const cacheFile = cacheFileFor(cacheDir, "t");
+		const loaded = load({ file, bundleHash: "t", cacheDir });
+		loaded.exports.later();
+		expect(loaded.saveCache("reply")).toBe(true);
+		expect(loaded.saveCache("start-up")).toBe(false); // a start-up save due later finds the reply stage written
+		expect(cachedStage(cacheFile)).toBe("reply");
+	});
+
+	it("ignores a cache of an unknown stage, of the first format, or whose stage byte was changed", () => {
+		const file = writeBundle("rudder.cjs", 6);
+		const cacheFile = cacheFileFor(cacheDir, "u");
+		load({ file, bundleHash: "u", cacheDir }).saveCache("start-up");
+		const good = readFileSync(cacheFile);
+		const head = "rudder-code-cache-2\n".length;
+		const flipped = Buffer.from(good);
+		flipped[head] = 1; // "reply", but the digest covers the stage
+		const unknown = Buffer.from(good);
+		unknown[head] = 7;
+		const firstFormat = Buffer.concat([Buffer.from("rudder-code-cache-1\n"), good.subarray(head + 1)]);
+		for (const bytes of [flipped, unknown, firstFormat]) {
+			writeFileSync(cacheFile, bytes);
+			expect(readCache(cacheFile)).toBeUndefined();
+			const loaded = load({ file, bundleHash: "u", cacheDir });
+			expect([loaded.status, loaded.exports.main()]).toEqual(["missing", 6]);
+		}
+	});
+
+	it("never reads the cache of another Node version, and removes it when writing its own", () => {
+		const file = writeBundle("rudder.cjs", 8);
+		load({ file, bundleHash: "v", cacheDir }).saveCache("reply");
+		const own = cacheFileFor(cacheDir, "v");
+		// What an older Node left: the same bundle, another version in the name.
+		const stale = join(cacheDir, `v18.0.0-${process.arch}-v.bin`);
+		writeFileSync(stale, readFileSync(own));
+		rmSync(own);
+		const loaded = load({ file, bundleHash: "v", cacheDir });
+		expect([loaded.status, loaded.exports.main()]).toEqual(["missing", 8]);
+		expect(loaded.saveCache("start-up")).toBe(true);
+		expect(readdirSync(cacheDir)).toEqual([`${process.version}-${process.arch}-v.bin`]);
+	});
+
 	it("ignores a corrupt or truncated cache, runs the bundle, and writes a good one", () => {
 		const file = writeBundle("rudder.cjs", 7);
 		load({ file, bundleHash: "h", cacheDir }).saveCache();
@@ -66,7 +149,7 @@ describe("loadBundle", () => {
 		expect(corrupt.saveCache()).toBe(true);
 		expect(load({ file, bundleHash: "h", cacheDir }).status).toBe("used");
 
-		for (const junk of [Buffer.alloc(0), Buffer.from("rudder-code-cache-1\n"), bytes.subarray(0, 40)]) {
+		for (const junk of [Buffer.alloc(0), Buffer.from("rudder-code-cache-2\n"), bytes.subarray(0, 40)]) {
 			writeFileSync(cacheFile, junk);
 			const loaded = load({ file, bundleHash: "h", cacheDir });
 			expect([loaded.status, loaded.exports.main()]).toEqual(["missing", 7]);
@@ -137,10 +220,49 @@ describe("bin/rudder.js with the built bundle", () => {
 		const [name] = readdirSync(folder);
 		expect(name).toMatch(new RegExp(`^${process.version}-${process.arch}-[0-9a-f]{16}\\.bin$`));
 		expect(readCache(join(folder, name))).toBeDefined();
-		writeFileSync(join(folder, name), "rudder-code-cache-1\ngarbage");
+		writeFileSync(join(folder, name), "rudder-code-cache-2\ngarbage");
 		expect(await runUntilCached(env, folder)).toBe(0);
 		expect(readCache(join(folder, name))).toBeDefined();
 	});
+
+	/** An RPC session answering one prompt from a 127.0.0.1 OpenAI-wire server, open until `done()`, then closed. */
+	async function runOneReply(env: NodeJS.ProcessEnv, done: () => boolean): Promise<{ code: number | null; replies: number }> {
+		const server = await startScriptedServer();
+		try {
+			server.enqueue({ kind: "sse", chunks: [textBody("Here is `code`:\n\n```ts\nconst a = 1;\n```\n")] });
+			const home = env.RUDDER_HOME as string;
+			mkdirSync(home, { recursive: true });
+			const models = [{ id: "m", name: "m", contextWindow: 1000, maxTokens: 100 }];
+			const provider = { baseUrl: server.url, api: "openai-completions", apiKey: "k", models };
+			writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: provider } }));
+			const args = [bin, "--mode", "rpc", "--no-session", "--model", "local/m"];
+			const child = spawn(process.execPath, args, { env, stdio: ["pipe", "pipe", "ignore"] });
+			let out = "";
+			child.stdout.on("data", (d) => (out += d));
+			const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+			child.stdin.write(`${JSON.stringify({ id: "p1", type: "prompt", message: "hi" })}\n`);
+			for (let i = 0; i < 200 && !(out.includes('"agent_end"') && done()); i++) await sleep(50);
+			child.stdin.end();
+			return { code: await exited, replies: server.requests.length };
+		} finally {
+			await server.close();
+		}
+	}
+
+	it("adds the first reply's functions to the cache once idle after it; the next process uses that and writes none", async () => {
+		const env = { ...process.env, XDG_CACHE_HOME: join(dir, "xdg"), RUDDER_HOME: join(dir, "home") };
+		const folder = join(dir, "xdg", "rudder", "code");
+		const stageNow = () => (existsSync(folder) ? readdirSync(folder).map((n) => cachedStage(join(folder, n)))[0] : undefined);
+		expect(await runOneReply(env, () => stageNow() === "reply")).toEqual({ code: 0, replies: 1 });
+		const [name] = readdirSync(folder);
+		const written = statSync(join(folder, name)).mtimeMs;
+		// Long enough for both saves (a second in, and idle after the reply) had this process made any.
+		let waited = false;
+		setTimeout(() => (waited = true), 3500);
+		expect(await runOneReply(env, () => waited)).toEqual({ code: 0, replies: 1 });
+		expect(readdirSync(folder)).toEqual([name]);
+		expect([stageNow(), statSync(join(folder, name)).mtimeMs]).toEqual(["reply", written]);
+	}, 20_000);
 
 	it("writes none for a run over before start-up ends (--version)", () => {
 		const env = { ...process.env, XDG_CACHE_HOME: join(dir, "xdg"), RUDDER_HOME: join(dir, "home") };

@@ -1,0 +1,114 @@
+// Languages registered on first use colour exactly as the eight registered up front did: every name and
+// alias, in any case, in random first-use orders, byte for byte; unknown names stay uncoloured.
+import fc from "fast-check";
+import hljsCore from "highlight.js/lib/core";
+import bash from "highlight.js/lib/languages/bash";
+import diff from "highlight.js/lib/languages/diff";
+import go from "highlight.js/lib/languages/go";
+import javascript from "highlight.js/lib/languages/javascript";
+import json from "highlight.js/lib/languages/json";
+import python from "highlight.js/lib/languages/python";
+import rust from "highlight.js/lib/languages/rust";
+import typescript from "highlight.js/lib/languages/typescript";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+
+const DEFINITIONS = { typescript, javascript, python, bash, json, rust, go, diff };
+
+/** What the module did before: all eight registered at load, with its four alias lists. */
+function eagerHighlighter() {
+	const core = hljsCore.newInstance();
+	for (const [name, definition] of Object.entries(DEFINITIONS)) core.registerLanguage(name, definition);
+	core.registerAliases(["ts", "tsx"], { languageName: "typescript" });
+	core.registerAliases(["js", "jsx", "mjs"], { languageName: "javascript" });
+	core.registerAliases(["sh", "shell", "zsh"], { languageName: "bash" });
+	core.registerAliases(["py"], { languageName: "python" });
+	return core;
+}
+
+const SAMPLES = [
+	'const a: number = 1; // "c"\nfunction f<T>(x: T) { return x as T; }',
+	"def f(x):\n    return [i for i in x if i > 0]  # c",
+	'echo "$HOME" | grep -v x && ls -la',
+	'{"a": [1, 2.5, true, null], "b": "s"}',
+	'fn main() { let x: Vec<u8> = vec![1]; println!("{}", x.len()); }',
+	'package main\nfunc main() { fmt.Println("hi") }',
+	"--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new",
+	"a &lt; b && c > d",
+];
+
+/** highlight.js's core is one instance per process (a package, not reset with the modules): empty it. */
+function resetCore() {
+	for (const name of hljsCore.listLanguages()) hljsCore.unregisterLanguage(name);
+}
+
+/** A fresh copy of components/markdown/highlight.ts, loaded, with nothing registered yet. */
+async function freshLazy() {
+	resetCore();
+	vi.resetModules();
+	const mod = await import("../../../components/markdown/highlight.js");
+	await mod.loadHighlighter();
+	return mod;
+}
+
+/** The coloured segments the old module gave: the same walk over highlight.js's HTML. */
+async function eagerSegments(code: string, language: string) {
+	const mod = await freshLazy();
+	// Everything registered up front in the module's instance, as the module did before.
+	for (const [name, definition] of Object.entries(DEFINITIONS)) hljsCore.registerLanguage(name, definition);
+	hljsCore.registerAliases(["ts", "tsx"], { languageName: "typescript" });
+	hljsCore.registerAliases(["js", "jsx", "mjs"], { languageName: "javascript" });
+	hljsCore.registerAliases(["sh", "shell", "zsh"], { languageName: "bash" });
+	hljsCore.registerAliases(["py"], { languageName: "python" });
+	return mod.highlightCode(code, language);
+}
+
+let names: string[];
+beforeAll(async () => {
+	const { LANGUAGES } = await import("../../../components/markdown/highlight.js");
+	names = Object.entries(LANGUAGES).flatMap(([name, aliases]) => [name, ...aliases]);
+});
+
+describe("highlight.js languages registered on first use", () => {
+	it("the table holds every name the eager registration answered to, and no more", () => {
+		const eager = eagerHighlighter();
+		const answered = new Set<string>();
+		for (const name of eager.listLanguages()) {
+			answered.add(name);
+			for (const alias of eager.getLanguage(name)?.aliases ?? []) answered.add(alias);
+		}
+		for (const alias of ["ts", "tsx", "js", "jsx", "mjs", "sh", "shell", "zsh", "py"]) answered.add(alias);
+		expect(new Set(names)).toEqual(answered);
+	});
+
+	it("colours every name and alias byte-equal to eager registration, in any first-use order and case", async () => {
+		const expected = new Map<string, unknown>();
+		for (const name of names) for (const code of SAMPLES) expected.set(`${name}\u0000${code}`, await eagerSegments(code, name));
+		// Colour, not only "something": every language colours its sample.
+		expect(names.every((name) => SAMPLES.some((code) => JSON.stringify(expected.get(`${name}\u0000${code}`)).includes("color")))).toBe(
+			true,
+		);
+		await fc.assert(
+			fc.asyncProperty(
+				fc.shuffledSubarray(names, { minLength: 1 }),
+				fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }),
+				async (order, upper) => {
+					const lazy = await freshLazy();
+					order.forEach((name, i) => {
+						const asked = upper[i % upper.length] ? name.toUpperCase() : name;
+						for (const code of SAMPLES) expect(lazy.highlightCode(code, asked)).toEqual(expected.get(`${name}\u0000${code}`));
+					});
+				},
+			),
+			{ numRuns: 25 },
+		);
+	});
+
+	it("leaves code in other languages uncoloured, and registers nothing for them", async () => {
+		const lazy = await freshLazy();
+		for (const other of ["nosuchlang", "xml", "css", "markdown", "constructor", "__proto__"])
+			expect(lazy.highlightCode("a < b", other)).toBeUndefined();
+		expect(hljsCore.listLanguages()).toEqual([]);
+		lazy.highlightCode("x", "golang");
+		expect(hljsCore.listLanguages()).toEqual(["go"]);
+	});
+});

@@ -1,0 +1,41 @@
+// The warm-ups run where they should (a rest in typing) and change nothing any later render shows.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { loadHighlighter } from "../../../components/markdown/highlight.js";
+import { renderMarkdown } from "../../../components/markdown/render-markdown.js";
+import { INPUT_PAUSE_MS, warmReplyRendering, whenInputPauses } from "../../../components/startup/warm-up.js";
+
+afterEach(() => vi.useRealTimers());
+
+describe("whenInputPauses", () => {
+	it("runs once the keyboard has rested for the pause, each key pushing it back", () => {
+		vi.useFakeTimers();
+		let lastKey = Date.now();
+		const warm = vi.fn();
+		whenInputPauses(() => lastKey, warm);
+		vi.advanceTimersByTime(INPUT_PAUSE_MS - 50);
+		lastKey = Date.now(); // a key
+		vi.advanceTimersByTime(INPUT_PAUSE_MS - 1);
+		expect(warm).not.toHaveBeenCalled();
+		vi.advanceTimersByTime(1);
+		expect(warm).toHaveBeenCalledTimes(1);
+		vi.advanceTimersByTime(INPUT_PAUSE_MS * 5);
+		expect(warm).toHaveBeenCalledTimes(1);
+	});
+
+	it("runs at once when the keyboard is already at rest", () => {
+		const warm = vi.fn();
+		whenInputPauses(() => Date.now() - INPUT_PAUSE_MS, warm);
+		expect(warm).toHaveBeenCalledTimes(1);
+	});
+});
+
+describe("warmReplyRendering", () => {
+	it("leaves every later render as it would have been", async () => {
+		await loadHighlighter();
+		const source = "A **b** `c` [d](https://e.f)\n\n- g\n\n```ts\nconst h = 1;\n```\n\n```py\ni = 2\n```\n";
+		const before = renderMarkdown(source, 30);
+		warmReplyRendering();
+		expect(renderMarkdown(source, 30)).toEqual(before);
+		expect(JSON.stringify(before)).toContain("color");
+	});
+});
