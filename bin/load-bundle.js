@@ -53,15 +53,17 @@ const digestOf = (stageByte, data) =>
 		.digest();
 
 /**
- * Writes `makeData()` as `file` at `stage` (atomically, 0600, in a 0700 folder) and removes other
- * caches there. False when it cannot; the data is made only once the folder is there.
+ * Writes `makeData()` as `file` at `stage` (atomically, 0600, in a 0700 folder) and removes the other
+ * caches there but those in `keep` (the other scripts' of this build). False when it cannot; the data
+ * is made only once the folder is there.
  */
-export function writeCache(file, makeData, stage = STAGES[0]) {
+export function writeCache(file, makeData, stage = STAGES[0], keep = [file]) {
 	const dir = dirname(file);
 	try {
 		mkdirSync(dir, { recursive: true, mode: 0o700 });
 		chmodSync(dir, 0o700);
-		for (const name of readdirSync(dir)) if (name.endsWith(".bin") && join(dir, name) !== file) rmSync(join(dir, name), { force: true });
+		for (const name of readdirSync(dir))
+			if (name.endsWith(".bin") && !keep.includes(join(dir, name))) rmSync(join(dir, name), { force: true });
 		const temp = `${file}.${process.pid}.tmp`;
 		const data = makeData();
 		const stageByte = STAGES.indexOf(stage);
@@ -80,15 +82,12 @@ export function writeCache(file, makeData, stage = STAGES[0]) {
 }
 
 /**
- * Evaluates the bundle at `file` (its build hash `bundleHash`), with the code cache of `cacheDir` when
- * one is there and valid. Returns its exports, what became of the cache ("used", "missing",
- * "rejected"), the stage of the cache used, and `saveCache(stage)`: it writes a cache of what has been
- * compiled so far, once per stage, and only when the cache there is of an earlier stage (or none).
- * V8's data made after the code ran holds every function compiled by then, including those that came
- * from the cache, so the reply stage adds to the start-up one.
+ * Compiles and runs one CommonJS script (`file`, its build hash `hash`) with its code cache when
+ * valid; `require` is what the script's own require() calls reach. Returns {exports, status, stage,
+ * cacheFile, script, reached}.
  */
-export function loadBundle({ file, bundleHash, cacheDir }) {
-	const cacheFile = cacheDir ? cacheFileFor(cacheDir, bundleHash) : undefined;
+function runScript(file, hash, cacheDir, require) {
+	const cacheFile = cacheDir ? cacheFileFor(cacheDir, hash) : undefined;
 	const cached = cacheFile ? readCache(cacheFile) : undefined;
 	const script = new vm.Script(
 		`(function (exports, require, module, __filename, __dirname, __rudderBundleUrl) {${readFileSync(file, "utf8")}\n})`,
@@ -96,16 +95,52 @@ export function loadBundle({ file, bundleHash, cacheDir }) {
 	);
 	const status = cached === undefined ? "missing" : script.cachedDataRejected ? "rejected" : "used";
 	const module = { exports: {} };
-	script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href);
+	script.runInThisContext()(module.exports, require, module, file, dirname(file), pathToFileURL(file).href);
 	const stage = status === "used" ? cached.stage : undefined;
-	// The furthest stage on disk (or written by this process); -1 for none. Nothing below refers to
-	// `cached`: its ~2 MB of data are garbage once V8 has them.
-	let reached = stage === undefined ? -1 : STAGES.indexOf(stage);
+	// `reached`: the furthest stage on disk (or written by this process); -1 for none. Nothing kept
+	// refers to `cached`: its data are garbage once V8 has them.
+	return { exports: module.exports, status, stage, cacheFile, script, reached: stage === undefined ? -1 : STAGES.indexOf(stage) };
+}
+
+/**
+ * Evaluates the bundle at `file` (its build hash `bundleHash`), with the code cache of `cacheDir` when
+ * one is there and valid. `vendors` ({file, hash, modules} of bundle.json) are scripts of their own,
+ * each run (with its own cache) when the bundle first requires one of its modules. Returns the
+ * bundle's exports, what became of its cache ("used", "missing", "rejected"), the stage of the cache
+ * used, and `saveCache(stage)`: it writes the cache of each script run so far whose cache on disk is of
+ * an earlier stage (or none), once per stage. V8's data made after the code ran holds every function
+ * compiled by then, those from the cache included, so the reply stage adds to the start-up one.
+ */
+export function loadBundle({ file, bundleHash, cacheDir, vendors = [] }) {
+	const run = [];
+	const keep = cacheDir ? [bundleHash, ...vendors.map((v) => v.hash)].map((h) => cacheFileFor(cacheDir, h)) : [];
+	const vendorOf = new Map(vendors.flatMap((v) => v.modules.map((m) => [m, v])));
+	const vendorExports = new Map();
+	const nodeRequire = createRequire(file);
+	const bundleRequire = (id) => {
+		const vendor = vendorOf.get(id);
+		if (!vendor) return nodeRequire(id);
+		let exports = vendorExports.get(vendor);
+		if (!exports) {
+			const path = join(dirname(file), vendor.file);
+			const loaded = runScript(path, vendor.hash, cacheDir, createRequire(path));
+			run.push(loaded);
+			exports = loaded.exports;
+			vendorExports.set(vendor, exports);
+		}
+		return exports[id];
+	};
+	const main = runScript(file, bundleHash, cacheDir, bundleRequire);
+	run.unshift(main);
 	const saveCache = (target = STAGES[0]) => {
 		const wanted = STAGES.indexOf(target);
-		if (!cacheFile || wanted <= reached) return false;
-		reached = wanted;
-		return writeCache(cacheFile, () => script.createCachedData(), target);
+		let wrote = false;
+		for (const entry of run) {
+			if (!entry.cacheFile || wanted <= entry.reached) continue;
+			entry.reached = wanted;
+			wrote = writeCache(entry.cacheFile, () => entry.script.createCachedData(), target, keep) || wrote;
+		}
+		return wrote;
 	};
-	return { exports: module.exports, status, stage, saveCache };
+	return { exports: main.exports, status: main.status, stage: main.stage, saveCache };
 }

@@ -22,7 +22,12 @@ async function fromBundle() {
 	}
 	const { cacheDir } = await import("../dist/src/config/paths.js");
 	const file = new URL(`../dist/bundle/${manifest.file}`, import.meta.url);
-	return loadBundle({ file: file.pathname, bundleHash: manifest.hash, cacheDir: `${cacheDir(process.env)}/code` });
+	return loadBundle({
+		file: file.pathname,
+		bundleHash: manifest.hash,
+		cacheDir: `${cacheDir(process.env)}/code`,
+		vendors: manifest.vendors ?? [],
+	});
 }
 
 let loaded;

@@ -1,4 +1,4 @@
-// Bundles the CLI into dist/bundle/rudder.cjs with esbuild (one CommonJS file, run with a code cache by
+// Bundles the CLI into dist/bundle/ with esbuild (rudder.cjs and vendor scripts, CommonJS, run with a code cache by
 // bin/rudder.js), with the patches of components/ink/ and components/startup/. React's production
 // build is selected at bundle time (its development build costs 2× CPU per update; docs/ink.md §5).
 import { createHash } from "node:crypto";
@@ -54,14 +54,28 @@ const patchStartup = {
 
 rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 
+// Packages the app reaches only through import() and rarely needs (the MCP client with its schema
+// libraries, ~330 KB; highlight.js, ~50 KB, from the first key): each group is a script of its own,
+// compiled (and code-cached) only when first required, so that the first launch, which compiles the
+// main script from source, never parses them (docs/startup.md: parsing leaves its memory behind).
+const VENDOR_GROUPS = {
+	mcp: { packages: ["@modelcontextprotocol/sdk"], lazy: true },
+	highlight: { packages: ["highlight.js"], lazy: true },
+	typebox: { packages: ["typebox"] },
+	react: { packages: ["react", "react-reconciler", "scheduler"] },
+	marked: { packages: ["marked"] },
+	commander: { packages: ["commander"] },
+};
+const groupOf = (path) =>
+	Object.keys(VENDOR_GROUPS).find((g) => VENDOR_GROUPS[g].packages.some((pkg) => path === pkg || path.startsWith(`${pkg}/`)));
+
 // One CommonJS file, so that bin/rudder.js can run it through vm.Script with a V8 code cache (Node 20
 // has no code cache for ES modules; bin/load-bundle.js). What the ES build split into chunks loaded on
-// first use (providers, MCP, highlighting) is still evaluated only on first use: esbuild wraps a module
-// reached by import() in a lazy initialiser.
+// first use (providers) is still evaluated only on first use: esbuild wraps a module reached by import()
+// in a lazy initialiser.
 const outfile = join(root, "dist", "bundle", "rudder.cjs");
-await build({
-	entryPoints: [join(root, "src", "cli", "main.ts")],
-	outfile,
+/** What every script of dist/bundle is built with. */
+const common = {
 	bundle: true,
 	format: "cjs",
 	platform: "node",
@@ -70,12 +84,70 @@ await build({
 	minify: !process.env.RUDDER_BUNDLE_DEBUG,
 	sourcemap: "linked",
 	logLevel: "warning",
+};
+const main = await build({
+	...common,
+	entryPoints: [join(root, "src", "cli", "main.ts")],
+	outfile,
 	plugins: [patchInk, patchStartup],
 	// The loader passes the bundle's own URL as __rudderBundleUrl (import.meta does not exist in CommonJS).
 	define: { "process.env.NODE_ENV": '"production"', "import.meta.url": "__rudderBundleUrl" },
 	// Ink imports react-devtools-core for its optional devtools; it is never used at run time here.
 	alias: { "react-devtools-core": join(root, "scripts", "devtools-stub.mjs") },
+	external: Object.values(VENDOR_GROUPS).flatMap((g) => g.packages.flatMap((pkg) => [pkg, `${pkg}/*`])),
+	// import() of those becomes require() (in a promise), which bin/load-bundle.js answers from their
+	// scripts; left as import(), Node would load the packages' own files instead.
+	supported: { "dynamic-import": false },
+	metafile: true,
 });
-// The code cache is keyed by this hash: a rebuilt bundle never meets the cache of another.
-const hash = createHash("sha256").update(readFileSync(outfile)).digest("hex").slice(0, 16);
-writeFileSync(join(root, "dist", "bundle", "bundle.json"), `${JSON.stringify({ file: "rudder.cjs", hash })}\n`);
+
+/** The vendor modules the main script asks for, by group; a static import of one would load it at start. */
+function vendorImports(metafile) {
+	const groups = {};
+	// The inputs' imports, as written (the output's are all require calls, dynamic imports included).
+	for (const input of Object.values(metafile.inputs)) {
+		for (const { path, kind, external } of input.imports) {
+			const group = external && groupOf(path);
+			if (!group) continue;
+			if (VENDOR_GROUPS[group].lazy && kind !== "dynamic-import") {
+				console.error(`build stopped: ${path} is imported statically; the ${group} script is for import() only`);
+				process.exit(1);
+			}
+			groups[group] = [...new Set([...(groups[group] ?? []), path])].sort();
+		}
+	}
+	return groups;
+}
+
+// Each group: one CommonJS script whose exports map each module name to what require() of it gives
+// (the main script's import() turns that into the module namespace, as for any CommonJS package).
+const vendors = [];
+for (const [group, modules] of Object.entries(vendorImports(main.metafile))) {
+	const file = `vendor-${group}.cjs`;
+	await build({
+		...common,
+		stdin: {
+			contents: `module.exports = {${modules.map((m) => `${JSON.stringify(m)}: require(${JSON.stringify(m)})`).join(",\n")}};\n`,
+			resolveDir: root,
+			sourcefile: `vendor-${group}.js`,
+		},
+		outfile: join(root, "dist", "bundle", file),
+		define: { "process.env.NODE_ENV": '"production"' },
+		// The builds import() chose in one script (the packages' ES builds where they list one first):
+		// require() alone would take the MCP SDK's CommonJS build, three times the size.
+		conditions: ["import"],
+	});
+	vendors.push({ file, hash: hashOf(file), modules });
+}
+
+// The code cache is keyed by these hashes: a rebuilt script never meets the cache of another.
+function hashOf(file) {
+	return createHash("sha256")
+		.update(readFileSync(join(root, "dist", "bundle", file)))
+		.digest("hex")
+		.slice(0, 16);
+}
+writeFileSync(
+	join(root, "dist", "bundle", "bundle.json"),
+	`${JSON.stringify({ file: "rudder.cjs", hash: hashOf("rudder.cjs"), vendors })}\n`,
+);

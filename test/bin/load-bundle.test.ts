@@ -12,13 +12,14 @@ import { cacheFileFor, loadBundle, readCache } from "../../bin/load-bundle.js";
 import { textBody } from "../helpers/openai-chunks.js";
 import { startScriptedServer } from "../helpers/sse-server.js";
 
+type Vendor = { file: string; hash: string; modules: string[] };
 type Loaded = {
 	exports: { main: () => number; later: () => number; url: string; file: string };
 	status: string;
 	stage?: string;
 	saveCache: (stage?: "start-up" | "reply") => boolean;
 };
-const load = loadBundle as (options: { file: string; bundleHash: string; cacheDir?: string }) => Loaded;
+const load = loadBundle as (options: { file: string; bundleHash: string; cacheDir?: string; vendors?: Vendor[] }) => Loaded;
 const cachedStage = (file: string) => (readCache(file) as { stage: string } | undefined)?.stage;
 
 let dir: string;
@@ -136,6 +137,45 @@ describe("loadBundle", () => {
 		expect(readdirSync(cacheDir)).toEqual([`${process.version}-${process.arch}-v.bin`]);
 	});
 
+	it("runs a vendor script only when the bundle first requires one of its modules, each with its own cache", () => {
+		// The vendor script counts its runs in a global, and exports two modules.
+		writeFileSync(
+			join(dir, "vendor-x.cjs"),
+			`globalThis.vendorRuns = (globalThis.vendorRuns ?? 0) + 1;\n${Array.from({ length: 30 }, (_, i) => `function v${i}(x) { return x * ${i}; }`).join("\n")}\nmodule.exports = { "pkg/a": { a: () => v3(2) }, "pkg/b": { b: () => v4(2) } };\n`,
+		);
+		const vendors = [{ file: "vendor-x.cjs", hash: "vx", modules: ["pkg/a", "pkg/b"] }];
+		const file = join(dir, "rudder.cjs");
+		writeFileSync(
+			file,
+			`exports.main = () => require("pkg/a").a() + require("pkg/b").b() + require("node:path").sep.length;\nexports.later = () => 0;\n`,
+		);
+		const g = globalThis as { vendorRuns?: number };
+		g.vendorRuns = 0;
+		const first = load({ file, bundleHash: "m", cacheDir, vendors });
+		expect(g.vendorRuns).toBe(0); // not at load
+		expect(first.exports.main()).toBe(6 + 8 + 1);
+		expect(first.exports.main()).toBe(15);
+		expect(g.vendorRuns).toBe(1); // once, for both of its modules
+		expect(first.saveCache("start-up")).toBe(true);
+		const names = [`${process.version}-${process.arch}-m.bin`, `${process.version}-${process.arch}-vx.bin`];
+		expect(readdirSync(cacheDir).sort()).toEqual(names);
+		for (const name of names) expect(cachedStage(join(cacheDir, name))).toBe("start-up");
+
+		const second = load({ file, bundleHash: "m", cacheDir, vendors });
+		expect([second.status, second.exports.main()]).toEqual(["used", 15]);
+		// Both came from their caches: a reply-stage save rewrites both, and nothing else is in the folder.
+		expect(second.saveCache("reply")).toBe(true);
+		expect(readdirSync(cacheDir).sort()).toEqual(names);
+		for (const name of names) expect(cachedStage(join(cacheDir, name))).toBe("reply");
+
+		// Another build of the vendor script (another hash): its old cache goes when the new one is written.
+		const rebuilt = [{ ...vendors[0], hash: "vy" }];
+		const third = load({ file, bundleHash: "m", cacheDir, vendors: rebuilt });
+		expect(third.exports.main()).toBe(15);
+		expect(third.saveCache("reply")).toBe(true);
+		expect(readdirSync(cacheDir).sort()).toEqual([names[0], `${process.version}-${process.arch}-vy.bin`]);
+	});
+
 	it("ignores a corrupt or truncated cache, runs the bundle, and writes a good one", () => {
 		const file = writeBundle("rudder.cjs", 7);
 		load({ file, bundleHash: "h", cacheDir }).saveCache();
@@ -196,6 +236,11 @@ describe("loadBundle", () => {
 
 describe("bin/rudder.js with the built bundle", () => {
 	const bin = join(import.meta.dirname, "..", "..", "bin", "rudder.js");
+	/** The main script's cache file name for the build in dist/bundle. */
+	const mainCacheName = () => {
+		const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "dist", "bundle", "bundle.json"), "utf8"));
+		return `${process.version}-${process.arch}-${manifest.hash}.bin`;
+	};
 
 	/** An RPC session left open until a valid code cache is there (written a second in), then closed. */
 	async function runUntilCached(env: NodeJS.ProcessEnv, folder: string): Promise<number | null> {
@@ -207,7 +252,7 @@ describe("bin/rudder.js with the built bundle", () => {
 		const args = [bin, "--mode", "rpc", "--no-session", "--model", "local/m"];
 		const child = spawn(process.execPath, args, { env, stdio: ["pipe", "ignore", "ignore"] });
 		const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-		const cached = () => existsSync(folder) && readdirSync(folder).some((n) => n.endsWith(".bin") && readCache(join(folder, n)));
+		const cached = () => existsSync(join(folder, mainCacheName())) && readCache(join(folder, mainCacheName())) !== undefined;
 		for (let i = 0; i < 300 && !cached(); i++) await sleep(50);
 		child.stdin.end();
 		return exited;
@@ -217,7 +262,8 @@ describe("bin/rudder.js with the built bundle", () => {
 		const env = { ...process.env, XDG_CACHE_HOME: join(dir, "xdg"), RUDDER_HOME: join(dir, "home") };
 		const folder = join(dir, "xdg", "rudder", "code");
 		expect(await runUntilCached(env, folder)).toBe(0);
-		const [name] = readdirSync(folder);
+		const name = mainCacheName();
+		expect(readdirSync(folder)).toContain(name);
 		expect(name).toMatch(new RegExp(`^${process.version}-${process.arch}-[0-9a-f]{16}\\.bin$`));
 		expect(readCache(join(folder, name))).toBeDefined();
 		writeFileSync(join(folder, name), "rudder-code-cache-2\ngarbage");
@@ -252,17 +298,36 @@ describe("bin/rudder.js with the built bundle", () => {
 	it("adds the first reply's functions to the cache once idle after it; the next process uses that and writes none", async () => {
 		const env = { ...process.env, XDG_CACHE_HOME: join(dir, "xdg"), RUDDER_HOME: join(dir, "home") };
 		const folder = join(dir, "xdg", "rudder", "code");
-		const stageNow = () => (existsSync(folder) ? readdirSync(folder).map((n) => cachedStage(join(folder, n)))[0] : undefined);
+		const name = mainCacheName();
+		const stageNow = () => (existsSync(join(folder, name)) ? cachedStage(join(folder, name)) : undefined);
 		expect(await runOneReply(env, () => stageNow() === "reply")).toEqual({ code: 0, replies: 1 });
-		const [name] = readdirSync(folder);
+		const files = readdirSync(folder).sort();
 		const written = statSync(join(folder, name)).mtimeMs;
 		// Long enough for both saves (a second in, and idle after the reply) had this process made any.
 		let waited = false;
 		setTimeout(() => (waited = true), 3500);
 		expect(await runOneReply(env, () => waited)).toEqual({ code: 0, replies: 1 });
-		expect(readdirSync(folder)).toEqual([name]);
+		expect(readdirSync(folder).sort()).toEqual(files);
 		expect([stageNow(), statSync(join(folder, name)).mtimeMs]).toEqual(["reply", written]);
 	}, 20_000);
+
+	it("the built bundle keeps MCP and highlight.js in scripts of their own, reached through require", () => {
+		const bundleDir = join(import.meta.dirname, "..", "..", "dist", "bundle");
+		const manifest = JSON.parse(readFileSync(join(bundleDir, "bundle.json"), "utf8")) as { file: string; vendors: Vendor[] };
+		const byFile = Object.fromEntries(manifest.vendors.map((v) => [v.file, v.modules]));
+		expect(byFile["vendor-mcp.cjs"]).toEqual(
+			expect.arrayContaining(["@modelcontextprotocol/sdk/client/index.js", "@modelcontextprotocol/sdk/client/stdio.js"]),
+		);
+		expect(byFile["vendor-highlight.cjs"]).toEqual(
+			expect.arrayContaining(["highlight.js/lib/core", "highlight.js/lib/languages/typescript"]),
+		);
+		const main = readFileSync(join(bundleDir, manifest.file), "utf8");
+		for (const { file, modules } of manifest.vendors) {
+			expect(existsSync(join(bundleDir, file))).toBe(true);
+			// Never import(): Node would load the package's own files, not the script.
+			for (const m of modules) expect([main.includes(`require("${m}")`), main.includes(`import("${m}")`)]).toEqual([true, false]);
+		}
+	});
 
 	it("writes none for a run over before start-up ends (--version)", () => {
 		const env = { ...process.env, XDG_CACHE_HOME: join(dir, "xdg"), RUDDER_HOME: join(dir, "home") };
