@@ -464,85 +464,98 @@ export function checkModelsConfig(text: string, file: string): { providers: Cust
 	return { providers: out, problems };
 }
 
+// Readers of one models.json field each: the value, or a FieldError naming the field's path.
+const fail = (path: string, problem: string): never => {
+	throw new FieldError(path, problem);
+};
+
+function unknownFields(value: Record<string, unknown>, allowed: string[], path: string): void {
+	for (const key of Object.keys(value)) {
+		if (!allowed.includes(key)) fail(`${path}.${key}`, `unknown field (expected one of ${allowed.join(", ")})`);
+	}
+}
+
+function nonEmptyString(value: unknown, path: string): string {
+	if (typeof value !== "string" || !value.trim()) fail(path, "must be a non-empty string");
+	return (value as string).trim();
+}
+
+function positiveInt(value: unknown, path: string): number {
+	if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) fail(path, "must be a positive integer");
+	return value as number;
+}
+
 function parseProvider(name: string, raw: unknown): CustomProviderConfig {
-	const fail = (path: string, problem: string): never => {
-		throw new FieldError(path, problem);
-	};
-	const unknownFields = (value: Record<string, unknown>, allowed: string[], path: string) => {
-		for (const key of Object.keys(value)) {
-			if (!allowed.includes(key)) fail(`${path}.${key}`, `unknown field (expected one of ${allowed.join(", ")})`);
-		}
-	};
-	const string = (value: unknown, path: string): string => {
-		if (typeof value !== "string" || !value.trim()) fail(path, "must be a non-empty string");
-		return (value as string).trim();
-	};
-	const positiveInt = (value: unknown, path: string): number => {
-		if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) fail(path, "must be a positive integer");
-		return value as number;
-	};
 	const at = `providers.${name}`;
 	if (!isObject(raw)) fail(at, "must be an object");
 	const p = raw as Record<string, unknown>;
 	unknownFields(p, PROVIDER_FIELDS, at);
-	const baseUrl = string(p.baseUrl, `${at}.baseUrl`).replace(/\/+$/, "");
+	const baseUrl = nonEmptyString(p.baseUrl, `${at}.baseUrl`).replace(/\/+$/, "");
 	if (!/^https?:\/\/./.test(baseUrl)) fail(`${at}.baseUrl`, "must start with http:// or https://");
-	const api = string(p.api, `${at}.api`);
+	const api = nonEmptyString(p.api, `${at}.api`);
 	if (!WIRE_APIS.includes(api)) fail(`${at}.api`, `must be one of ${WIRE_APIS.join(", ")}`);
-	const apiKey = p.apiKey === undefined ? undefined : string(p.apiKey, `${at}.apiKey`);
-	let headers: Record<string, string> | undefined;
-	if (p.headers !== undefined) {
-		if (!isObject(p.headers)) fail(`${at}.headers`, "must be an object of header name to string");
-		for (const [header, value] of Object.entries(p.headers as object)) {
-			if (typeof value !== "string") fail(`${at}.headers.${header}`, "must be a string");
-		}
-		headers = { ...(p.headers as Record<string, string>) };
-	}
+	const apiKey = p.apiKey === undefined ? undefined : nonEmptyString(p.apiKey, `${at}.apiKey`);
+	const headers = p.headers === undefined ? undefined : parseHeaders(p.headers, `${at}.headers`);
 	const compat = p.compat === undefined ? undefined : parseCompat(p.compat, `${at}.compat`, fail);
 	if (!Array.isArray(p.models)) fail(`${at}.models`, "must be an array of models");
-	const models = (p.models as unknown[]).map((rawModel, i): Model => {
-		const mAt = `${at}.models[${i}]`;
-		if (!isObject(rawModel)) fail(mAt, "must be an object");
-		const m = rawModel as Record<string, unknown>;
-		unknownFields(m, MODEL_FIELDS, mAt);
-		const id = string(m.id, `${mAt}.id`);
-		const contextWindow = m.contextWindow === undefined ? DEFAULT_CONTEXT_WINDOW : positiveInt(m.contextWindow, `${mAt}.contextWindow`);
-		const maxTokens =
-			m.maxTokens === undefined ? Math.min(DEFAULT_MAX_TOKENS, contextWindow) : positiveInt(m.maxTokens, `${mAt}.maxTokens`);
-		if (m.reasoning !== undefined && typeof m.reasoning !== "boolean") fail(`${mAt}.reasoning`, "must be true or false");
-		let input: Model["input"] = ["text"];
-		if (m.input !== undefined) {
-			const ok = Array.isArray(m.input) && m.input.length > 0 && m.input.every((x) => x === "text" || x === "image");
-			if (!ok) fail(`${mAt}.input`, 'must be a non-empty array of "text" and "image"');
-			input = [...new Set(m.input as Model["input"])];
-		}
-		const cost = { ...ZERO_COST };
-		if (m.cost !== undefined) {
-			if (!isObject(m.cost)) fail(`${mAt}.cost`, "must be an object with input, output, cacheRead, cacheWrite ($ per million tokens)");
-			for (const [key, value] of Object.entries(m.cost as object)) {
-				if (!(key in ZERO_COST)) fail(`${mAt}.cost.${key}`, "unknown field (expected one of input, output, cacheRead, cacheWrite)");
-				if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-					fail(`${mAt}.cost.${key}`, "must be a number ≥ 0 ($ per million tokens)");
-				}
-				cost[key as keyof ModelCost] = value as number;
-			}
-		}
-		return {
-			id,
-			name: m.name === undefined ? id : string(m.name, `${mAt}.name`),
-			api,
-			provider: name,
-			baseUrl,
-			reasoning: m.reasoning === true,
-			input,
-			cost,
-			contextWindow,
-			maxTokens,
-			...(headers ? { headers: { ...headers } } : {}),
-			...(compat ? { compat: { ...compat } } : {}),
-		};
-	});
+	const provider = { name, baseUrl, api, headers, compat };
+	const models = (p.models as unknown[]).map((rawModel, i) => parseModel(rawModel, `${at}.models[${i}]`, provider));
 	return { name, baseUrl, api, apiKey, headers, compat, models };
+}
+
+function parseHeaders(value: unknown, at: string): Record<string, string> {
+	if (!isObject(value)) fail(at, "must be an object of header name to string");
+	for (const [header, v] of Object.entries(value as object)) {
+		if (typeof v !== "string") fail(`${at}.${header}`, "must be a string");
+	}
+	return { ...(value as Record<string, string>) };
+}
+
+/** What a model takes from its provider's entry. */
+type ProviderPart = Pick<CustomProviderConfig, "name" | "baseUrl" | "api" | "headers" | "compat">;
+
+function parseModel(raw: unknown, at: string, provider: ProviderPart): Model {
+	if (!isObject(raw)) fail(at, "must be an object");
+	const m = raw as Record<string, unknown>;
+	unknownFields(m, MODEL_FIELDS, at);
+	const id = nonEmptyString(m.id, `${at}.id`);
+	const contextWindow = m.contextWindow === undefined ? DEFAULT_CONTEXT_WINDOW : positiveInt(m.contextWindow, `${at}.contextWindow`);
+	const maxTokens = m.maxTokens === undefined ? Math.min(DEFAULT_MAX_TOKENS, contextWindow) : positiveInt(m.maxTokens, `${at}.maxTokens`);
+	if (m.reasoning !== undefined && typeof m.reasoning !== "boolean") fail(`${at}.reasoning`, "must be true or false");
+	const input: Model["input"] = m.input === undefined ? ["text"] : parseInput(m.input, `${at}.input`);
+	const cost = m.cost === undefined ? { ...ZERO_COST } : parseCost(m.cost, `${at}.cost`);
+	const { headers, compat } = provider;
+	return {
+		id,
+		name: m.name === undefined ? id : nonEmptyString(m.name, `${at}.name`),
+		api: provider.api,
+		provider: provider.name,
+		baseUrl: provider.baseUrl,
+		reasoning: m.reasoning === true,
+		input,
+		cost,
+		contextWindow,
+		maxTokens,
+		...(headers ? { headers: { ...headers } } : {}),
+		...(compat ? { compat: { ...compat } } : {}),
+	};
+}
+
+function parseInput(value: unknown, at: string): Model["input"] {
+	const ok = Array.isArray(value) && value.length > 0 && value.every((x) => x === "text" || x === "image");
+	if (!ok) fail(at, 'must be a non-empty array of "text" and "image"');
+	return [...new Set(value as Model["input"])];
+}
+
+function parseCost(value: unknown, at: string): ModelCost {
+	if (!isObject(value)) fail(at, "must be an object with input, output, cacheRead, cacheWrite ($ per million tokens)");
+	const cost = { ...ZERO_COST };
+	for (const [key, v] of Object.entries(value as object)) {
+		if (!(key in ZERO_COST)) fail(`${at}.${key}`, "unknown field (expected one of input, output, cacheRead, cacheWrite)");
+		if (typeof v !== "number" || !Number.isFinite(v) || v < 0) fail(`${at}.${key}`, "must be a number ≥ 0 ($ per million tokens)");
+		cost[key as keyof ModelCost] = v as number;
+	}
+	return cost;
 }
 
 function parseCompat(value: unknown, at: string, fail: (path: string, problem: string) => never): OpenAICompletionsCompat {
