@@ -127,37 +127,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const cwd = resolve(options.cwd);
 	const settings = options.settings ?? loadSettings({ cwd, env });
 	const notices: string[] = [];
-
 	const mode = options.sessionMode;
-	let loaded: LoadedSession | undefined;
-	if (mode.kind === "continue") {
-		loaded = loadLatest(cwd, env, notices);
-		if (!loaded) notices.push("No earlier session in this folder: starting a new one");
-	} else if (mode.kind === "file") {
-		loaded = loadSession(resolve(cwd, mode.path));
-	}
-	if (loaded) notices.push(...loaded.warnings);
-
-	const recorded = loaded?.model;
-	const model =
-		options.model ??
-		(recorded && options.registry?.find(`${recorded.provider}/${recorded.modelId}`)) ??
-		(settings.defaultModel ? options.registry?.find(settings.defaultModel) : undefined) ??
-		options.registry?.getAvailable()[0] ??
-		(await import("../ai/providers/demo.js")).registerDemoProvider();
-
-	const setup = options.permissions ?? loadPermissionSetup({ cwd, env });
-	if (options.permissionMode) {
-		setup.resolved.policy = { ...setup.resolved.policy, mode: options.permissionMode };
-		setup.resolved.yoloChosen = options.permissionMode === "yolo";
-	}
-	const permissions = new SessionPermissions({
-		cwd,
-		env,
-		setup,
-		channel: options.approvals ?? "print",
-		sandboxFactory: options.sandboxFactory,
-	});
+	const loaded = loadChosenSession(mode, cwd, env, notices);
+	const model = await chooseModel(options, loaded, settings);
+	const permissions = sessionPermissions(options, cwd, env);
 	notices.push(...permissions.notices);
 
 	const commands = loadCustomCommands({ cwd, env, reserved: slashCommands.map((c) => c.name) });
@@ -174,18 +147,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		beforeMutate,
 		model,
 		thinkingLevel: options.thinkingLevel ?? loaded?.thinkingLevel ?? settings.defaultThinkingLevel ?? "off",
-		tools: pickTools(
-			cwd,
-			options.tools,
-			{
-				beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(),
-				bash: { wrapSpawn: permissions.wrapSpawn },
-				deniedPaths: permissions.deniedPaths,
-				checkedPath: (id) => permissions.gate.takeCheckedPath(id),
-			},
-			env,
-			settings,
-		),
+		tools: sessionTools(options.tools, { cwd, env, settings, permissions, beforeMutate }),
 		permissions,
 		systemPrompt: options.systemPrompt,
 		appendSystemPrompt: options.appendSystemPrompt,
@@ -200,6 +162,61 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		skills: skills.skills,
 		mcp,
 	});
+}
+
+/** The session file `mode` asks for, loaded (its warnings added to `notices`); undefined for a new one. */
+function loadChosenSession(mode: SessionMode, cwd: string, env: Env, notices: string[]): LoadedSession | undefined {
+	let loaded: LoadedSession | undefined;
+	if (mode.kind === "continue") {
+		loaded = loadLatest(cwd, env, notices);
+		if (!loaded) notices.push("No earlier session in this folder: starting a new one");
+	} else if (mode.kind === "file") {
+		loaded = loadSession(resolve(cwd, mode.path));
+	}
+	if (loaded) notices.push(...loaded.warnings);
+	return loaded;
+}
+
+/** The model named by the caller, else the one the session used, the settings' default, the first available, the demo. */
+async function chooseModel(options: CreateAgentSessionOptions, loaded: LoadedSession | undefined, settings: Settings): Promise<Model> {
+	const recorded = loaded?.model;
+	return (
+		options.model ??
+		(recorded && options.registry?.find(`${recorded.provider}/${recorded.modelId}`)) ??
+		(settings.defaultModel ? options.registry?.find(settings.defaultModel) : undefined) ??
+		options.registry?.getAvailable()[0] ??
+		(await import("../ai/providers/demo.js")).registerDemoProvider()
+	);
+}
+
+/** The permission set-up of `cwd` (or the caller's), with a mode from a flag over the settings' one. */
+function sessionPermissions(options: CreateAgentSessionOptions, cwd: string, env: Env): SessionPermissions {
+	const setup = options.permissions ?? loadPermissionSetup({ cwd, env });
+	if (options.permissionMode) {
+		setup.resolved.policy = { ...setup.resolved.policy, mode: options.permissionMode };
+		setup.resolved.yoloChosen = options.permissionMode === "yolo";
+	}
+	return new SessionPermissions({ cwd, env, setup, channel: options.approvals ?? "print", sandboxFactory: options.sandboxFactory });
+}
+
+/** The chosen tools, wired to the permission gate and, through `beforeMutate`, the session's checkpoints. */
+function sessionTools(
+	names: CreateAgentSessionOptions["tools"],
+	c: { cwd: string; env: Env; settings: Settings; permissions: SessionPermissions; beforeMutate: MutationForwarder },
+) {
+	const { permissions, beforeMutate } = c;
+	return pickTools(
+		c.cwd,
+		names,
+		{
+			beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(),
+			bash: { wrapSpawn: permissions.wrapSpawn },
+			deniedPaths: permissions.deniedPaths,
+			checkedPath: (id) => permissions.gate.takeCheckedPath(id),
+		},
+		c.env,
+		c.settings,
+	);
 }
 
 /**
