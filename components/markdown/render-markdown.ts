@@ -1,7 +1,7 @@
 // One closed markdown block as styled rows wrapped to a width: headings, paragraphs with emphasis, code
 // spans and links, lists with hanging indents, quotes, rules, fenced code (coloured when highlight.js has
 // loaded) and anything else as its raw text. Pure; called once per block, when it enters history.
-import { lexer, type Token, type Tokens } from "marked";
+import { Marked, type Token, type Tokens } from "marked";
 import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 import {
 	type Line,
@@ -16,6 +16,25 @@ import {
 import { color, theme } from "../theme.js";
 import { highlightCode } from "./highlight.js";
 import { renderTable } from "./table.js";
+
+/**
+ * marked with two of its block rules asked only when they can match: every HTML block starts with "<"
+ * after at most three spaces, and a setext heading needs a line of "=" or "-" under it. Their regexes
+ * ran at every block start of the streaming tail, every frame (a third of the tail's lexing); `undefined`
+ * is "no such block here", `false` lets marked's own rule decide. Same tokens as marked's defaults
+ * (test/components/markdown/render-markdown.test.ts compares them on random sources).
+ */
+const markdown = new Marked({
+	tokenizer: {
+		html: (src: string) => (HTML_START.test(src) ? false : undefined),
+		lheading: (src: string) => (SETEXT_UNDERLINE.test(src) ? false : undefined),
+	},
+});
+const HTML_START = /^ {0,3}</;
+const SETEXT_UNDERLINE = /\n {0,3}[=-]/;
+
+/** Block tokens of `source` (sanitised), as marked's `lexer` gives them. */
+export const lexMarkdown = (source: string): Token[] => markdown.lexer(source);
 
 const CODE_INDENT: Segment[] = [{ text: "  " }];
 const RULE_WIDTH = 20;
@@ -130,5 +149,5 @@ function renderBlocks(tokens: Token[], width: number): Line[] {
 
 /** A closed block of assistant markdown as rows of at most `width` cells. */
 export function renderMarkdown(source: string, width: number): Line[] {
-	return renderBlocks(lexer(sanitizeTerminalText(source)), width);
+	return renderBlocks(lexMarkdown(sanitizeTerminalText(source)), width);
 }

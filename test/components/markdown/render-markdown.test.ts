@@ -1,6 +1,8 @@
+import fc from "fast-check";
+import { lexer } from "marked";
 import { describe, expect, it } from "vitest";
 import { highlightCode, loadHighlighter } from "../../../components/markdown/highlight.js";
-import { renderMarkdown } from "../../../components/markdown/render-markdown.js";
+import { lexMarkdown, renderMarkdown } from "../../../components/markdown/render-markdown.js";
 import { type Line, segmentsWidth } from "../../../components/render/styled-text.js";
 
 const text = (lines: Line[]) => lines.map((l) => l.map((s) => s.text).join("")).join("\n");
@@ -91,5 +93,62 @@ describe("renderMarkdown", () => {
 		const lines = renderMarkdown('```ts\nconst a = "s";\n```', 80);
 		expect(text(lines)).toBe('  ts\n  const a = "s";');
 		expect(styleOf(lines, "const")).toMatchObject({ color: "magenta" });
+	});
+});
+
+describe("the markdown lexer", () => {
+	it("gives marked's own tokens for random markdown (HTML blocks, setext headings, lists, code, tables, quotes)", () => {
+		const piece = fc.oneof(
+			fc.constantFrom("word", " ", "  ", "   ", "    ", "\n", "\n\n", "\t", "**", "*", "_", "`", "```", "~~~", "[a]", "(b)", "[x]: /u"),
+			fc.constantFrom(
+				"<",
+				">",
+				"<div>",
+				"</div>",
+				"<pre>",
+				"</pre>",
+				"<script>",
+				"<!-- c -->",
+				"<?p ?>",
+				"<!X>",
+				"<![CDATA[",
+				"<b>",
+				"<a href=x>",
+			),
+			fc.constantFrom(
+				"\n  ===",
+				"\n   ---",
+				"\n ==",
+				"\n    -",
+				"\n   <p>",
+				"=",
+				"==",
+				"===",
+				"-",
+				"--",
+				"---",
+				"- ",
+				"* ",
+				"+ ",
+				"1. ",
+				"2) ",
+				"# ",
+				"## ",
+				"> ",
+				"|",
+				"| a | b |",
+				"|---|---|",
+				":-:",
+			),
+			fc.constantFrom("漢字", "😀", "👍🏽", "\\", "&amp;", "https://x.io", "www.x.io"),
+			fc.string({ maxLength: 3 }),
+		);
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+				const source = pieces.join("");
+				expect(lexMarkdown(source)).toEqual(lexer(source));
+			}),
+			{ numRuns: 4000 },
+		);
 	});
 });
