@@ -1,6 +1,8 @@
 // The app over a real AgentSession and the faux provider streaming a reply with a known secret in it,
 // cut across deltas: no frame ever shows the secret or its start, and the reply shows [redacted]; the same
 // for a secret in a tool call's arguments (tool line, running line, approval prompt).
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
 import { processSecrets } from "../../src/safety/secrets.js";
@@ -55,5 +57,29 @@ describe("App showing a tool call whose arguments hold a known secret", () => {
 		const bashResult = fx.session.getState().messages.find((m) => m.role === "toolResult" && m.toolName === "bash");
 		expect(JSON.stringify(bashResult)).toContain("checking [redacted]");
 		for (const drawn of app.frames) expect(drawn).not.toContain("sk-ant-t");
+	});
+});
+
+describe("App showing an edit whose new text holds a known secret", () => {
+	it("the approval prompt's diff and the history's diff rows show [redacted]", async () => {
+		const secret = "sk-ant-edit-diff-0123456789abcdef";
+		fx = await createFixture({ session: { tools: ["read", "edit"], approvals: "prompt", apiKey: secret } });
+		writeFileSync(join(fx.cwd, "config.txt"), "key = none\n");
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("read", { path: "config.txt" })]),
+			fauxAssistantMessage([fauxToolCall("edit", { path: "config.txt", edits: [{ oldText: "none", newText: secret }] })]),
+			fauxAssistantMessage([fauxText("Edited.")]),
+		]);
+		const { app, frame, type } = await mountOnSession(fx.session, { rows: 30, columns: 120 });
+		unmount = () => app.unmount();
+		await type("put my key in the config\r");
+		await vi.waitFor(() => expect(frame()).toContain("edit wants to run"), { timeout: 10_000 });
+		expect(frame()).toContain("+key = [redacted]");
+		await type("y");
+		await vi.waitFor(() => expect(frame()).toContain("Edited."), { timeout: 10_000 });
+		expect(frame()).toMatch(/\+ key = \[redacted\]/);
+		// The file holds the real key: only the screen is redacted.
+		expect(readFileSync(join(fx.cwd, "config.txt"), "utf8")).toBe(`key = ${secret}\n`);
+		for (const drawn of app.frames) expect(drawn).not.toContain("sk-ant-e");
 	});
 });
