@@ -48,8 +48,9 @@ export function makeHome(options: { mockUrl?: string; modelIds?: string[] } = {}
 			RUDDER_DISCOVERY_PORTS: "",
 			NO_COLOR: "1",
 		},
-		// Retried: a CLI that has just exited may still be finishing a write (a checkpoint) under the folder.
-		cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+		// Retried (linear back-off, ~5 s in all): a CLI that was just killed may still be finishing a write
+		// under the folder (a checkpoint, the code cache's reply stage), slowly on a loaded machine.
+		cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
 	};
 }
 
