@@ -34,7 +34,16 @@ export function cpuMeter(pids, fallback) {
 		const dir = join(c.root, `rudder-bench-${process.pid}-${counter++}`);
 		try {
 			mkdirSync(dir);
-			for (const pid of pids()) writeFileSync(join(dir, "cgroup.procs"), String(pid));
+			const [root, ...rest] = pids();
+			writeFileSync(join(dir, "cgroup.procs"), String(root));
+			for (const pid of rest) {
+				try {
+					writeFileSync(join(dir, "cgroup.procs"), String(pid));
+				} catch (error) {
+					// A short-lived child (a `git` or `which` an app runs) may exit between listing and moving.
+					if (error.code !== "ESRCH") throw error;
+				}
+			}
 			if (Number.isFinite(c.read(dir))) {
 				return {
 					method: "cgroup",

@@ -36,4 +36,16 @@ describe("cpuMeter", () => {
 			parent.kill("SIGKILL");
 		}
 	});
+
+	it("a listed child that has exited before it could be moved does not cost the tree its cgroup", () => {
+		const parent = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+		try {
+			const meter = cpuMeter(() => [parent.pid, 2 ** 22 + 12345], treeCpuSeconds);
+			if (readdirSync("/sys/fs/cgroup").includes("cpuacct")) expect(meter.method).toBe("cgroup");
+			expect(meter.seconds()).toBeGreaterThanOrEqual(0);
+			meter.close();
+		} finally {
+			parent.kill("SIGKILL");
+		}
+	});
 });
