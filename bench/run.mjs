@@ -91,7 +91,10 @@ if (options.want("stream")) {
 	const cells = planCells(options, apps);
 	const { results, errors, cpuMethods } = await runMatrix(cells, log);
 	notes.push(...errors);
-	if (cpuMethods.includes("proc")) notes.push("some reply CPU was read from /proc in clock ticks (10 ms): a cgroup could not be made or the app's processes not moved into it");
+	if (cpuMethods.includes("proc"))
+		notes.push(
+			"some reply CPU was read from /proc in clock ticks (10 ms): a cgroup could not be made or the app's processes not moved into it",
+		);
 	const keys = cells.map(key);
 	const cpu = cpuTable(keys, results, apps);
 	sections.push(
