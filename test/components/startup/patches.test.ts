@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { patchStartupFile, STARTUP_PATCHED_FILES, startupPatchFilter, startupPatchKey } from "../../../components/startup/patches.js";
+import { countNewSegmenters } from "../../helpers/segmenter-count.js";
 
 const root = join(import.meta.dirname, "..", "..", "..");
 const plainWidth = join(root, "components", "startup", "plain-text.ts");
@@ -48,19 +49,12 @@ function bundle(entry: string, patched: boolean, format: "esm" | "cjs", outfile:
 
 /** Counts `new Intl.Segmenter` while `body` runs. */
 async function countSegmenters<T>(body: () => Promise<T>): Promise<{ value: T; made: number }> {
-	const intl = Intl as { Segmenter: typeof Intl.Segmenter };
-	const Original = intl.Segmenter;
-	let made = 0;
-	intl.Segmenter = class extends Original {
-		constructor(...args: ConstructorParameters<typeof Original>) {
-			super(...args);
-			made++;
-		}
-	};
+	const count = countNewSegmenters();
 	try {
-		return { value: await body(), made };
+		const value = await body();
+		return { value, made: count.made() };
 	} finally {
-		intl.Segmenter = Original;
+		count.restore();
 	}
 }
 
