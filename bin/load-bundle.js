@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 
@@ -45,6 +45,8 @@ export function readCache(file) {
 	if (stage === undefined || !digestOf(bytes[head], data).equals(digest)) return undefined;
 	return { data, stage };
 }
+
+const ms = (t) => `${t.toFixed(1)} ms`;
 
 const digestOf = (stageByte, data) =>
 	createHash("sha256")
@@ -86,17 +88,22 @@ export function writeCache(file, makeData, stage = STAGES[0], keep = [file]) {
  * valid; `require` is what the script's own require() calls reach. Returns {exports, status, stage,
  * cacheFile, script, reached}.
  */
-function runScript(file, hash, cacheDir, require) {
+function runScript(file, hash, cacheDir, require, log) {
 	const cacheFile = cacheDir ? cacheFileFor(cacheDir, hash) : undefined;
+	const started = performance.now();
 	const cached = cacheFile ? readCache(cacheFile) : undefined;
 	const script = new vm.Script(
 		`(function (exports, require, module, __filename, __dirname, __rudderBundleUrl) {${readFileSync(file, "utf8")}\n})`,
 		{ filename: file, cachedData: cached?.data, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER },
 	);
 	const status = cached === undefined ? "missing" : script.cachedDataRejected ? "rejected" : "used";
+	const compiled = performance.now();
 	const module = { exports: {} };
 	script.runInThisContext()(module.exports, require, module, file, dirname(file), pathToFileURL(file).href);
 	const stage = status === "used" ? cached.stage : undefined;
+	log?.(
+		`${basename(file)} cache ${status}${stage ? ` (${stage})` : ""}: read+compile ${ms(compiled - started)}, run ${ms(performance.now() - compiled)}`,
+	);
 	// `reached`: the furthest stage on disk (or written by this process); -1 for none. Nothing kept
 	// refers to `cached`: its data are garbage once V8 has them.
 	return { exports: module.exports, status, stage, cacheFile, script, reached: stage === undefined ? -1 : STAGES.indexOf(stage) };
@@ -110,8 +117,10 @@ function runScript(file, hash, cacheDir, require) {
  * used, and `saveCache(stage)`: it writes the cache of each script run so far whose cache on disk is of
  * an earlier stage (or none), once per stage. V8's data made after the code ran holds every function
  * compiled by then, those from the cache included, so the reply stage adds to the start-up one.
+ * `log(line)`, when given, hears what became of each script's cache and what each save wrote (the
+ * RUDDER_DEBUG_CODE_CACHE file of bin/rudder.js): a launch that keeps compiling from source shows there.
  */
-export function loadBundle({ file, bundleHash, cacheDir, vendors = [] }) {
+export function loadBundle({ file, bundleHash, cacheDir, vendors = [], log }) {
 	const run = [];
 	const keep = cacheDir ? [bundleHash, ...vendors.map((v) => v.hash)].map((h) => cacheFileFor(cacheDir, h)) : [];
 	const vendorOf = new Map(vendors.flatMap((v) => v.modules.map((m) => [m, v])));
@@ -123,14 +132,14 @@ export function loadBundle({ file, bundleHash, cacheDir, vendors = [] }) {
 		let exports = vendorExports.get(vendor);
 		if (!exports) {
 			const path = join(dirname(file), vendor.file);
-			const loaded = runScript(path, vendor.hash, cacheDir, createRequire(path));
+			const loaded = runScript(path, vendor.hash, cacheDir, createRequire(path), log);
 			run.push(loaded);
 			exports = loaded.exports;
 			vendorExports.set(vendor, exports);
 		}
 		return exports[id];
 	};
-	const main = runScript(file, bundleHash, cacheDir, bundleRequire);
+	const main = runScript(file, bundleHash, cacheDir, bundleRequire, log);
 	run.unshift(main);
 	const saveCache = (target = STAGES[0]) => {
 		const wanted = STAGES.indexOf(target);
@@ -138,7 +147,10 @@ export function loadBundle({ file, bundleHash, cacheDir, vendors = [] }) {
 		for (const entry of run) {
 			if (!entry.cacheFile || wanted <= entry.reached) continue;
 			entry.reached = wanted;
-			wrote = writeCache(entry.cacheFile, () => entry.script.createCachedData(), target, keep) || wrote;
+			const started = performance.now();
+			const written = writeCache(entry.cacheFile, () => entry.script.createCachedData(), target, keep);
+			log?.(`${basename(entry.cacheFile)} ${written ? "written" : "not written"} (${target}): ${ms(performance.now() - started)}`);
+			wrote = written || wrote;
 		}
 		return wrote;
 	};

@@ -2,7 +2,7 @@
 // React's development build costs about twice the CPU per update; the CLI always runs the production one.
 process.env.NODE_ENV ??= "production";
 
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { loadBundle } from "./load-bundle.js";
 
 const fail = (message) => {
@@ -27,7 +27,20 @@ async function fromBundle() {
 		bundleHash: manifest.hash,
 		cacheDir: `${cacheDir(process.env)}/code`,
 		vendors: manifest.vendors ?? [],
+		log: cacheLog(process.env.RUDDER_DEBUG_CODE_CACHE),
 	});
+}
+
+/** With RUDDER_DEBUG_CODE_CACHE=<file>: each script's cache use and each save, appended there with the time since start. */
+function cacheLog(file) {
+	if (!file) return undefined;
+	return (line) => {
+		try {
+			appendFileSync(file, `${performance.now().toFixed(1)} ms ${line}\n`);
+		} catch {
+			// a debug aid: never a reason to fail the launch
+		}
+	};
 }
 
 let loaded;
@@ -36,10 +49,13 @@ try {
 } catch (error) {
 	fail(missing(error) ? "not built yet: run `npm run build` first" : String(error?.message ?? error).split("\n")[0]);
 }
-// Written once start-up has run, so that it holds the functions start-up compiled (a --version run,
-// over before then, writes none: its cache would hold almost nothing and never be replaced); and once
-// more after the first reply, idle, so that the next process's first reply compiles nothing either.
-setTimeout(() => loaded.saveCache("start-up"), 1000).unref();
-const code = await loaded.exports.main(process.argv, { afterFirstReply: () => loaded.saveCache("reply") });
+// The cache is written once start-up has run, so that it holds the functions start-up compiled (main
+// says when: in the app once the first screen is drawn and the keyboard rests; a --version run writes
+// none), and once more after the first reply, idle, so that the next process's first reply compiles
+// nothing either.
+const code = await loaded.exports.main(process.argv, {
+	afterStartUp: () => loaded.saveCache("start-up"),
+	afterFirstReply: () => loaded.saveCache("reply"),
+});
 // Let piped stdout drain before exiting: process.exit would cut off a slow reader.
 process.stdout.write("", () => process.exit(code));

@@ -34,8 +34,16 @@ import { chooseSessionMode } from "./session-choice.js";
 const stdout: ModeOutput = { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true };
 const stderr: ModeOutput = { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true };
 
+/** When a run without the app counts as started (its request is on its way by then). */
+const HEADLESS_START_UP_MS = 1000;
+
 /** What bin/rudder.js asks to hear about (its code cache, docs/startup.md). */
 export interface StartupHooks {
+	/**
+	 * Once start-up has run: in the app when the first screen is drawn and the keyboard has rested
+	 * (src/modes/interactive.ts), in the other modes a second in. Never for --help, --version or bad usage.
+	 */
+	afterStartUp?: () => void;
 	/** Once, when the session has stayed idle for a while after its first run. */
 	afterFirstReply?: () => void;
 }
@@ -61,11 +69,12 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		return parsed.code;
 	}
 	const args = parsed.args;
+	const mode = chooseMode(args, process.stdin.isTTY === true);
+	if (mode !== "interactive" && hooks.afterStartUp) setTimeout(hooks.afterStartUp, HEADLESS_START_UP_MS).unref();
 	const cwd = process.cwd();
 	const env = process.env;
 	if (args.apiKey) processSecrets.add(args.apiKey);
 	const registry = new ModelRegistry({ env });
-	const mode = chooseMode(args, process.stdin.isTTY === true);
 	const { settings, problems: settingsProblems } = loadSettingsChecked({ cwd, env });
 	// Every config problem once, at start: a notice in the app, a stderr line in the other modes.
 	const configProblems = [...registry.problems, ...settingsProblems, ...takeReportedConfigProblems()].map(formatConfigProblem);
@@ -118,7 +127,8 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	const stopWatching = hooks.afterFirstReply ? afterFirstReply(session, hooks.afterFirstReply) : () => {};
 	try {
 		const notices = [...configProblems, choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
-		return await runMode(mode, session, args, prompt, { notices, openResumePicker: sessionMode.pick });
+		const app = { notices, openResumePicker: sessionMode.pick, afterFirstScreen: hooks.afterStartUp };
+		return await runMode(mode, session, args, prompt, app);
 	} finally {
 		stopWatching();
 		await session.dispose();
@@ -131,7 +141,7 @@ async function runMode(
 	session: AgentSession,
 	args: CliArgs,
 	prompt: string,
-	app: { notices: string[]; openResumePicker?: boolean },
+	app: { notices: string[]; openResumePicker?: boolean; afterFirstScreen?: () => void },
 ): Promise<number> {
 	switch (mode) {
 		case "print":

@@ -23,7 +23,12 @@ export interface InteractiveOptions {
 	notices?: string[];
 	/** Open the session picker at start (`rudder -r`). */
 	openResumePicker?: boolean;
+	/** Once the first screen is drawn and the keyboard rests (bin/rudder.js writes its code cache then). */
+	afterFirstScreen?: () => void;
 }
+
+/** Quiet after the first frame before `afterFirstScreen` (the text warm-up runs at 200 ms). */
+const AFTER_FIRST_SCREEN_MS = 300;
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
 const BRACKETED_PASTE_OFF = "\x1b[?2004l";
@@ -76,6 +81,10 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	const cancelMcpStart = whenInputRests(process.stdin, () => session.startMcpServers?.("interactive"));
 	// Off the first frame's path, before a user is likely to press anything (components/startup/warm-up.ts).
 	const warm = setTimeout(warmTextMeasuring, 200);
+	// After the warm-up, so the cache holds what it compiled; long before a launch is likely to end.
+	const cancelFirstScreen = options.afterFirstScreen
+		? whenInputRests(process.stdin, options.afterFirstScreen, { restMs: AFTER_FIRST_SCREEN_MS })
+		: () => {};
 	try {
 		await Promise.race([exited, instance.waitUntilExit()]);
 		// Quitting mid-run must not leave a model request or a tool running behind the prompt.
@@ -85,6 +94,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		}
 	} finally {
 		cancelMcpStart();
+		cancelFirstScreen();
 		clearTimeout(warm);
 		instance.unmount();
 		removeFrameWrites();

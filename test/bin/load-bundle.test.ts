@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cacheFileFor, loadBundle, readCache } from "../../bin/load-bundle.js";
 import { textBody } from "../helpers/openai-chunks.js";
 import { startScriptedServer } from "../helpers/sse-server.js";
+import { tmuxAppPerTest } from "../helpers/tmux-app.js";
 
 type Vendor = { file: string; hash: string; modules: string[] };
 type Loaded = {
@@ -19,7 +20,13 @@ type Loaded = {
 	stage?: string;
 	saveCache: (stage?: "start-up" | "reply") => boolean;
 };
-const load = loadBundle as (options: { file: string; bundleHash: string; cacheDir?: string; vendors?: Vendor[] }) => Loaded;
+const load = loadBundle as (options: {
+	file: string;
+	bundleHash: string;
+	cacheDir?: string;
+	vendors?: Vendor[];
+	log?: (line: string) => void;
+}) => Loaded;
 const cachedStage = (file: string) => (readCache(file) as { stage: string } | undefined)?.stage;
 
 let dir: string;
@@ -45,6 +52,12 @@ function writeBundle(name: string, answer: number): string {
 	);
 	return file;
 }
+
+/** The main script's cache file name for the build in dist/bundle. */
+const mainCacheName = () => {
+	const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "dist", "bundle", "bundle.json"), "utf8"));
+	return `${process.version}-${process.arch}-${manifest.hash}.bin`;
+};
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -218,6 +231,24 @@ describe("loadBundle", () => {
 		expect(load({ file: other, bundleHash: "x", cacheDir }).status).toBe("used");
 	});
 
+	it("tells its log what became of each cache (missing, rejected, used) and each save", () => {
+		const file = writeBundle("rudder.cjs", 4);
+		const lines: string[] = [];
+		const log = (line: string) => lines.push(line.replace(/\d+\.\d ms/g, "N ms"));
+		load({ file, bundleHash: "l", cacheDir, log }).saveCache();
+		writeFileSync(file, `${readFileSync(file, "utf8")}\nexports.extra = () => 0;\n`.repeat(3));
+		load({ file, bundleHash: "l", cacheDir, log }).saveCache();
+		load({ file, bundleHash: "l", cacheDir, log }).saveCache();
+		const name = `${process.version}-${process.arch}-l.bin`;
+		expect(lines).toEqual([
+			"rudder.cjs cache missing: read+compile N ms, run N ms",
+			`${name} written (start-up): N ms`,
+			"rudder.cjs cache rejected: read+compile N ms, run N ms",
+			`${name} written (start-up): N ms`,
+			"rudder.cjs cache used (start-up): read+compile N ms, run N ms",
+		]);
+	});
+
 	it("runs without a cache when its folder cannot be made, and saving says no instead of throwing", () => {
 		const blocker = join(dir, "a-file");
 		writeFileSync(blocker, "");
@@ -236,11 +267,6 @@ describe("loadBundle", () => {
 
 describe("bin/rudder.js with the built bundle", () => {
 	const bin = join(import.meta.dirname, "..", "..", "bin", "rudder.js");
-	/** The main script's cache file name for the build in dist/bundle. */
-	const mainCacheName = () => {
-		const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "dist", "bundle", "bundle.json"), "utf8"));
-		return `${process.version}-${process.arch}-${manifest.hash}.bin`;
-	};
 
 	/** An RPC session left open until a valid code cache is there (written a second in), then closed. */
 	async function runUntilCached(env: NodeJS.ProcessEnv, folder: string): Promise<number | null> {
@@ -334,4 +360,25 @@ describe("bin/rudder.js with the built bundle", () => {
 		expect(execFileSync(process.execPath, [bin, "--version"], { env, encoding: "utf8" })).toMatch(/^\d+\.\d+\.\d+\n$/);
 		expect(existsSync(join(dir, "xdg", "rudder", "code"))).toBe(false);
 	});
+});
+
+describe("the app in a real terminal (tmux) and its code cache", () => {
+	const term = tmuxAppPerTest("rudder-code-cache");
+
+	it("in the app, writes the start-up cache once the first screen is up and the keyboard rests, not under keys", async () => {
+		await term.start(["--no-session", "--model", "mock/mock-1"]);
+		const file = join(term.home.rudderHome, "cache", "code", mainCacheName());
+		// Keys from the first screen on, for longer than a second (when a save on a timer would come).
+		const typedUntil = Date.now() + 1200;
+		let typed = "";
+		while (Date.now() < typedUntil) {
+			term.sendText("x");
+			typed += "x";
+			expect(existsSync(file), "a cache written while keys were coming").toBe(false);
+			await sleep(60);
+		}
+		for (let i = 0; i < 200 && !existsSync(file); i++) await sleep(50);
+		expect(readCache(file)?.stage).toBe("start-up");
+		await term.waitForScreen((s) => s.includes(typed), "the typed keys");
+	}, 30_000);
 });
