@@ -27,6 +27,7 @@ import { FirstStart, welcomeRows } from "./first-start.js";
 import { History } from "./History.js";
 import { InputBox, inputRows } from "./InputBox.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./ink/live-budget.js";
+import { liveRegionFor } from "./ink/live-region.js";
 import { type InputHistory, openInputHistory } from "./input-history.js";
 import { hintLine, keyLabel } from "./key-hints.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "./keybindings.js";
@@ -121,12 +122,17 @@ export function App(props: AppProps) {
 	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
 	const [, refresh] = useReducer((n: number) => n + 1, 0);
 	const writers = useTerminalWriters();
-	const { batches, epoch, reprint } = useHistoryBatches(view.history, writers);
+	const bindings = props.keyBindings ?? DEFAULT_KEY_BINDINGS;
+	const hints = useMemo(() => keyHints(bindings), [bindings]);
+	const { batches, epoch, reprint } = useHistoryBatches(view.history, writers, {
+		region: liveRegionFor(liveTick).history,
+		columns: size.columns,
+		hints: hints.render,
+		writable: () => view.tools.size === 0 && view.shells.size === 0,
+	});
 	const editExternally = useExternalEditor(writers.raw);
 	useRunNotification(session, props.notifications, writers.raw);
 	const menu = useInputCompletion(editor.state, session, state.cwd);
-	const bindings = props.keyBindings ?? DEFAULT_KEY_BINDINGS;
-	const hints = useMemo(() => keyHints(bindings), [bindings]);
 	const pending = state.pendingApproval;
 	const approval = useApprovalPrompt(session, pending, refresh);
 	const status = useFlashStatus();

@@ -15,6 +15,24 @@ export interface HistoryBatch {
 	items: readonly HistoryItem[];
 }
 
+let lastBatch: { first: HistoryItem; last: HistoryItem; count: number; columns: number; hints?: RenderHints; text: string } | undefined;
+
+/**
+ * What <Static> prints for a batch: each item styled and wrapped (render/history-item.ts). Remembers
+ * its last answer: the live frame writer may have rendered the same batch for a frame it then left to
+ * React (live-region.ts), and items never change once in history.
+ */
+export function batchText(items: readonly HistoryItem[], columns: number, hints?: RenderHints): string {
+	const first = items[0];
+	const last = items.at(-1);
+	const b = lastBatch;
+	if (b && first && b.first === first && b.last === last && b.count === items.length && b.columns === columns && b.hints === hints)
+		return b.text;
+	const text = items.map((item) => renderHistoryItem(item, columns, hints)).join("\n");
+	lastBatch = first && last ? { first, last, count: items.length, columns, hints, text } : undefined;
+	return text;
+}
+
 export const History = React.memo(function History({
 	items,
 	columns,
@@ -30,7 +48,7 @@ export const History = React.memo(function History({
 			{(batch) => (
 				// One <Text> per batch: each item is already styled and wrapped (render/history-item.ts), so
 				// Ink has one node to lay out and no line wider than the terminal to wrap.
-				<Text key={batch.id}>{batch.items.map((item) => renderHistoryItem(item, columns, hints)).join("\n")}</Text>
+				<Text key={batch.id}>{batchText(batch.items, columns, hints)}</Text>
 			)}
 		</Static>
 	);

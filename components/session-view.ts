@@ -64,8 +64,9 @@ export class SessionView {
 	/** Bumped on every change; the React hook compares it. */
 	version = 0;
 	/**
-	 * Bumped on every change but streamed text and thinking that stay in the open tail: while it stands
-	 * still, a frame redraws the live tail alone (use-session.ts).
+	 * Bumped on every change but streamed text and thinking: while it stands still, a frame redraws the
+	 * live tail alone (use-session.ts), and prints the blocks that text closed (appended to `history`)
+	 * above it (components/ink/live-region.ts).
 	 */
 	structure = 0;
 
@@ -245,7 +246,8 @@ export class SessionView {
 					splitter = new MarkdownBlockSplitter();
 					this.splitters.set(e.contentIndex, splitter);
 				}
-				for (const block of splitter.push(e.delta)) this.add({ kind: "markdown", source: block });
+				// A block the delta closed is history, but no change of structure: the tail's frame prints it.
+				for (const block of splitter.push(e.delta)) this.history.push({ kind: "markdown", source: block, id: this.nextId++ });
 				this.tail = { ...this.tail, text: splitter.tail };
 				break;
 			}

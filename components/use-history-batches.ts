@@ -8,8 +8,10 @@
 // the terminal re-wraps the rows already printed, new items are wrapped to the new width, and only the
 // live region is drawn again (components/ink/reflow-guard.ts), so the scrollback holds the
 // conversation once however often the window is resized.
-import { useCallback, useMemo, useRef, useState } from "react";
-import type { HistoryBatch } from "./History.js";
+import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { batchText, type HistoryBatch } from "./History.js";
+import type { RegionHistory } from "./ink/live-region.js";
+import type { RenderHints } from "./render/hints.js";
 import type { HistoryItem } from "./session-view.js";
 
 /** Items printed again by a reprint; older ones stay in the session file. */
@@ -47,9 +49,27 @@ interface Writers {
 	rows(): number;
 }
 
-export function useHistoryBatches(history: readonly HistoryItem[], write: Writers) {
+/**
+ * Where the live frame writer prints history without React (components/ink/live-region.ts), and how
+ * History prints it: the same text at the same width.
+ */
+export interface HistoryPrinter {
+	region: RegionHistory;
+	columns: number;
+	hints?: RenderHints;
+	/**
+	 * False when an App render would change more on screen than the tail, the status line and the new
+	 * history (a running tool's row shows its elapsed time): then new history is left to React.
+	 */
+	writable(): boolean;
+}
+
+export function useHistoryBatches(history: readonly HistoryItem[], write: Writers, printer?: HistoryPrinter) {
 	const [epoch, setEpoch] = useState(0);
 	const printed = useRef({ list: [] as HistoryBatch[], length: 0, epoch: 0 });
+	const region = printer?.region;
+	// Items the writer could not print re-render the App.
+	useSyncExternalStore(region?.react.subscribe ?? noSubscribe, region?.react.get ?? zero);
 	const length = history.length;
 	// A new array only when a batch was added or a reprint began, so History skips re-rendering otherwise.
 	const batches = useMemo(() => {
@@ -58,11 +78,23 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 			p.epoch = epoch;
 			p.list = reprintBatches(history);
 		} else if (length > p.length) {
-			p.list = [...p.list, { id: p.length, items: history.slice(p.length) }];
+			// Items the writer printed already are on screen: the batch starts after them.
+			const from = Math.max(p.length, region?.printed ?? 0);
+			if (length > from) p.list = [...p.list, { id: from, items: history.slice(from) }];
 		}
 		p.length = length;
+		if (region) region.printed = length;
 		return p.list;
-	}, [history, length, epoch]);
+	}, [history, length, epoch, region]);
+	if (printer) {
+		const { columns, hints } = printer;
+		printer.region.pending = () => {
+			const from = printer.region.printed;
+			if (history.length <= from) return undefined;
+			if (!printer.writable()) return { text: undefined, columns, to: history.length };
+			return { text: batchText(history.slice(from), columns, hints), columns, to: history.length };
+		};
+	}
 	const { raw, aboveLiveRegion, rows } = write;
 	/** Ctrl+L: a clean screen with the history printed again (a clean screen even when it is empty). */
 	const reprint = useCallback(() => {
@@ -75,3 +107,6 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 	}, [history, raw, aboveLiveRegion, rows]);
 	return { batches, epoch, reprint };
 }
+
+const noSubscribe = () => () => {};
+const zero = () => 0;

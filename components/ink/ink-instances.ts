@@ -22,6 +22,8 @@ export interface InkInstance {
 		staticNode?: { yogaNode?: { getComputedHeight(): number } };
 		/** Ink's throttled render (what a React commit calls after layout). */
 		onRender(): void;
+		/** Ink's unthrottled render (what a commit with new <Static> output calls). */
+		onImmediateRender(): void;
 	};
 	calculateLayout(): void;
 	/** Patched: the last frame onRender rendered or was given (in every mode, written or not). */
@@ -30,8 +32,9 @@ export interface InkInstance {
 	rudderLayouts?: number;
 	rudderRenders?: number;
 	rudderRenderedLayout?: number;
-	/** Patched: frames onRender took from `rudderLiveFrame`. */
+	/** Patched: frames onRender took from `rudderLiveFrame`, and those of them that printed history. */
 	rudderSpliced?: number;
+	rudderSplicedHistory?: number;
 	/** Patched: asked first by onRender; a frame to write instead of rendering the tree, or undefined. */
 	rudderLiveFrame?: () => InkFrame | undefined;
 }

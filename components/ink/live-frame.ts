@@ -10,7 +10,7 @@
 // tree out and lets Ink render it. test/components/ink/patched/live-frame.test.tsx streams random
 // replies through both and requires the same bytes, frame by frame.
 import type { InkFrame, InkInstance } from "./ink-instances.js";
-import { rowBuilder } from "./row-cached-output.js";
+import { rowBuilder, staticRows } from "./row-cached-output.js";
 
 /** The bits of Ink's DOM (ink/build/dom.js) a part is made of. */
 export interface InkYoga {
@@ -42,6 +42,16 @@ export interface LivePart {
 	rows(): readonly string[];
 }
 
+/**
+ * History that became final since React's last <Static> output: the text History's <Text> would hold
+ * for it (rows already cut to `columns`), and what to call once it is on its way to the terminal.
+ */
+export interface NewHistory {
+	text: string;
+	columns: number;
+	printed(): void;
+}
+
 /** Where the part's rows were in Ink's last frame. */
 interface Placed {
 	top: number;
@@ -60,7 +70,14 @@ export class LiveFrameWriter {
 	private placedAt: number | undefined;
 	private placed: (Placed | undefined)[] = [];
 	/** New rows in Ink's tree, waiting for Ink to render them: Ink's layout count when they went in. */
-	private waiting: { layouts: number | undefined; rows: (readonly string[] | undefined)[] } | undefined;
+	private waiting:
+		| {
+				layouts: number | undefined;
+				rows: (readonly string[] | undefined)[];
+				/** A frame with new history, spliced already: Ink renders it at once. */
+				ready?: { frame: InkFrame; printed(): void };
+		  }
+		| undefined;
 	/** Ink's layout count when the tree last got text its layout has not seen. */
 	private staleAt: number | undefined;
 
@@ -69,8 +86,12 @@ export class LiveFrameWriter {
 
 	constructor(private readonly parts: readonly LivePart[]) {}
 
-	/** Puts the parts' current rows into Ink's tree and asks Ink to draw them; false when React must. */
-	draw(ink: InkInstance | undefined): boolean {
+	/**
+	 * Puts the parts' current rows into Ink's tree and asks Ink to draw them; false when React must.
+	 * With `history`, the frame also prints it above the live region, as <Static> would: Ink renders it
+	 * at once (as a commit with new <Static> output makes it), so it needs no render behind the throttle.
+	 */
+	draw(ink: InkInstance | undefined, history?: NewHistory): boolean {
 		if (!ink || ink.isScreenReaderEnabled || ink.rudderRenders === undefined || !rowBuilder()) return false;
 		if (this.hooked !== ink) {
 			this.hooked = ink;
@@ -79,9 +100,14 @@ export class LiveFrameWriter {
 		// Rows still waiting for Ink's throttle: the waiting render takes the newest ones.
 		if (!this.waiting) {
 			if (ink.hasPendingThrottledRender || !this.place(ink)) return false;
-		} else if (ink.rudderLayouts !== this.waiting.layouts) return false;
+		} else if (history || ink.rudderLayouts !== this.waiting.layouts) return false;
+		const staticOutput = history ? this.staticOutput(ink, history) : undefined;
+		if (history && staticOutput === undefined) return false;
 		const rows = this.nextRows();
 		if (!rows) return false;
+		// With history the frame goes out now: spliced before the tree changes, handed over by frame().
+		const ready = history ? this.splice(ink, rows, staticOutput) : undefined;
+		if (history && !ready) return false;
 		for (let i = 0; i < rows.length; i++) {
 			const at = this.placed[i];
 			const next = rows[i];
@@ -92,16 +118,33 @@ export class LiveFrameWriter {
 		}
 		this.staleAt = ink.rudderLayouts;
 		const render = !this.waiting;
-		this.waiting = { layouts: ink.rudderLayouts, rows };
-		if (render) ink.rootNode.onRender();
+		this.waiting = { layouts: ink.rudderLayouts, rows, ready: ready && history ? { frame: ready, printed: history.printed } : undefined };
+		if (ready) ink.rootNode.onImmediateRender();
+		else if (render) ink.rootNode.onRender();
 		return true;
+	}
+
+	/** What Ink's renderer gives for <Static> holding `history`, or undefined when Ink would wrap or sanitise it. */
+	private staticOutput(ink: InkInstance, history: NewHistory): string | undefined {
+		const width = ink.rootNode.yogaNode?.getComputedWidth();
+		if (!ink.rootNode.staticNode?.yogaNode || width !== history.columns) return undefined;
+		const builder = rowBuilder();
+		const lines = history.text.split("\n");
+		if (!builder || lines.some((line) => !drawable(line) || builder.widestLine(line) > width)) return undefined;
+		const rows = staticRows(width, lines);
+		return rows && `${rows.join("\n")}\n`;
 	}
 
 	/** Called by Ink's onRender: the spliced frame, or undefined for Ink to render its (laid out) tree. */
 	frame(ink: InkInstance): InkFrame | undefined {
 		const waiting = this.waiting;
 		this.waiting = undefined;
-		const spliced = waiting && ink.rudderLayouts === waiting.layouts ? this.splice(ink, waiting.rows) : undefined;
+		if (waiting?.ready && ink.rudderLayouts === waiting.layouts) {
+			// Printed only once Ink has it: a frame Ink did not take leaves the history to React.
+			waiting.ready.printed();
+			return waiting.ready.frame;
+		}
+		const spliced = waiting && !waiting.ready && ink.rudderLayouts === waiting.layouts ? this.splice(ink, waiting.rows) : undefined;
 		if (spliced) return spliced;
 		this.placedAt = undefined;
 		if (this.staleAt !== undefined && this.staleAt === ink.rudderLayouts) ink.calculateLayout();
@@ -141,7 +184,7 @@ export class LiveFrameWriter {
 	}
 
 	/** Ink's last frame with the parts' rows replaced; undefined when it does not match what was placed. */
-	private splice(ink: InkInstance, rows: (readonly string[] | undefined)[]): InkFrame | undefined {
+	private splice(ink: InkInstance, rows: (readonly string[] | undefined)[], staticOutput?: string): InkFrame | undefined {
 		const builder = rowBuilder();
 		const staticNode = ink.rootNode.staticNode;
 		if (!builder || this.placedAt !== ink.rudderRenders || (staticNode?.yogaNode?.getComputedHeight() ?? 0) !== 0) return undefined;
@@ -161,8 +204,8 @@ export class LiveFrameWriter {
 			shift += partRows.length - at.height;
 			at.height = partRows.length;
 		}
-		// What Ink's renderer gives for an empty <Static> node (a frame without new history).
-		return { output: lines.join("\n"), outputHeight: lines.length, staticOutput: staticNode?.yogaNode ? "\n" : "" };
+		// An empty <Static> node gives "\n" (a frame without new history).
+		return { output: lines.join("\n"), outputHeight: lines.length, staticOutput: staticOutput ?? (staticNode?.yogaNode ? "\n" : "") };
 	}
 }
 

@@ -46,7 +46,7 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 					"Output.prototype.get = function get() {\n" +
 					"\treturn rudderRenderOutput(this, { styledCharsToString, sliceAnsi });\n};\n" +
 					// The live frame writer builds its rows with the same code and caches (live-frame.ts).
-					"rudderRegisterRowDeps({ styledCharsToString, sliceAnsi }, () => sharedOutputCaches());\n",
+					"rudderRegisterRowDeps({ styledCharsToString, sliceAnsi }, () => sharedOutputCaches(), () => new OutputCaches());\n",
 			},
 		],
 		"ink.js": [
@@ -67,7 +67,8 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 					"const rudderFrame = this.rudderLiveFrame?.();\n" +
 					"        const { output, outputHeight, staticOutput } = rudderFrame ?? render(this.rootNode, this.isScreenReaderEnabled);\n" +
 					"        this.rudderOutput = output;\n" +
-					"        if (rudderFrame) this.rudderSpliced = (this.rudderSpliced ?? 0) + 1;\n" +
+					"        if (rudderFrame) {\n            this.rudderSpliced = (this.rudderSpliced ?? 0) + 1;\n" +
+					"            if (rudderFrame.staticOutput.length > 1) this.rudderSplicedHistory = (this.rudderSplicedHistory ?? 0) + 1;\n        }\n" +
 					"        else {\n            this.rudderRenders = (this.rudderRenders ?? 0) + 1;\n            this.rudderRenderedLayout = this.rudderLayouts;\n        }",
 			},
 		],

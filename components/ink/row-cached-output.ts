@@ -218,11 +218,23 @@ function buildPlainRow(width: number, pieces: Array<{ x: number; line: string }>
 }
 
 type Caches = InkOutput["caches"];
-let registered: { deps: OutputDeps; caches: () => Caches } | undefined;
+let registered: { deps: OutputDeps; caches: () => Caches; fresh: () => Caches } | undefined;
 
-/** Called by the patched output.js with what its module imports and its shared caches. */
-export function registerRowDeps(deps: OutputDeps, caches: () => Caches): void {
-	registered = { deps, caches };
+/** Called by the patched output.js with what its module imports, its shared caches and a maker of new ones. */
+export function registerRowDeps(deps: OutputDeps, caches: () => Caches, fresh: () => Caches): void {
+	registered = { deps, caches, fresh };
+}
+
+/**
+ * Builds the rows of one <Static> write (one line per row at x 0, every line fitting `width`) as Ink's
+ * Output does for <Static>: with caches of their own, kept out of the row cache (drawn once). Undefined
+ * on Ink as installed.
+ */
+export function staticRows(width: number, lines: readonly string[]): string[] | undefined {
+	const r = registered;
+	if (!r) return undefined;
+	const out = { caches: r.fresh(), width } as InkOutput;
+	return lines.map((line) => buildRow(out, r.deps, [{ x: 0, line }]));
 }
 
 /**

@@ -19,7 +19,7 @@ describe("SessionView", () => {
 		expect(view.tail.text).toBe("");
 	});
 
-	it("counts a change of structure for everything but text that stays in the open tail", () => {
+	it("counts a change of structure for everything but streamed text (a block it closes goes to history without one)", () => {
 		const session = new FakeSession();
 		const view = new SessionView(session);
 		session.subscribe((e) => view.handle(e));
@@ -31,12 +31,13 @@ describe("SessionView", () => {
 		// The tail alone moved: a frame can redraw it without the App.
 		expect(view.structure).toBe(before);
 		expect(view.tail.text).toBe("Para one, still open");
+		const items = view.history.length;
 		session.text(".\n\nNext");
-		// A closed block went to history: the App draws it.
-		expect(view.structure).toBeGreaterThan(before);
-		const closed = view.structure;
+		// A closed block went to history, printed by the tail's frame (components/ink/live-region.ts).
+		expect(view.history.slice(items)).toMatchObject([{ kind: "markdown", source: "Para one, still open." }]);
+		expect(view.structure).toBe(before);
 		session.finish("stop");
-		expect(view.structure).toBeGreaterThan(closed);
+		expect(view.structure).toBeGreaterThan(before);
 	});
 
 	it("flushes thinking dim into history when its block ends", () => {
