@@ -84,6 +84,51 @@ export function writeCache(file, makeData, stage = STAGES[0], keep = [file]) {
 }
 
 /**
+ * Built-in modules the scripts require when loaded but use only to run a command (commander requires
+ * it for subcommands it never runs here, the tools for their processes): loaded on first use, ~3 ms
+ * of start-up (with dgram and its other modules) off the first frame.
+ */
+const LAZY_BUILTINS = new Set(["child_process", "node:child_process"]);
+
+/**
+ * A stand-in for the module `load()` returns, made by it on the first use of an export (a property
+ * read, `in`, or listing the keys); every use after reads the real module. Used the way the bundle
+ * uses a module (`mod.name(...)`), it behaves as the module itself.
+ */
+export function lazyModule(load) {
+	let real;
+	const target = () => {
+		real ??= load();
+		return real;
+	};
+	return new Proxy(Object.create(null), {
+		get: (_, key) => target()[key],
+		has: (_, key) => key in target(),
+		ownKeys: () => Reflect.ownKeys(target()),
+		getOwnPropertyDescriptor: (_, key) => {
+			const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
+			// A proxy may not report a property its (empty) target lacks as non-configurable.
+			return descriptor && { ...descriptor, configurable: true };
+		},
+	});
+}
+
+/** `base` (a Node require), with LAZY_BUILTINS answered by lazy modules. */
+function withLazyBuiltins(base) {
+	const lazy = new Map();
+	const require = (id) => {
+		if (!LAZY_BUILTINS.has(id)) return base(id);
+		if (!lazy.has(id))
+			lazy.set(
+				id,
+				lazyModule(() => base(id)),
+			);
+		return lazy.get(id);
+	};
+	return Object.assign(require, { resolve: base.resolve, cache: base.cache, main: base.main });
+}
+
+/**
  * Compiles and runs one CommonJS script (`file`, its build hash `hash`) with its code cache when
  * valid; `require` is what the script's own require() calls reach. Returns {exports, status, stage,
  * cacheFile, script, reached}.
@@ -111,8 +156,10 @@ function runScript(file, hash, cacheDir, require, log) {
 
 /**
  * Evaluates the bundle at `file` (its build hash `bundleHash`), with the code cache of `cacheDir` when
- * one is there and valid. `vendors` ({file, hash, modules} of bundle.json) are scripts of their own,
- * each run (with its own cache) when the bundle first requires one of its modules. Returns the
+ * one is there and valid. `vendors` ({file, hash, modules, deferred} of bundle.json) are scripts of
+ * their own, each run (with its own cache) when the bundle first requires one of its modules, or, for a
+ * `deferred` one, when the bundle first uses an export of one (its modules are required at load but
+ * first used after the first frame). Returns the
  * bundle's exports, what became of its cache ("used", "missing", "rejected"), the stage of the cache
  * used, and `saveCache(stage)`: it writes the cache of each script run so far whose cache on disk is of
  * an earlier stage (or none), once per stage. V8's data made after the code ran holds every function
@@ -125,19 +172,26 @@ export function loadBundle({ file, bundleHash, cacheDir, vendors = [], log }) {
 	const keep = cacheDir ? [bundleHash, ...vendors.map((v) => v.hash)].map((h) => cacheFileFor(cacheDir, h)) : [];
 	const vendorOf = new Map(vendors.flatMap((v) => v.modules.map((m) => [m, v])));
 	const vendorExports = new Map();
-	const nodeRequire = createRequire(file);
-	const bundleRequire = (id) => {
-		const vendor = vendorOf.get(id);
-		if (!vendor) return nodeRequire(id);
+	const nodeRequire = withLazyBuiltins(createRequire(file));
+	const vendorScript = (vendor) => {
 		let exports = vendorExports.get(vendor);
 		if (!exports) {
 			const path = join(dirname(file), vendor.file);
-			const loaded = runScript(path, vendor.hash, cacheDir, createRequire(path), log);
+			const loaded = runScript(path, vendor.hash, cacheDir, withLazyBuiltins(createRequire(path)), log);
 			run.push(loaded);
 			exports = loaded.exports;
 			vendorExports.set(vendor, exports);
 		}
-		return exports[id];
+		return exports;
+	};
+	const deferred = new Map();
+	const bundleRequire = (id) => {
+		const vendor = vendorOf.get(id);
+		if (!vendor) return nodeRequire(id);
+		if (!vendor.deferred || vendorExports.has(vendor)) return vendorScript(vendor)[id];
+		const stub = deferred.get(id) ?? lazyModule(() => vendorScript(vendor)[id]);
+		deferred.set(id, stub);
+		return stub;
 	};
 	const main = runScript(file, bundleHash, cacheDir, bundleRequire, log);
 	run.unshift(main);

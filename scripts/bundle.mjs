@@ -63,7 +63,9 @@ const VENDOR_GROUPS = {
 	highlight: { packages: ["highlight.js"], lazy: true },
 	typebox: { packages: ["typebox"] },
 	react: { packages: ["react", "react-reconciler", "scheduler"] },
-	marked: { packages: ["marked"] },
+	// Required at load, first used after the first frame (the first markdown block, or the warm-up when
+	// typing rests): its script runs on the first use of an export (bin/load-bundle.js), ~5 ms off launch.
+	marked: { packages: ["marked"], deferred: true },
 	commander: { packages: ["commander"] },
 };
 const groupOf = (path) =>
@@ -137,7 +139,7 @@ for (const [group, modules] of Object.entries(vendorImports(main.metafile))) {
 		// require() alone would take the MCP SDK's CommonJS build, three times the size.
 		conditions: ["import"],
 	});
-	vendors.push({ file, hash: hashOf(file), modules });
+	vendors.push({ file, hash: hashOf(file), modules, ...(VENDOR_GROUPS[group].deferred ? { deferred: true } : {}) });
 }
 
 // The code cache is keyed by these hashes: a rebuilt script never meets the cache of another.

@@ -24,17 +24,21 @@ import { renderTable } from "./table.js";
  * is "no such block here", `false` lets marked's own rule decide. Same tokens as marked's defaults
  * (test/components/markdown/render-markdown.test.ts compares them on random sources).
  */
-const markdown = new Marked({
-	tokenizer: {
-		html: (src: string) => (HTML_START.test(src) ? false : undefined),
-		lheading: (src: string) => (SETEXT_UNDERLINE.test(src) ? false : undefined),
-	},
-});
+let markdown: Marked | undefined;
+// Made on first use, not at load: the bundle runs marked's script then (bin/load-bundle.js), after the
+// first frame, which has no markdown to draw.
+const parser = (): Marked =>
+	(markdown ??= new Marked({
+		tokenizer: {
+			html: (src: string) => (HTML_START.test(src) ? false : undefined),
+			lheading: (src: string) => (SETEXT_UNDERLINE.test(src) ? false : undefined),
+		},
+	}));
 const HTML_START = /^ {0,3}</;
 const SETEXT_UNDERLINE = /\n {0,3}[=-]/;
 
 /** Block tokens of `source` (sanitised), as marked's `lexer` gives them. */
-export const lexMarkdown = (source: string): Token[] => markdown.lexer(source);
+export const lexMarkdown = (source: string): Token[] => parser().lexer(source);
 
 const CODE_INDENT: Segment[] = [{ text: "  " }];
 const RULE_WIDTH = 20;

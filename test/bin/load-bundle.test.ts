@@ -8,12 +8,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript next to bin/rudder.js, without type declarations
-import { cacheFileFor, loadBundle, readCache } from "../../bin/load-bundle.js";
+import { cacheFileFor, lazyModule, loadBundle, readCache } from "../../bin/load-bundle.js";
 import { textBody } from "../helpers/openai-chunks.js";
 import { startScriptedServer } from "../helpers/sse-server.js";
 import { tmuxAppPerTest } from "../helpers/tmux-app.js";
 
-type Vendor = { file: string; hash: string; modules: string[] };
+type Vendor = { file: string; hash: string; modules: string[]; deferred?: boolean };
 type Loaded = {
 	exports: { main: () => number; later: () => number; url: string; file: string };
 	status: string;
@@ -187,6 +187,60 @@ describe("loadBundle", () => {
 		expect(third.exports.main()).toBe(15);
 		expect(third.saveCache("reply")).toBe(true);
 		expect(readdirSync(cacheDir).sort()).toEqual([names[0], `${process.version}-${process.arch}-vy.bin`]);
+	});
+
+	it("runs a deferred vendor script on the first use of one of its exports, not when the bundle requires it", () => {
+		writeFileSync(
+			join(dir, "vendor-d.cjs"),
+			`globalThis.deferredRuns = (globalThis.deferredRuns ?? 0) + 1;\nclass Parser { constructor(n) { this.n = n; } twice() { return this.n * 2; } }\nmodule.exports = { md: { Parser, version: 3 } };\n`,
+		);
+		const vendors = [{ file: "vendor-d.cjs", hash: "vd", modules: ["md"], deferred: true }];
+		const file = join(dir, "rudder.cjs");
+		// As esbuild emits it: the require at load, the exports read where they are used.
+		writeFileSync(
+			file,
+			`var md = require("md");\nexports.main = () => new md.Parser(4).twice() + md.version;\nexports.later = () => "version" in md;\n`,
+		);
+		const g = globalThis as { deferredRuns?: number };
+		g.deferredRuns = 0;
+		const lines: string[] = [];
+		const first = load({ file, bundleHash: "d", cacheDir, vendors, log: (line) => lines.push(line) });
+		expect(g.deferredRuns).toBe(0);
+		expect(lines.some((l) => l.startsWith("vendor-d.cjs"))).toBe(false);
+		expect([first.exports.main(), first.exports.main(), first.exports.later()]).toEqual([11, 11, true]);
+		expect(g.deferredRuns).toBe(1);
+		// Its cache is saved with the others once it has run.
+		expect(first.saveCache("start-up")).toBe(true);
+		expect(readdirSync(cacheDir)).toContain(`${process.version}-${process.arch}-vd.bin`);
+	});
+
+	it("a lazy module is loaded on its first use, once, and reads, lists and tests keys as the module itself", () => {
+		let loads = 0;
+		const real = { spawn: (cmd: string) => `ran ${cmd}`, constants: { a: 1 } };
+		const lazy = lazyModule(() => {
+			loads++;
+			return real;
+		}) as typeof real;
+		expect(loads).toBe(0);
+		expect(lazy.spawn("ls")).toBe("ran ls");
+		expect(["spawn" in lazy, "nope" in lazy, Object.keys(lazy), lazy.constants]).toEqual([
+			true,
+			false,
+			["spawn", "constants"],
+			real.constants,
+		]);
+		expect({ ...lazy }).toEqual(real);
+		expect(loads).toBe(1);
+	});
+
+	it("answers the bundle's require of child_process with the real module, loaded on first use", () => {
+		const file = join(dir, "rudder.cjs");
+		writeFileSync(
+			file,
+			`var cp = require("node:child_process");\nexports.main = () => cp.execFileSync(process.execPath, ["-e", "process.stdout.write('17')"], { encoding: "utf8" });\nexports.later = () => typeof cp.spawn;\n`,
+		);
+		const loaded = load({ file, bundleHash: "cp", cacheDir });
+		expect([loaded.exports.main(), loaded.exports.later()]).toEqual(["17", "function"]);
 	});
 
 	it("ignores a corrupt or truncated cache, runs the bundle, and writes a good one", () => {
@@ -366,7 +420,13 @@ describe("the app in a real terminal (tmux) and its code cache", () => {
 	const term = tmuxAppPerTest("rudder-code-cache");
 
 	it("in the app, writes the start-up cache once the first screen is up and the keyboard rests, not under keys", async () => {
+		const { home } = await term.setUp();
+		const log = join(home.rudderHome, "code-cache.log");
+		home.env.RUDDER_DEBUG_CODE_CACHE = log;
 		await term.start(["--no-session", "--model", "mock/mock-1"]);
+		// marked's script is deferred: the first screen has no markdown, so it has not run.
+		expect(readFileSync(log, "utf8")).toMatch(/^[\d.]+ ms rudder\.cjs cache missing/m);
+		expect(readFileSync(log, "utf8")).not.toContain("vendor-marked.cjs");
 		const file = join(term.home.rudderHome, "cache", "code", mainCacheName());
 		// Keys from the first screen on, for longer than a second (when a save on a timer would come).
 		const typedUntil = Date.now() + 1200;
@@ -380,5 +440,8 @@ describe("the app in a real terminal (tmux) and its code cache", () => {
 		for (let i = 0; i < 200 && !existsSync(file); i++) await sleep(50);
 		expect(readCache(file)?.stage).toBe("start-up");
 		await term.waitForScreen((s) => s.includes(typed), "the typed keys");
+		// Its first use (the markdown warm-up once typing rests) runs it.
+		for (let i = 0; i < 200 && !readFileSync(log, "utf8").includes("vendor-marked.cjs"); i++) await sleep(50);
+		expect(readFileSync(log, "utf8")).toMatch(/vendor-marked\.cjs cache missing/);
 	}, 30_000);
 });
