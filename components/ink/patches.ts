@@ -71,6 +71,18 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 					"            if (rudderFrame.staticOutput.length > 1) this.rudderSplicedHistory = (this.rudderSplicedHistory ?? 0) + 1;\n        }\n" +
 					"        else {\n            this.rudderRenders = (this.rudderRenders ?? 0) + 1;\n            this.rudderRenderedLayout = this.rudderLayouts;\n        }",
 			},
+			// maxFps: 0 draws each commit at once, with no timer. Ink's throttles (render: leading and
+			// trailing edge; log: a zero-delay trailing edge) each set a timer per frame, and every timer is
+			// a wake-up: two per frame while a reply streams. Frames are already coalesced to the app's frame
+			// clock (components/frame-scheduler.ts), so the throttles held back nothing but keys.
+			{
+				from: "const throttled = throttle(this.onRender, renderThrottleMs, {",
+				to: "const throttled = (renderThrottleMs === 0 ? rudderCallNow : throttle)(this.onRender, renderThrottleMs, {",
+				append:
+					"function rudderCallNow(fn) {\n\tconst call = (...args) => fn(...args);\n" +
+					"\tcall.flush = () => {};\n\tcall.cancel = () => {};\n\treturn call;\n}\n",
+			},
+			{ from: ": throttle((output) => {", to: ": (renderThrottleMs === 0 ? rudderCallNow : throttle)((output) => {" },
 		],
 		"renderer.js": [
 			// The <Static> output marked as drawn once (see output.js above).

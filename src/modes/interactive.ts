@@ -71,10 +71,12 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		}),
 		// Ink's console patch would redraw around every console call; Ctrl+C is ours (clear, twice quits).
 		// Streaming frames are coalesced by use-session.ts; Ink's own throttle (30 fps by default) would
-		// only hold back keystrokes behind them (measured: echo 59 ms → 6.5 ms at 200 tok/s).
+		// only hold back keystrokes behind them (measured: echo 59 ms → 6.5 ms at 200 tok/s). maxFps 0:
+		// every commit drawn at once, without the two timers (wake-ups) Ink's throttles set per frame
+		// (components/ink/patches.ts).
 		// Ink's incrementalRendering is off on purpose: with <Static> writes between frames it left stale
 		// copies of the live region on screen (caught by test/e2e/tmux.test.ts).
-		{ patchConsole: false, exitOnCtrlC: false, maxFps: 240 },
+		{ patchConsole: false, exitOnCtrlC: false, maxFps: 0 },
 	);
 	// MCP servers start once the first frame is on screen and the keyboard rests: neither launch nor a
 	// keystroke waits for them. A prompt sent sooner starts them itself (the session waits for them).

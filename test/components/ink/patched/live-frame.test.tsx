@@ -94,7 +94,7 @@ function mount(columns: number, rows: number, debug: boolean) {
 		debug,
 		patchConsole: false,
 		exitOnCtrlC: false,
-		maxFps: 240,
+		maxFps: 0,
 	});
 	return { stdout, session, app, ink: inkFor(stdout) as InkInstance };
 }
