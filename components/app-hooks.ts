@@ -5,6 +5,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { type FrameClock, frameClock } from "../src/ai/frame-clock.js";
 import type { AgentSessionApi, SessionState } from "../src/session/types.js";
 import { type ApprovalPromptState, approvalKey, initialApprovalState } from "./approval-prompt-state.js";
 import { type Completion, completionsFor, type DirEntry } from "./completion.js";
@@ -82,22 +83,37 @@ export function useApprovalPrompt(session: AgentSessionApi, pending: SessionStat
 
 /**
  * Spinners and elapsed seconds move while something runs, a few times a second. While a reply streams,
- * its own frames already move them: tick only after a quiet TICK_MS.
+ * its own frames already move them: tick only after a quiet TICK_MS. No standing interval: one wake-up
+ * on the app's frame clock (src/ai/frame-clock.ts) TICK_MS after the last frame, which shares the
+ * boundary timer with the frames and reads while they run, and is the only wake-up when they stop.
  */
-export function useBusyTick(busy: boolean, refresh: () => void, live?: { tick: LiveTick; appClocks: () => boolean }) {
+export function useBusyTick(
+	busy: boolean,
+	refresh: () => void,
+	live?: { tick: LiveTick; appClocks: () => boolean },
+	clock: FrameClock = frameClock,
+) {
 	const lastRenderAt = useRef(0);
-	lastRenderAt.current = Date.now();
+	lastRenderAt.current = clock.now();
 	useEffect(() => {
 		if (!busy) return;
-		const timer = setInterval(() => {
-			const now = Date.now();
-			if (now - lastRenderAt.current < TICK_MS) return;
-			// The live tail's frames turn the spinners on their own; running tools' clocks need the App.
-			if (live && now - live.tick.at() < TICK_MS && !live.appClocks()) return;
+		// The live tail's frames turn the spinners on their own; running tools' clocks need the App.
+		const lastFrame = () => (live && !live.appClocks() ? Math.max(lastRenderAt.current, live.tick.at()) : lastRenderAt.current);
+		let cancel = () => {};
+		const wait = (from: number) => {
+			cancel = clock.at(from + TICK_MS, check);
+		};
+		const check = () => {
+			const last = lastFrame();
+			const now = clock.now();
+			// The boundary nearest the deadline can come up to half a frame early.
+			if (now - last < TICK_MS - clock.frameMs / 2) return wait(last);
 			refresh();
-		}, TICK_MS / 2);
-		return () => clearInterval(timer);
-	}, [busy, refresh, live]);
+			wait(now);
+		};
+		wait(lastFrame());
+		return () => cancel();
+	}, [busy, refresh, live, clock]);
 }
 
 /**

@@ -1,14 +1,20 @@
 // When React hears about session events. Per-token updates are coalesced to at most one frame per
-// FRAME_MS; every other event (a run ending after Esc, a tool starting, the queue changing) is rare
-// and is what the user is waiting to see, so it is drawn at once. Plain TypeScript, timers injected.
+// frame of the app's clock (src/ai/frame-clock.ts, shared with the paced socket reads): the first
+// after a quiet spell, or right after a read at a frame boundary, is drawn in the same turn once the
+// burst's events are in; one arriving in a frame already drawn waits for the next boundary. Every
+// other event (a run ending after Esc, a tool starting, the queue changing) is rare and is what the
+// user is waiting to see, so it is drawn at once. Plain TypeScript, clock and deferral injected.
+import type { FrameClock } from "../src/ai/frame-clock.js";
 
 export interface FrameSchedulerDeps {
-	frameMs: number;
+	clock: FrameClock;
 	/** Tells React to render. */
 	flush: () => void;
-	now?: () => number;
-	setTimer?: (fn: () => void, ms: number) => unknown;
-	clearTimer?: (handle: unknown) => void;
+	/**
+	 * Runs `fn` once the current turn's events are all in (setImmediate: after the read burst's
+	 * promise hops, before the loop sleeps). Returns its cancel.
+	 */
+	defer?: (fn: () => void) => () => void;
 }
 
 /**
@@ -45,17 +51,18 @@ export function createLiveTick(now: () => number = Date.now): LiveTick {
 /** Events that arrive per token or per output chunk. */
 const COALESCED = new Set(["message_update", "tool_execution_update"]);
 
-export function createFrameScheduler(deps: FrameSchedulerDeps) {
-	const now = deps.now ?? Date.now;
-	const setTimer = deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
-	const clearTimer = deps.clearTimer ?? ((h) => clearTimeout(h as NodeJS.Timeout));
-	let timer: unknown;
-	let lastFlush = Number.NEGATIVE_INFINITY;
+const afterThisTurn = (fn: () => void) => {
+	const handle = setImmediate(fn);
+	return () => clearImmediate(handle);
+};
 
-	const flush = () => {
-		if (timer !== undefined) clearTimer(timer);
-		timer = undefined;
-		lastFlush = now();
+export function createFrameScheduler(deps: FrameSchedulerDeps) {
+	const { clock } = deps;
+	const defer = deps.defer ?? afterThisTurn;
+	let cancel: (() => void) | undefined;
+
+	const draw = () => {
+		cancel = undefined;
 		deps.flush();
 	};
 
@@ -63,16 +70,21 @@ export function createFrameScheduler(deps: FrameSchedulerDeps) {
 		/** Call after the view has taken the event in. */
 		onEvent(type: string): void {
 			if (!COALESCED.has(type)) {
-				flush();
+				cancel?.();
+				draw();
 				return;
 			}
-			if (timer !== undefined) return;
-			// Leading edge after a quiet spell, trailing edge while tokens keep coming.
-			timer = setTimer(flush, Math.max(0, deps.frameMs - (now() - lastFlush)));
+			if (cancel !== undefined) return;
+			cancel = clock.claimFrame()
+				? defer(draw)
+				: clock.nextFrame(() => {
+						clock.claimFrame();
+						draw();
+					});
 		},
 		dispose(): void {
-			if (timer !== undefined) clearTimer(timer);
-			timer = undefined;
+			cancel?.();
+			cancel = undefined;
 		},
 	};
 }

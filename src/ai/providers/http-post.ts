@@ -4,12 +4,14 @@
 // tok/s: fetch ~1.0 CPU-s, node:http ~0.6. Connections are kept alive for the next request (as
 // undici does, closed after 4 s idle), so a real API pays its TLS handshake once per session.
 //
-// The body is read in paced bursts (docs/streaming.md §"Paced socket reads"): after a read the socket
-// is left unread for READ_PACE_MS, the kernel gathers what arrives meanwhile, and the next read hands
-// the provider ~10 tokens as one chunk instead of ten wake-ups, ten promise hops and ten parse passes.
+// The body is read in paced bursts (docs/streaming.md §1): after a read the socket is left unread
+// until the next boundary of the frame clock (src/ai/frame-clock.ts), the kernel gathers what arrives
+// meanwhile, and the next read hands the provider ~10 tokens as one chunk instead of ten wake-ups, ten
+// promise hops and ten parse passes; the UI's frame for that chunk is drawn in the same wake-up.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
+import { type FrameClock, frameClock } from "../frame-clock.js";
 
 export interface PostResponse {
 	status: number;
@@ -24,14 +26,6 @@ export interface PostResponse {
 	close(): void;
 }
 
-/**
- * How long the socket stays unread after a read. Below the UI's 50 ms frame (components/use-session.ts
- * FRAME_MS), so a token waits at most this long before the next frame can show it; long enough that
- * at 200 tok/s one read carries ~8 tokens. Measured on a 2,000-token reply at 200 tok/s: ~280 CPU-ms
- * read token by token, ~95 paced.
- */
-export const READ_PACE_MS = 40;
-
 /** The undici default: idle connections close after 4 s. */
 const IDLE_SOCKET_MS = 4000;
 const agents = {
@@ -41,14 +35,14 @@ const agents = {
 
 /**
  * POSTs `body`; resolves once the status line and headers are in. `signal` aborting before or during
- * the body destroys the connection; the body's iteration then throws. `paceMs` is the read pause.
+ * the body destroys the connection; the body's iteration then throws. `clock` paces the body's reads.
  */
 export function post(
 	url: string,
 	headers: Record<string, string>,
 	body: string,
 	signal: AbortSignal,
-	paceMs = READ_PACE_MS,
+	clock: FrameClock = frameClock,
 ): Promise<PostResponse> {
 	return new Promise((resolve, reject) => {
 		const target = new URL(url);
@@ -81,13 +75,13 @@ export function post(
 		request.on("response", (response: IncomingMessage) => {
 			response.setEncoding("utf8");
 			response.on("error", () => {});
-			resolve(wrap(response, paceMs));
+			resolve(wrap(response, clock));
 		});
 		request.end(body);
 	});
 }
 
-function wrap(response: IncomingMessage, paceMs: number): PostResponse {
+function wrap(response: IncomingMessage, clock: FrameClock): PostResponse {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(response.headers)) {
 		if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
@@ -97,7 +91,7 @@ function wrap(response: IncomingMessage, paceMs: number): PostResponse {
 		status,
 		ok: status >= 200 && status < 300,
 		headers,
-		body: pacedBody(response, paceMs),
+		body: pacedBody(response, clock),
 		async text() {
 			let text = "";
 			for await (const chunk of response as AsyncIterable<string>) text += chunk;
@@ -112,8 +106,8 @@ function wrap(response: IncomingMessage, paceMs: number): PostResponse {
  * and closes exactly as the stream's own iterator does (it is that iterator underneath); only when the
  * socket is read changes.
  */
-export async function* pacedBody(response: IncomingMessage, paceMs = READ_PACE_MS): AsyncGenerator<string> {
-	const pacer = new ReadPacer(response.socket, paceMs);
+export async function* pacedBody(response: IncomingMessage, clock: FrameClock = frameClock): AsyncGenerator<string> {
+	const pacer = new ReadPacer(response.socket, clock);
 	const chunks = response[Symbol.asyncIterator]() as AsyncIterator<string>;
 	try {
 		for (;;) {
@@ -145,31 +139,33 @@ export async function* pacedBody(response: IncomingMessage, paceMs = READ_PACE_M
  * those methods is simply read as it comes.
  */
 class ReadPacer {
-	private timer: NodeJS.Timeout | undefined;
+	private cancel: (() => void) | undefined;
 
 	constructor(
 		private readonly socket: Socket | null,
-		private readonly paceMs: number,
+		private readonly clock: FrameClock,
 	) {}
 
-	/** Leaves the socket unread for `paceMs`, unless it is already paused. */
+	/** Leaves the socket unread until the clock's next frame boundary, unless it is already paused. */
 	pause(): void {
-		if (this.timer !== undefined) return;
+		if (this.cancel !== undefined) return;
 		const handle = this.handle();
 		if (!handle) return;
 		handle.readStop();
-		this.timer = setTimeout(this.resume, this.paceMs);
+		// Resumed in the boundary's timer callback: the poll phase right after reads what the kernel
+		// gathered without sleeping, and the frame for it is drawn before the loop sleeps again.
+		this.cancel = this.clock.nextFrame(this.resume);
 	}
 
 	/** Reads again now if paused (the body ended or its consumer stopped). */
 	release(): void {
-		if (this.timer === undefined) return;
-		clearTimeout(this.timer);
+		if (this.cancel === undefined) return;
+		this.cancel();
 		this.resume();
 	}
 
 	private readonly resume = (): void => {
-		this.timer = undefined;
+		this.cancel = undefined;
 		// Gone when the connection was destroyed (abort) during the pause: nothing to restart.
 		this.handle()?.readStart();
 	};

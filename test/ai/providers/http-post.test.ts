@@ -9,7 +9,9 @@ import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pacedBody, post, READ_PACE_MS } from "../../../src/ai/providers/http-post.js";
+import { createFrameScheduler } from "../../../components/frame-scheduler.js";
+import { createFrameClock, FRAME_MS, type FrameClock } from "../../../src/ai/frame-clock.js";
+import { pacedBody, post } from "../../../src/ai/providers/http-post.js";
 
 const WRITES = 60;
 const GAP_MS = 4;
@@ -105,7 +107,7 @@ describe("post over http: paced reads", () => {
 		const response = await post(server.url, {}, "{}", new AbortController().signal);
 		const chunks = await collect(response.body);
 		expect(chunks.join("")).toBe(text);
-		// ~240 ms of writes read every 40 ms: about 7 bursts. Read as it comes it is one chunk per write.
+		// ~240 ms of writes read every 50 ms: about 6 bursts. Read as it comes it is one chunk per write.
 		expect(chunks.length).toBeLessThan(WRITES / 3);
 	});
 
@@ -128,7 +130,7 @@ describe("post over http: abort during a pause", () => {
 		try {
 			const controller = new AbortController();
 			const pauseMs = 2000;
-			const response = await post(server.url, {}, "{}", controller.signal, pauseMs);
+			const response = await post(server.url, {}, "{}", controller.signal, createFrameClock({ frameMs: pauseMs }));
 			const chunks = response.body[Symbol.asyncIterator]();
 			const first = await chunks.next();
 			expect(first.done).toBe(false);
@@ -144,10 +146,54 @@ describe("post over http: abort during a pause", () => {
 			await server.close();
 		}
 	});
+});
 
-	it("READ_PACE_MS stays below the UI's 50 ms frame", () => {
-		expect(READ_PACE_MS).toBeGreaterThan(0);
-		expect(READ_PACE_MS).toBeLessThan(50);
+/** The process's clock as it runs, with every timer it sets counted and each callback logged. */
+function countedClock(log: string[]): FrameClock & { fired: () => number } {
+	let fired = 0;
+	const clock = createFrameClock({
+		frameMs: FRAME_MS,
+		setTimer: (fn, ms) =>
+			setTimeout(() => {
+				fired++;
+				log.push("wake");
+				fn();
+			}, ms),
+	});
+	return Object.assign(clock, { fired: () => fired });
+}
+
+describe("post over http: one clock for reads and frames", () => {
+	it("wakes once per frame: each read at a boundary, its frame drawn in the same wake-up, nothing between", async () => {
+		// A token every 5 ms for ~1 s, as a model streaming 200 tokens a second.
+		const tokens = Array.from({ length: 200 }, (_, i) => Buffer.from(`data: {"n":${i}}\n\n`));
+		const server = await listen(createHttpServer(writer(tokens, 5)), "http");
+		try {
+			const log: string[] = [];
+			const clock = countedClock(log);
+			const frames = createFrameScheduler({ clock, flush: () => log.push("frame") });
+			const response = await post(server.url, {}, "{}", new AbortController().signal, clock);
+			let text = "";
+			let reads = 0;
+			for await (const chunk of response.body) {
+				reads++;
+				log.push("read");
+				text += chunk;
+				for (let i = chunk.indexOf("data:"); i >= 0; i = chunk.indexOf("data:", i + 1)) frames.onEvent("message_update");
+			}
+			// Its last frame was deferred to the end of the turn; let it out.
+			await new Promise((resolve) => setImmediate(resolve));
+			expect(text).toBe(Buffer.concat(tokens).toString());
+			// ~1 s at 20 frames a second (the server's own timers run late under load, so up to ~2 s).
+			expect(reads).toBeGreaterThan(10);
+			expect(reads).toBeLessThan(45);
+			// Every wake-up of the clock resumed a read, and each read drew one frame before the next wake.
+			expect(clock.fired()).toBeLessThanOrEqual(reads);
+			const afterFirst = log.slice(log.indexOf("wake")).join(" ");
+			expect(afterFirst).toMatch(/^(wake read frame ?)+$/);
+		} finally {
+			await server.close();
+		}
 	});
 });
 

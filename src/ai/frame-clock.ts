@@ -1,0 +1,125 @@
+// The one clock of a streaming reply (docs/streaming.md §3). Every timer is a wake-up of the process,
+// and on a small VM each costs ~130 µs of CPU, so the paced socket reads, the UI's frames and the
+// spinner's idle tick share one timer on one grid of frame boundaries: the socket is read at a
+// boundary, the frame with what it read is drawn in the same turn, and nothing else wakes between.
+// Plain TypeScript, time and timers injected; `frameClock` is the process's own.
+
+/** 20 frames a second while text streams (components/use-session.ts says why 50 ms). */
+export const FRAME_MS = 50;
+
+export interface FrameClockDeps {
+	frameMs: number;
+	now?: () => number;
+	setTimer?: (fn: () => void, ms: number) => unknown;
+	clearTimer?: (handle: unknown) => void;
+}
+
+export interface FrameClock {
+	readonly frameMs: number;
+	now(): number;
+	/** Runs `fn` once at the next frame boundary. Returns its cancel. */
+	nextFrame(fn: () => void): () => void;
+	/**
+	 * Runs `fn` once at the frame boundary nearest to `time` (at most half a frame early), so that it
+	 * shares a wake-up with the frames. Returns its cancel.
+	 */
+	at(time: number, fn: () => void): () => void;
+	/**
+	 * Takes the current frame for drawing: true when none was drawn in it yet. After a quiet spell
+	 * (a frame's time passed with no boundary pending) a new frame starts now: the leading edge.
+	 */
+	claimFrame(): boolean;
+}
+
+interface Deadline {
+	at: number;
+	fn: () => void;
+}
+
+/** A boundary timer this late, while JS runs, was lost (a test's fake timers uninstalled): re-armed. */
+const LOST_TIMER_FRAMES = 4;
+
+export function createFrameClock(deps: FrameClockDeps): FrameClock {
+	const { frameMs } = deps;
+	// Looked up at each call, so fake timers installed later are the ones used.
+	const now = deps.now ?? (() => Date.now());
+	const setTimer = deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+	const clearTimer = deps.clearTimer ?? ((handle) => clearTimeout(handle as NodeJS.Timeout));
+	let start = Number.NEGATIVE_INFINITY;
+	let claimed = false;
+	let timer: unknown;
+	let timerAt = Number.POSITIVE_INFINITY;
+	const boundary = new Set<() => void>();
+	const deadlines = new Set<Deadline>();
+
+	const pending = (t: number) => timer !== undefined && t < timerAt + LOST_TIMER_FRAMES * frameMs;
+	/** A new frame starts now when the last one is over and no boundary is on its way. */
+	const current = (t: number) => {
+		if (!pending(t) && t >= start + frameMs) {
+			start = t;
+			claimed = false;
+		}
+	};
+	const boundaryFor = (time: number) => start + Math.max(1, Math.round((time - start) / frameMs)) * frameMs;
+	const arm = () => {
+		let at = boundary.size > 0 ? start + frameMs : Number.POSITIVE_INFINITY;
+		for (const deadline of deadlines) at = Math.min(at, boundaryFor(deadline.at));
+		const t = now();
+		if (at === timerAt && pending(t)) return;
+		if (timer !== undefined) clearTimer(timer);
+		timer = undefined;
+		timerAt = at;
+		if (at !== Number.POSITIVE_INFINITY) timer = setTimer(tick, Math.max(0, at - t));
+	};
+	const tick = () => {
+		const t = now();
+		// On the grid unless the loop was held up for more than a frame.
+		start = t - timerAt < frameMs ? timerAt : t;
+		timer = undefined;
+		timerAt = Number.POSITIVE_INFINITY;
+		claimed = false;
+		const due = [...boundary];
+		boundary.clear();
+		for (const deadline of deadlines) {
+			if (deadline.at < start + frameMs / 2) {
+				deadlines.delete(deadline);
+				due.push(deadline.fn);
+			}
+		}
+		for (const fn of due) fn();
+		arm();
+	};
+
+	return {
+		frameMs,
+		now,
+		nextFrame(fn) {
+			current(now());
+			// A wrapper per call, so the same function queued twice is two entries with their own cancel.
+			const entry = () => fn();
+			boundary.add(entry);
+			arm();
+			return () => {
+				if (boundary.delete(entry)) arm();
+			};
+		},
+		at(time, fn) {
+			current(now());
+			const deadline = { at: time, fn };
+			deadlines.add(deadline);
+			arm();
+			return () => {
+				if (deadlines.delete(deadline)) arm();
+			};
+		},
+		claimFrame() {
+			current(now());
+			if (claimed) return false;
+			claimed = true;
+			return true;
+		},
+	};
+}
+
+/** The process's clock: the socket reads (src/ai/providers/http-post.ts) and the UI's frames share it. */
+export const frameClock: FrameClock = createFrameClock({ frameMs: FRAME_MS });
