@@ -60,6 +60,8 @@ export function createFrameScheduler(deps: FrameSchedulerDeps) {
 	const { clock } = deps;
 	const defer = deps.defer ?? afterThisTurn;
 	let cancel: (() => void) | undefined;
+	// The clock's frame this scheduler last drew in (each App has its own; the clock is shared).
+	let drawnIn: number | undefined;
 
 	const draw = () => {
 		cancel = undefined;
@@ -75,12 +77,16 @@ export function createFrameScheduler(deps: FrameSchedulerDeps) {
 				return;
 			}
 			if (cancel !== undefined) return;
-			cancel = clock.claimFrame()
-				? defer(draw)
-				: clock.nextFrame(() => {
-						clock.claimFrame();
-						draw();
-					});
+			const frame = clock.frame();
+			if (frame !== drawnIn) {
+				drawnIn = frame;
+				cancel = defer(draw);
+				return;
+			}
+			cancel = clock.nextFrame(() => {
+				drawnIn = clock.frame();
+				draw();
+			});
 		},
 		dispose(): void {
 			cancel?.();

@@ -26,7 +26,8 @@ export interface SessionSnapshot {
 export function useSession(session: AgentSessionApi): SessionSnapshot {
 	const view = useMemo(() => new SessionView(session), [session]);
 	const [frame, bump] = useReducer((n: number) => n + 1, 0);
-	const liveTick = useMemo(() => createLiveTick(), []);
+	// On the frame clock's time: the busy tick compares the two.
+	const liveTick = useMemo(() => createLiveTick(frameClock.now), []);
 
 	useEffect(() => {
 		// The view's structure as of the last App render: while it stands still, a frame is the tail's alone.

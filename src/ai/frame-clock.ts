@@ -1,7 +1,8 @@
-// The one clock of a streaming reply (docs/streaming.md §3). Every timer is a wake-up of the process,
-// and on a small VM each costs ~130 µs of CPU, so the paced socket reads, the UI's frames and the
-// spinner's idle tick share one timer on one grid of frame boundaries: the socket is read at a
-// boundary, the frame with what it read is drawn in the same turn, and nothing else wakes between.
+// The one clock of a streaming reply (docs/streaming.md, "One clock"). Every timer is a wake-up of
+// the process, and on a small VM each costs ~130 µs of CPU, so the paced socket reads, the UI's
+// frames and the spinner's idle tick share one timer on one grid of frame boundaries: the socket is
+// read at a boundary, the frame with what it read is drawn in the same turn, and nothing else wakes
+// between.
 // Plain TypeScript, time and timers injected; `frameClock` is the process's own.
 
 /** 20 frames a second while text streams (components/use-session.ts says why 50 ms). */
@@ -25,10 +26,11 @@ export interface FrameClock {
 	 */
 	at(time: number, fn: () => void): () => void;
 	/**
-	 * Takes the current frame for drawing: true when none was drawn in it yet. After a quiet spell
-	 * (a frame's time passed with no boundary pending) a new frame starts now: the leading edge.
+	 * The current frame's number: a new one starts at each boundary, and after a quiet spell (a
+	 * frame's time passed with no boundary pending) at once: the leading edge. A drawer that drew in
+	 * this frame waits for the next boundary.
 	 */
-	claimFrame(): boolean;
+	frame(): number;
 }
 
 interface Deadline {
@@ -41,12 +43,13 @@ const LOST_TIMER_FRAMES = 4;
 
 export function createFrameClock(deps: FrameClockDeps): FrameClock {
 	const { frameMs } = deps;
-	// Looked up at each call, so fake timers installed later are the ones used.
-	const now = deps.now ?? (() => Date.now());
+	// Monotonic (a wall clock stepped back would hold the grid in the future). Looked up at each call,
+	// so fake timers installed later are the ones used.
+	const now = deps.now ?? (() => performance.now());
 	const setTimer = deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
 	const clearTimer = deps.clearTimer ?? ((handle) => clearTimeout(handle as NodeJS.Timeout));
 	let start = Number.NEGATIVE_INFINITY;
-	let claimed = false;
+	let frame = 0;
 	let timer: unknown;
 	let timerAt = Number.POSITIVE_INFINITY;
 	const boundary = new Set<() => void>();
@@ -55,9 +58,11 @@ export function createFrameClock(deps: FrameClockDeps): FrameClock {
 	const pending = (t: number) => timer !== undefined && t < timerAt + LOST_TIMER_FRAMES * frameMs;
 	/** A new frame starts now when the last one is over and no boundary is on its way. */
 	const current = (t: number) => {
-		if (!pending(t) && t >= start + frameMs) {
+		// Time before the frame's start: a clock reset under us (tests' fake time); its timer is gone too.
+		if (t < start) timerAt = Number.NEGATIVE_INFINITY;
+		if (!pending(t) && (t >= start + frameMs || t < start)) {
 			start = t;
-			claimed = false;
+			frame++;
 		}
 	};
 	const boundaryFor = (time: number) => start + Math.max(1, Math.round((time - start) / frameMs)) * frameMs;
@@ -77,7 +82,7 @@ export function createFrameClock(deps: FrameClockDeps): FrameClock {
 		start = t - timerAt < frameMs ? timerAt : t;
 		timer = undefined;
 		timerAt = Number.POSITIVE_INFINITY;
-		claimed = false;
+		frame++;
 		const due = [...boundary];
 		boundary.clear();
 		for (const deadline of deadlines) {
@@ -112,11 +117,9 @@ export function createFrameClock(deps: FrameClockDeps): FrameClock {
 				if (deadlines.delete(deadline)) arm();
 			};
 		},
-		claimFrame() {
+		frame() {
 			current(now());
-			if (claimed) return false;
-			claimed = true;
-			return true;
+			return frame;
 		},
 	};
 }

@@ -11,15 +11,20 @@ function harness(frameMs = 50) {
 }
 
 describe("createFrameClock", () => {
-	it("starts a frame at the first request after a quiet spell and runs the next-frame queue at its end", () => {
+	it("starts a new frame at the first request after a quiet spell and runs the next-frame queue at its end", () => {
 		const { timers, clock, log, at } = harness();
+		const before = clock.frame();
 		timers.advance(7);
+		expect(clock.frame()).toBe(before);
+		timers.advance(100);
 		clock.nextFrame(at("read"));
-		expect(clock.claimFrame()).toBe(true);
-		expect(clock.claimFrame()).toBe(false);
-		timers.advance(60);
-		expect(log).toEqual(["read@1057"]);
-		expect(clock.claimFrame()).toBe(true);
+		const first = clock.frame();
+		expect(first).toBeGreaterThan(before);
+		timers.advance(10);
+		expect(clock.frame()).toBe(first);
+		timers.advance(50);
+		expect(log).toEqual(["read@1157"]);
+		expect(clock.frame()).toBe(first + 1);
 	});
 
 	it("runs every caller's next-frame work in one timer: one wake-up per boundary", () => {
@@ -47,15 +52,17 @@ describe("createFrameClock", () => {
 		expect(timers.fired()).toBe(5);
 	});
 
-	it("gives each boundary one frame: claimed at the boundary, free again at the next", () => {
+	it("numbers a new frame at each boundary, and none between", () => {
 		const { timers, clock } = harness();
 		clock.nextFrame(() => {});
-		expect(clock.claimFrame()).toBe(true);
-		timers.advance(50);
+		const first = clock.frame();
+		timers.advance(49);
+		expect(clock.frame()).toBe(first);
+		timers.advance(1);
 		clock.nextFrame(() => {});
-		expect(clock.claimFrame()).toBe(true);
+		expect(clock.frame()).toBe(first + 1);
 		timers.advance(20);
-		expect(clock.claimFrame()).toBe(false);
+		expect(clock.frame()).toBe(first + 1);
 	});
 
 	it("releases its timer when the last waiting work is cancelled (no wake-up for nothing)", () => {
@@ -82,7 +89,7 @@ describe("createFrameClock", () => {
 
 	it("runs a deadline on its own timer when nothing else is running, never before half a frame early", () => {
 		const { timers, clock, log, at } = harness();
-		clock.claimFrame();
+		clock.frame();
 		timers.advance(500);
 		clock.at(timers.now() + 200, at("tick"));
 		timers.advance(170);
@@ -102,8 +109,9 @@ describe("createFrameClock", () => {
 		timers.advance(50);
 		// The boundary due at 1100 fires at 1180: the grid starts again there.
 		timers.stall(130);
+		const late = clock.frame();
 		timers.advance(0);
-		expect(clock.claimFrame()).toBe(true);
+		expect(clock.frame()).toBe(late + 1);
 		timers.advance(50);
 		expect(log).toEqual(["1050", "1180", "1230"]);
 	});

@@ -4,10 +4,11 @@
 // tok/s: fetch ~1.0 CPU-s, node:http ~0.6. Connections are kept alive for the next request (as
 // undici does, closed after 4 s idle), so a real API pays its TLS handshake once per session.
 //
-// The body is read in paced bursts (docs/streaming.md §1): after a read the socket is left unread
-// until the next boundary of the frame clock (src/ai/frame-clock.ts), the kernel gathers what arrives
-// meanwhile, and the next read hands the provider ~10 tokens as one chunk instead of ten wake-ups, ten
-// promise hops and ten parse passes; the UI's frame for that chunk is drawn in the same wake-up.
+// The body is read in paced bursts (docs/streaming.md, "Paced socket reads"): after a read the
+// socket is left unread until the next boundary of the frame clock (src/ai/frame-clock.ts), the
+// kernel gathers what arrives meanwhile, and the next read hands the provider ~10 tokens as one chunk
+// instead of ten wake-ups, ten promise hops and ten parse passes; the UI's frame for that chunk is
+// drawn in the same wake-up.
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";

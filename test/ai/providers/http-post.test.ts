@@ -187,10 +187,11 @@ describe("post over http: one clock for reads and frames", () => {
 			// ~1 s at 20 frames a second (the server's own timers run late under load, so up to ~2 s).
 			expect(reads).toBeGreaterThan(10);
 			expect(reads).toBeLessThan(45);
-			// Every wake-up of the clock resumed a read, and each read drew one frame before the next wake.
-			expect(clock.fired()).toBeLessThanOrEqual(reads);
+			// Every wake-up of the clock resumed a read, and each read drew one frame before the next wake
+			// (the last may find only the body's end: no text, no frame).
+			expect(clock.fired()).toBeLessThanOrEqual(reads + 1);
 			const afterFirst = log.slice(log.indexOf("wake")).join(" ");
-			expect(afterFirst).toMatch(/^(wake read frame ?)+$/);
+			expect(afterFirst).toMatch(/^(wake read frame ?)+(wake)?$/);
 		} finally {
 			await server.close();
 		}

@@ -183,7 +183,7 @@ type Mounted = ReturnType<typeof mount>;
  * after every step. Counts the frames Ink rendered itself in each.
  */
 async function stream(columns: number, rows: number, steps: Step[], debug: boolean, check: (fast: Mounted, react: Mounted) => void) {
-	vi.useFakeTimers({ now: 1_000_000, toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+	vi.useFakeTimers({ now: 1_000_000, toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
 	const react = mount(columns, rows, debug);
 	const fast = mount(columns, rows, debug);
 	mounted.push(fast.app, react.app);
