@@ -4,6 +4,10 @@ process.env.NODE_ENV ??= "production";
 
 import { appendFileSync, readFileSync } from "node:fs";
 import { loadBundle } from "./load-bundle.js";
+import { applyTiering } from "./v8-tiering.js";
+
+// Before any of the bundle is compiled (bin/v8-tiering.js says why).
+applyTiering();
 
 const fail = (message) => {
 	process.stderr.write(`rudder: ${message}\n`);
