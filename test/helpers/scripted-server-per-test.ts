@@ -28,6 +28,7 @@ export function scriptedServerPerTest(): ScriptedServer {
 			return active().requests;
 		},
 		openSockets: () => active().openSockets(),
+		connections: () => active().connections(),
 		enqueue: (...replies) => active().enqueue(...replies),
 		close: () => active().close(),
 	};

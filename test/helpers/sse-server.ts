@@ -35,6 +35,8 @@ export interface ScriptedServer {
 	requests: RecordedRequest[];
 	/** Sockets currently open; tests assert it drops to 0 after a stream ends or aborts. */
 	openSockets(): number;
+	/** Connections accepted so far (a kept-alive socket carries several requests). */
+	connections(): number;
 	enqueue(...replies: ScriptedReply[]): void;
 	close(): Promise<void>;
 }
@@ -64,6 +66,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
 	const replies: ScriptedReply[] = [];
 	const requests: RecordedRequest[] = [];
 	const sockets = new Set<Socket>();
+	let connections = 0;
 	const server: Server = createServer(async (req, res) => {
 		const chunks: Buffer[] = [];
 		for await (const c of req) chunks.push(c as Buffer);
@@ -79,6 +82,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
 		await answer(reply, res);
 	});
 	server.on("connection", (s) => {
+		connections++;
 		sockets.add(s);
 		s.on("close", () => sockets.delete(s));
 	});
@@ -88,6 +92,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
 		url: `http://127.0.0.1:${port}`,
 		requests,
 		openSockets: () => sockets.size,
+		connections: () => connections,
 		enqueue: (...r) => replies.push(...r),
 		close: () =>
 			new Promise<void>((resolve) => {

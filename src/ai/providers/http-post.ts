@@ -23,7 +23,10 @@ export interface PostResponse {
 	body: AsyncIterable<string>;
 	/** The whole body as text. */
 	text(): Promise<string>;
-	/** Closes the connection (a consumer that stops reading early). */
+	/**
+	 * Ends the exchange for a consumer that stops reading: a body that has arrived whole is read out, so
+	 * its connection goes back to the keep-alive pool; one cut short is destroyed with its connection.
+	 */
 	close(): void;
 }
 
@@ -98,7 +101,10 @@ function wrap(response: IncomingMessage, clock: FrameClock): PostResponse {
 			for await (const chunk of response as AsyncIterable<string>) text += chunk;
 			return text;
 		},
-		close: () => response.destroy(),
+		close: () => {
+			if (response.complete) response.resume();
+			else response.destroy();
+		},
 	};
 }
 
@@ -128,8 +134,29 @@ export async function* pacedBody(response: IncomingMessage, clock: FrameClock = 
 		}
 	} finally {
 		pacer.release();
-		await chunks.return?.();
+		await stopReading(response, chunks);
 	}
+}
+
+/**
+ * Leaves the body's iterator. A consumer usually stops at the stream's last event (OpenAI's `[DONE]`),
+ * before the end of the body has been read; the iterator's `return` would then destroy the response
+ * and close its connection, and the next request would connect again (a TLS handshake for a real API).
+ * When the body has arrived whole (`complete`: only buffered text is left), it is read out instead and
+ * the connection returns to the pool. A body still arriving (an abort, an error) is destroyed as before.
+ */
+async function stopReading(response: IncomingMessage, chunks: AsyncIterator<string>): Promise<void> {
+	if (response.complete && !response.destroyed) {
+		try {
+			while (!(await chunks.next()).done) {
+				// what is left of a body already received: nothing a consumer asked for
+			}
+			return;
+		} catch {
+			// fall through: the iterator's own return
+		}
+	}
+	await chunks.return?.();
 }
 
 /**

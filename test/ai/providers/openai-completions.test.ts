@@ -212,6 +212,31 @@ describe("streamOpenAICompletions: responses", () => {
 	});
 });
 
+describe("streamOpenAICompletions: the connection", () => {
+	it("keeps it for the next reply: the stream stops at [DONE], and the body's rest is read out instead of closing the socket", async () => {
+		// The last write carries [DONE] and the end of the body together, as the server's final chunk does.
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] }, { kind: "sse", chunks: [fixture("text")] });
+		for (let i = 0; i < 2; i++) {
+			const message = finalMessage(await collect(testModel(server), hello));
+			expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
+		}
+		expect(server.requests).toHaveLength(2);
+		expect(server.connections()).toBe(1);
+	});
+
+	it("closes it when the reply is cut off: a stream aborted mid-body does not go back to the pool", async () => {
+		const chunks = [`${fixture("text").split("\n\n").slice(0, 2).join("\n\n")}\n\n`];
+		server.enqueue({ kind: "sse", chunks, stallAfter: true }, { kind: "sse", chunks: [fixture("text")] });
+		const controller = new AbortController();
+		const first = streamOpenAICompletions(testModel(server), hello, { apiKey: "sk-test", signal: controller.signal });
+		for await (const event of first) if (event.type === "text_delta") controller.abort();
+		expect((await first.result()).stopReason).toBe("aborted");
+		const message = finalMessage(await collect(testModel(server), hello));
+		expect(message.stopReason).toBe("stop");
+		expect(server.connections()).toBe(2);
+	});
+});
+
 describe("streamOpenAICompletions: the request", () => {
 	const png = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
 	const tools = [
