@@ -37,7 +37,9 @@ const patchInk = {
 		const files = PATCHED_FILES.map((f) => f.replace(".", "\\."));
 		b.onLoad({ filter: new RegExp(`[\\\\/]ink[\\\\/]build[\\\\/](${files.join("|")})$`) }, (args) => {
 			const file = args.path.split(/[\\/]/).pop();
-			return { contents: patchInkFile(file, readFileSync(args.path, "utf8"), inkDir), loader: "js" };
+			// A file both tables patch (Ink's reconciler.js) gets both: esbuild loads a file through one plugin.
+			const contents = patchStartupFile(args.path, patchInkFile(file, readFileSync(args.path, "utf8"), inkDir), plainWidth);
+			return { contents, loader: "js" };
 		});
 	},
 };

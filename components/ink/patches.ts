@@ -84,6 +84,18 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 			},
 			{ from: ": throttle((output) => {", to: ": (renderThrottleMs === 0 ? rudderCallNow : throttle)((output) => {" },
 		],
+		"reconciler.js": [
+			// An update of a <Static> node marks "the" root's static output dirty: the root that last
+			// created a <Static>, kept in a module variable. With two Ink instances in one process (the
+			// live frame test draws the same reply on two) an update in one marked the other's, and the
+			// first lost its new <Static> output. The node's own root is the one to mark.
+			{
+				from: "if (currentRootNode && node.internal_static) {\n            currentRootNode.isStaticDirty = true;\n        }",
+				to:
+					"if (node.internal_static) {\n            let rudderRoot = node;\n            while (rudderRoot.parentNode) rudderRoot = rudderRoot.parentNode;\n" +
+					"            if (rudderRoot.nodeName === 'ink-root') rudderRoot.isStaticDirty = true;\n            else if (currentRootNode) currentRootNode.isStaticDirty = true;\n        }",
+			},
+		],
 		"renderer.js": [
 			// The <Static> output marked as drawn once (see output.js above).
 			{ from: "staticOutput = new Output({", to: "staticOutput = new Output({\n                once: true," },

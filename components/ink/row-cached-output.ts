@@ -227,14 +227,20 @@ export function registerRowDeps(deps: OutputDeps, caches: () => Caches, fresh: (
 
 /**
  * Builds the rows of one <Static> write (one line per row at x 0, every line fitting `width`) as Ink's
- * Output does for <Static>: with caches of their own, kept out of the row cache (drawn once). Undefined
- * on Ink as installed.
+ * Output does for <Static>. A row the live frame drew at x 0 of a frame as wide (the streaming tail's
+ * rows of a block that just closed) is in the row cache: the same row, not built again. Others are built
+ * with caches of their own and stay out of the row cache (drawn once). Undefined on Ink as installed.
  */
 export function staticRows(width: number, lines: readonly string[]): string[] | undefined {
 	const r = registered;
 	if (!r) return undefined;
-	const out = { caches: r.fresh(), width } as InkOutput;
-	return lines.map((line) => buildRow(out, r.deps, [{ x: 0, line }]));
+	let out: InkOutput | undefined;
+	return lines.map((line) => {
+		const cached = rowCache.get(`${width}|0,${line.length}:${line}`);
+		if (cached !== undefined) return cached;
+		out ??= { caches: r.fresh(), width } as InkOutput;
+		return buildRow(out, r.deps, [{ x: 0, line }]);
+	});
 }
 
 /**
