@@ -101,6 +101,9 @@ function ready(core: Highlighter, language: string): boolean {
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'" };
 const unescapeHtml = (s: string) => s.replace(/&(amp|lt|gt|quot|#x27|#39);/g, (_, e: string) => ENTITIES[e]);
 
+/** Whether highlight.js has loaded (code rendered before then is uncoloured). */
+export const highlighterLoaded = (): boolean => highlighter !== undefined;
+
 /** Coloured segments of `code`, or undefined when the language is unknown or highlight.js has not loaded. */
 export function highlightCode(code: string, language: string | undefined): CodeSegment[] | undefined {
 	if (!highlighter || !language || !ready(highlighter, language)) return undefined;

@@ -1,6 +1,7 @@
 // One closed markdown block as styled rows wrapped to a width: headings, paragraphs with emphasis, code
 // spans and links, lists with hanging indents, quotes, rules, fenced code (coloured when highlight.js has
-// loaded) and anything else as its raw text. Pure; called once per block, when it enters history.
+// loaded) and anything else as its raw text. Pure (its last answer remembered); the streaming tail
+// renders the open block each frame, history renders each block once when it closes.
 import { Marked, type Token, type Tokens } from "marked";
 import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 import {
@@ -14,7 +15,7 @@ import {
 	wrapSegments,
 } from "../render/styled-text.js";
 import { color, theme } from "../theme.js";
-import { highlightCode } from "./highlight.js";
+import { highlightCode, highlighterLoaded } from "./highlight.js";
 import { renderTable } from "./table.js";
 
 /**
@@ -151,7 +152,18 @@ function renderBlocks(tokens: Token[], width: number): Line[] {
 	return tokens.flatMap((t) => renderBlock(t, width));
 }
 
-/** A closed block of assistant markdown as rows of at most `width` cells. */
-export function renderMarkdown(source: string, width: number): Line[] {
-	return renderBlocks(lexMarkdown(sanitizeTerminalText(source)), width);
+let last: { source: string; width: number; coloured: boolean; lines: readonly Line[] } | undefined;
+
+/**
+ * A block of assistant markdown as rows of at most `width` cells. The last answer is remembered: a block
+ * that closes (or a reply that ends) after the tail last drew it is the source the tail just rendered,
+ * so history prints the tail's rows instead of lexing and wrapping the block again. Not across the load
+ * of highlight.js, which colours code blocks from then on.
+ */
+export function renderMarkdown(source: string, width: number): readonly Line[] {
+	const coloured = highlighterLoaded();
+	if (last && last.source === source && last.width === width && last.coloured === coloured) return last.lines;
+	const lines = renderBlocks(lexMarkdown(sanitizeTerminalText(source)), width);
+	last = { source, width, coloured, lines };
+	return lines;
 }

@@ -20,7 +20,7 @@ function lastThinkingLines(text: string, n: number, hints: RenderHints): Line[] 
 }
 
 /** The item's rows, and whether a blank row separates it from the one above. */
-function renderRows(item: HistoryItem, width: number, hints: RenderHints): { rows: Line[]; marginTop: boolean } {
+function renderRows(item: HistoryItem, width: number, hints: RenderHints): { rows: readonly Line[]; marginTop: boolean } {
 	switch (item.kind) {
 		case "user": {
 			const rows = wrapSegments([{ text: sanitizeTerminalText(item.text) }], width, {

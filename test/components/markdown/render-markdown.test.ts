@@ -5,10 +5,10 @@ import { highlightCode, loadHighlighter } from "../../../components/markdown/hig
 import { lexMarkdown, renderMarkdown } from "../../../components/markdown/render-markdown.js";
 import { type Line, segmentsWidth } from "../../../components/render/styled-text.js";
 
-const text = (lines: Line[]) => lines.map((l) => l.map((s) => s.text).join("")).join("\n");
+const text = (lines: readonly Line[]) => lines.map((l) => l.map((s) => s.text).join("")).join("\n");
 const show = (source: string, width = 80) => text(renderMarkdown(source, width));
 /** The style of the first segment whose text contains `needle`. */
-const styleOf = (lines: Line[], needle: string) => lines.flat().find((s) => s.text.includes(needle))?.style;
+const styleOf = (lines: readonly Line[], needle: string) => lines.flat().find((s) => s.text.includes(needle))?.style;
 
 describe("renderMarkdown", () => {
 	it("renders headings without their hashes, emphasis without markers, and links with their URL", () => {
@@ -77,8 +77,19 @@ describe("renderMarkdown", () => {
 		expect(show("a\x1b]52;c;Zm9v\x07b \x1b[2Jc `x\x1b[31m`")).toBe("a^[]52;c;Zm9v^Gb ^[[2Jc x");
 	});
 
+	it("gives the rows of its last call again for the same source and width (history printing the block the tail just drew)", () => {
+		const source = "A **closed** block\n- with a list";
+		const tail = renderMarkdown(source, 30);
+		expect(renderMarkdown(source, 30)).toBe(tail);
+		expect(renderMarkdown(source, 31)).not.toBe(tail);
+		expect(text(renderMarkdown(`${source}!`, 30))).toBe(`${text(tail)}!`);
+	});
+
 	it("colours code once highlight.js has loaded", async () => {
 		expect(highlightCode("x", "nosuchlang")).toBeUndefined();
+		// Rendered before the load, the same block is rendered again after it: coloured, not the rows remembered.
+		const before = renderMarkdown('```ts\nconst a = "s";\n```', 80);
+		expect(styleOf(before, "const")).toBeUndefined();
 		await loadHighlighter();
 		const segments = highlightCode('const a = "s"; // c', "ts")!;
 		expect(segments.map((s) => s.text).join("")).toBe('const a = "s"; // c');

@@ -4,7 +4,7 @@ import { fitColumns } from "../../../components/markdown/table.js";
 import { type Line, segmentsWidth } from "../../../components/render/styled-text.js";
 import { displayWidth } from "../../../components/text-width.js";
 
-const plain = (lines: Line[]) => lines.map((l) => l.map((s) => s.text).join(""));
+const plain = (lines: readonly Line[]) => lines.map((l) => l.map((s) => s.text).join(""));
 const md = [
 	"| Name | Role | Count |",
 	"|:-----|:----:|------:|",
