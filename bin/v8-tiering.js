@@ -14,9 +14,12 @@ const DEFAULT_INTERRUPT_BUDGET = 66 * 1024;
 
 export const TIERING_FLAGS = [`--interrupt-budget=${16 * DEFAULT_INTERRUPT_BUDGET}`, "--always-sparkplug"];
 
-/** The tiering flags to set: all but those the user already gave Node (command line or NODE_OPTIONS). */
-export function tieringFlags({ execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? "" } = {}) {
-	const given = [...execArgv, ...nodeOptions.split(/\s+/)].map((arg) => flagName(arg));
+/**
+ * The tiering flags to set: all but those the user already gave Node on its command line (Node does
+ * not take these V8 flags from NODE_OPTIONS).
+ */
+export function tieringFlags(execArgv = process.execArgv) {
+	const given = execArgv.map((arg) => flagName(arg));
 	return TIERING_FLAGS.filter((flag) => !given.includes(flagName(flag)));
 }
 

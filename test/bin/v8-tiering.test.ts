@@ -79,9 +79,9 @@ describe("V8 tiering flags", () => {
 		expect(run.stdout).toBe("");
 	});
 
-	it("leave a flag the user gave Node to the user", () => {
-		expect(tieringFlags({ execArgv: ["--interrupt_budget=5000"], nodeOptions: "--no-always-sparkplug" })).toEqual([]);
-		expect(tieringFlags({ execArgv: [], nodeOptions: "--max-old-space-size=100 --interrupt-budget=9" })).toEqual(["--always-sparkplug"]);
-		expect(tieringFlags({ execArgv: [], nodeOptions: "" })).toEqual(TIERING_FLAGS);
+	it("leave a flag the user gave Node on its command line to the user", () => {
+		expect(tieringFlags(["--interrupt_budget=5000", "--no-always-sparkplug"])).toEqual([]);
+		expect(tieringFlags(["--max-old-space-size=100", "--interrupt-budget=9"])).toEqual(["--always-sparkplug"]);
+		expect(tieringFlags([])).toEqual(TIERING_FLAGS);
 	});
 });
