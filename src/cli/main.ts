@@ -44,7 +44,7 @@ export interface StartupHooks {
 	 * (src/modes/interactive.ts), in the other modes a second in. Never for --help, --version or bad usage.
 	 */
 	afterStartUp?: () => void;
-	/** Once, when the session has stayed idle for a while after its first run. */
+	/** Once, when the session has stayed idle for a moment after its first run (and, in the app, the keyboard rests). */
 	afterFirstReply?: () => void;
 }
 
@@ -124,7 +124,8 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	});
 	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.
 	if (mode !== "interactive") session.startMcpServers("headless");
-	const stopWatching = hooks.afterFirstReply ? afterFirstReply(session, hooks.afterFirstReply) : () => {};
+	const input = mode === "interactive" ? process.stdin : undefined;
+	const stopWatching = hooks.afterFirstReply ? afterFirstReply(session, hooks.afterFirstReply, { input }) : () => {};
 	try {
 		const notices = [...configProblems, choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
 		const app = { notices, openResumePicker: sessionMode.pick, afterFirstScreen: hooks.afterStartUp };

@@ -1,5 +1,6 @@
 // afterFirstReply: once, only after a run, only when idle long enough; and over a real session, without
 // taking the notices the session keeps for the UI.
+import { EventEmitter } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fauxAssistantMessage, fauxText } from "../../src/ai/index.js";
 import { afterFirstReply, FIRST_REPLY_IDLE_MS } from "../../src/cli/first-reply.js";
@@ -66,6 +67,42 @@ describe("afterFirstReply", () => {
 		expect(callback).toHaveBeenCalledTimes(1);
 	});
 
+	it("fires before a next prompt sent 1.4 s after the reply: a quick conversation still writes the reply stage", () => {
+		const session = fakeSession();
+		const callback = vi.fn();
+		afterFirstReply(session, callback, { input: new EventEmitter() });
+		session.phase({ kind: "running" });
+		session.phase({ kind: "idle" });
+		vi.advanceTimersByTime(1400);
+		expect(callback).toHaveBeenCalledTimes(1);
+		session.phase({ kind: "running" });
+	});
+
+	it("with the terminal's input, waits until the keys rest, however long the typing goes on; a run cancels the wait", () => {
+		const session = fakeSession();
+		const input = new EventEmitter();
+		const callback = vi.fn();
+		afterFirstReply(session, callback, { input });
+		session.phase({ kind: "running" });
+		session.phase({ kind: "idle" });
+		vi.advanceTimersByTime(FIRST_REPLY_IDLE_MS);
+		// A key every 100 ms for 5 s: never a rest.
+		for (let i = 0; i < 50; i++) {
+			input.emit("readable");
+			vi.advanceTimersByTime(100);
+		}
+		expect(callback).not.toHaveBeenCalled();
+		// Enter sends the prompt: its run cancels the wait, the next idle starts it again.
+		session.phase({ kind: "running" });
+		vi.advanceTimersByTime(FIRST_REPLY_IDLE_MS * 4);
+		expect(callback).not.toHaveBeenCalled();
+		expect(input.listenerCount("readable")).toBe(0);
+		session.phase({ kind: "idle" });
+		vi.advanceTimersByTime(FIRST_REPLY_IDLE_MS * 2);
+		expect(callback).toHaveBeenCalledTimes(1);
+		expect(input.listenerCount("readable")).toBe(0);
+	});
+
 	it("never calls back once stopped (the session ended first)", () => {
 		const session = fakeSession();
 		const callback = vi.fn();
@@ -101,7 +138,7 @@ describe("afterFirstReply over a real session", () => {
 		disposeLater = session;
 		session.notify("warning", "kept for the app");
 		let fired = 0;
-		afterFirstReply(session, () => fired++, 50);
+		afterFirstReply(session, () => fired++, { idleMs: 50 });
 		// The app subscribes after the watcher was installed (main.ts installs it before the mode runs).
 		const seen: SessionEvent[] = [];
 		session.subscribe((event) => seen.push(event));
