@@ -10,6 +10,25 @@ import { type ScriptedServer, startScriptedServer } from "./sse-server.js";
 
 export const BIN = resolve(import.meta.dirname, "../../bin/rudder.js");
 
+/**
+ * Removes `root`, again and again for up to 10 s while it keeps failing: a just-killed app may still
+ * be writing under its home (its code cache: six files, ~100 ms under load), and a file made after
+ * rmSync read a folder fails that folder's removal with ENOTEMPTY, which rmSync's own retries did not
+ * get past.
+ */
+function removeWhileWritten(root: string): void {
+	const deadline = Date.now() + 10_000;
+	for (;;) {
+		try {
+			rmSync(root, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
+			return;
+		} catch (error) {
+			if (Date.now() > deadline || !["ENOTEMPTY", "EBUSY", "EPERM"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
+			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+		}
+	}
+}
+
 export interface CliHome {
 	/** Project folder the CLI runs in. */
 	cwd: string;
@@ -50,7 +69,7 @@ export function makeHome(options: { mockUrl?: string; modelIds?: string[] } = {}
 		},
 		// Retried (linear back-off, ~5 s in all): a CLI that was just killed may still be finishing a write
 		// under the folder (a checkpoint, the code cache's reply stage), slowly on a loaded machine.
-		cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
+		cleanup: () => removeWhileWritten(root),
 	};
 }
 
