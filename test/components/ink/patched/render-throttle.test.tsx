@@ -5,6 +5,11 @@ import { EventEmitter } from "node:events";
 import { render, Text } from "ink";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+// Ink writes live frames only outside CI (is-in-ci, read when Ink loads); .ci/run sets CI=true.
+vi.hoisted(() => {
+	process.env.CI = "false";
+});
+
 class Terminal extends EventEmitter {
 	isTTY = true;
 	columns = 40;
