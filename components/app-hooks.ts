@@ -14,6 +14,7 @@ import { editInExternalEditor } from "./external-editor.js";
 import { FileIndex } from "./file-index.js";
 import type { LiveTick } from "./frame-scheduler.js";
 import { helpText } from "./help.js";
+import { liveRegionFor, never } from "./ink/live-region.js";
 import { useRawInput } from "./ink/use-raw-input.js";
 import type { KeyPress } from "./key-map.js";
 import type { KeyBindings } from "./keybindings.js";
@@ -99,20 +100,31 @@ export function useBusyTick(
 		if (!busy) return;
 		// The live tail's frames turn the spinners on their own; running tools' clocks need the App.
 		const lastFrame = () => (live && !live.appClocks() ? Math.max(lastRenderAt.current, live.tick.at()) : lastRenderAt.current);
+		// The boundary nearest the deadline can come up to half a frame early.
+		const due = (now: number) => now - lastFrame() >= TICK_MS - clock.frameMs / 2;
 		let cancel = () => {};
+		let next = Number.POSITIVE_INFINITY;
 		const wait = (from: number) => {
-			cancel = clock.at(from + TICK_MS, check);
+			next = from + TICK_MS;
+			cancel = clock.at(next, check);
 		};
 		const check = () => {
-			const last = lastFrame();
 			const now = clock.now();
-			// The boundary nearest the deadline can come up to half a frame early.
-			if (now - last < TICK_MS - clock.frameMs / 2) return wait(last);
+			if (!due(now)) return wait(lastFrame());
 			refresh();
 			wait(now);
 		};
 		wait(lastFrame());
-		return () => cancel();
+		// A tail frame at the boundary where the tools' clocks are due: the clock runs the tail's frame
+		// first, then this tick's App render, which draws the tail too. The writer leaves that frame to
+		// React, which draws both in one render, instead of a frame the App's overwrites in the same turn.
+		// Due at this boundary: the clock runs a deadline less than half a frame ahead (frame-clock.ts).
+		const region = live ? liveRegionFor(live.tick) : undefined;
+		if (region && live) region.appRenders = () => live.appClocks() && next - clock.now() < clock.frameMs / 2 && due(clock.now());
+		return () => {
+			cancel();
+			if (region) region.appRenders = never;
+		};
 	}, [busy, refresh, live, clock]);
 }
 

@@ -36,6 +36,12 @@ export interface LiveRegion {
 	history: RegionHistory;
 	/** Frames the writer drew. */
 	drawn(): number;
+	/**
+	 * The App renders in this turn anyway (set by useBusyTick: running tools' clocks are due): React
+	 * draws the tail frame in that render, as without the writer, rather than the writer drawing a frame
+	 * that render's own frame replaces at once.
+	 */
+	appRenders: () => boolean;
 	/** The stdout the App draws on (useStdout), set by the components as they render. */
 	stdout: object | undefined;
 }
@@ -70,6 +76,8 @@ function reactTick() {
 
 const regions = new WeakMap<LiveTick, LiveRegion>();
 
+export const never = (): boolean => false;
+
 /** The region of the App whose tail frames `tick` counts. */
 export function liveRegionFor(tick: LiveTick): LiveRegion {
 	let region = regions.get(tick);
@@ -87,10 +95,11 @@ export function liveRegionFor(tick: LiveTick): LiveRegion {
 		status,
 		history,
 		drawn: () => drawn,
+		appRenders: never,
 		stdout: undefined,
 	};
 	tick.subscribe(() => {
-		if (draw()) {
+		if (!created.appRenders() && draw()) {
 			drawn++;
 			return;
 		}

@@ -4,6 +4,7 @@ import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
 import { useBusyTick } from "../../components/app-hooks.js";
 import { createLiveTick } from "../../components/frame-scheduler.js";
+import { liveRegionFor } from "../../components/ink/live-region.js";
 import { createFrameClock, type FrameClock } from "../../src/ai/frame-clock.js";
 import { manualTimers } from "../helpers/manual-timers.js";
 
@@ -77,6 +78,30 @@ describe("useBusyTick", () => {
 		// Every wake-up was a boundary of the reads.
 		expect(timers.fired()).toBe(20);
 		app.unmount();
+	});
+
+	it("tells the live frame writer, at a tail frame where running tools' clocks are due, that the App renders in that turn", async () => {
+		for (const appClocks of [true, false]) {
+			const { timers, clock, tick, refreshes, app } = await mount({ appClocks });
+			const region = liveRegionFor(tick);
+			// Each tail frame asks the region, as its tick listener does before the writer draws.
+			const frames: { at: number; appRenders: boolean }[] = [];
+			const read = () => {
+				frames.push({ at: timers.now(), appRenders: region.appRenders() });
+				tick.bump();
+				clock.nextFrame(read);
+			};
+			clock.nextFrame(read);
+			timers.advance(1000);
+			// The clock runs a boundary's frames before its deadlines: a frame told "the App renders" is
+			// followed by the busy tick's render in the same turn, and every such render had its frame told.
+			expect(frames.filter((f) => f.appRenders).map((f) => f.at)).toEqual(refreshes);
+			if (appClocks) expect(refreshes.length).toBeGreaterThanOrEqual(4);
+			else expect(refreshes).toEqual([]);
+			app.unmount();
+			await new Promise((resolve) => setImmediate(resolve));
+			expect(region.appRenders()).toBe(false);
+		}
 	});
 
 	it("stops when the run is over", async () => {
