@@ -22,16 +22,22 @@ function fakeSession() {
 	};
 }
 
+/** A fake session watched by afterFirstReply, its first run just ended. */
+function afterOneRun() {
+	const session = fakeSession();
+	const callback = vi.fn();
+	const stop = afterFirstReply(session, callback);
+	session.phase({ kind: "running" });
+	session.phase({ kind: "idle" });
+	return { session, callback, stop };
+}
+
 describe("afterFirstReply", () => {
 	beforeEach(() => vi.useFakeTimers());
 	afterEach(() => vi.useRealTimers());
 
 	it("calls back once, when the session has been idle for a while after its first run, and unsubscribes", () => {
-		const session = fakeSession();
-		const callback = vi.fn();
-		afterFirstReply(session, callback);
-		session.phase({ kind: "running" });
-		session.phase({ kind: "idle" });
+		const { session, callback } = afterOneRun();
 		vi.advanceTimersByTime(FIRST_REPLY_IDLE_MS - 1);
 		expect(callback).not.toHaveBeenCalled();
 		vi.advanceTimersByTime(1);
@@ -53,11 +59,7 @@ describe("afterFirstReply", () => {
 	});
 
 	it("a run that starts during the wait postpones it to the next idle", () => {
-		const session = fakeSession();
-		const callback = vi.fn();
-		afterFirstReply(session, callback);
-		session.phase({ kind: "running" });
-		session.phase({ kind: "idle" });
+		const { session, callback } = afterOneRun();
 		vi.advanceTimersByTime(FIRST_REPLY_IDLE_MS / 2);
 		session.phase({ kind: "running" });
 		vi.advanceTimersByTime(FIRST_REPLY_IDLE_MS * 3);
@@ -104,11 +106,7 @@ describe("afterFirstReply", () => {
 	});
 
 	it("never calls back once stopped (the session ended first)", () => {
-		const session = fakeSession();
-		const callback = vi.fn();
-		const stop = afterFirstReply(session, callback);
-		session.phase({ kind: "running" });
-		session.phase({ kind: "idle" });
+		const { session, callback, stop } = afterOneRun();
 		stop();
 		vi.advanceTimersByTime(FIRST_REPLY_IDLE_MS * 2);
 		expect(callback).not.toHaveBeenCalled();

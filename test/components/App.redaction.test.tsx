@@ -16,6 +16,22 @@ afterEach(async () => {
 	await fx?.cleanup();
 });
 
+/**
+ * Mounts the app on `session`, sends `prompt`, checks the approval screen of the one `tool` call that
+ * asks (`atPrompt`), approves it, and returns once `done` shows.
+ */
+async function approveOnce(session: Fixture["session"], prompt: string, tool: string, done: string, atPrompt: (shown: string) => void) {
+	const mounted = await mountOnSession(session, { rows: 30, columns: 120 });
+	const { app, frame, type } = mounted;
+	unmount = () => app.unmount();
+	await type(`${prompt}\r`);
+	await vi.waitFor(() => expect(frame()).toContain(`${tool} wants to run`), { timeout: 10_000 });
+	atPrompt(frame());
+	await type("y");
+	await vi.waitFor(() => expect(frame()).toContain(done), { timeout: 10_000 });
+	return mounted;
+}
+
 describe("App streaming a known secret", () => {
 	it("no frame shows the secret, while streaming or after", async () => {
 		const secret = "sk-screen-secret-0123456789";
@@ -44,13 +60,9 @@ describe("App showing a tool call whose arguments hold a known secret", () => {
 			fauxAssistantMessage([fauxToolCall("read", { path: `keys/${secret}.txt` })]),
 			fauxAssistantMessage([fauxText("Checked.")]),
 		]);
-		const { app, frame, type } = await mountOnSession(fx.session, { rows: 30, columns: 120 });
-		unmount = () => app.unmount();
-		await type("check my key\r");
-		await vi.waitFor(() => expect(frame()).toContain("bash wants to run"), { timeout: 10_000 });
-		expect(frame()).toContain("$ echo checking [redacted] && sleep 0.3");
-		await type("y");
-		await vi.waitFor(() => expect(frame()).toContain("Checked."), { timeout: 10_000 });
+		const { app, frame } = await approveOnce(fx.session, "check my key", "bash", "Checked.", (shown) =>
+			expect(shown).toContain("$ echo checking [redacted] && sleep 0.3"),
+		);
 		expect(frame()).toContain("✓ bash echo checking [redacted] && sleep 0.3");
 		expect(frame()).toContain("✗ read keys/[redacted].txt");
 		// The command ran with the real key: the model asked for it, and only the screen is redacted.
@@ -70,13 +82,9 @@ describe("App showing an edit whose new text holds a known secret", () => {
 			fauxAssistantMessage([fauxToolCall("edit", { path: "config.txt", edits: [{ oldText: "none", newText: secret }] })]),
 			fauxAssistantMessage([fauxText("Edited.")]),
 		]);
-		const { app, frame, type } = await mountOnSession(fx.session, { rows: 30, columns: 120 });
-		unmount = () => app.unmount();
-		await type("put my key in the config\r");
-		await vi.waitFor(() => expect(frame()).toContain("edit wants to run"), { timeout: 10_000 });
-		expect(frame()).toContain("+key = [redacted]");
-		await type("y");
-		await vi.waitFor(() => expect(frame()).toContain("Edited."), { timeout: 10_000 });
+		const { app, frame } = await approveOnce(fx.session, "put my key in the config", "edit", "Edited.", (shown) =>
+			expect(shown).toContain("+key = [redacted]"),
+		);
 		expect(frame()).toMatch(/\+ key = \[redacted\]/);
 		// The file holds the real key: only the screen is redacted.
 		expect(readFileSync(join(fx.cwd, "config.txt"), "utf8")).toBe(`key = ${secret}\n`);
