@@ -20,9 +20,24 @@ function cellWidth(code: number): number {
 	return 1;
 }
 
+/**
+ * Cells `text` takes. A loop over char codes, not `for…of` over code points: every row of every frame is
+ * measured, and the string iterator cost an object and a call per character. A surrogate pair is one
+ * code point; a lone surrogate counts as the one cell the iterator gave it.
+ */
 export function displayWidth(text: string): number {
 	let width = 0;
-	for (const ch of text) width += cellWidth(ch.codePointAt(0)!);
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code < 0x300) width++;
+		else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+			const low = text.charCodeAt(i + 1);
+			if (low >= 0xdc00 && low <= 0xdfff) {
+				width += cellWidth(0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00));
+				i++;
+			} else width += cellWidth(code);
+		} else width += cellWidth(code);
+	}
 	return width;
 }
 

@@ -8,7 +8,9 @@ export interface CodeSegment {
 }
 
 interface Highlighter {
-	highlight(code: string, options: { language: string; ignoreIllegals?: boolean }): { value: string };
+	highlight(code: string, options: { language: string; ignoreIllegals?: boolean }): { value: string; _emitter?: object };
+	configure(options: { __emitter: unknown }): void;
+	newInstance(): { highlightAuto(code: string): { _emitter?: object } };
 	getLanguage(name: string): unknown;
 	registerLanguage(name: string, definition: unknown): void;
 	registerAliases(aliases: string[], options: { languageName: string }): void;
@@ -104,17 +106,111 @@ const unescapeHtml = (s: string) => s.replace(/&(amp|lt|gt|quot|#x27|#39);/g, (_
 /** Whether highlight.js has loaded (code rendered before then is uncoloured). */
 export const highlighterLoaded = (): boolean => highlighter !== undefined;
 
-/** Coloured segments of `code`, or undefined when the language is unknown or highlight.js has not loaded. */
-export function highlightCode(code: string, language: string | undefined): CodeSegment[] | undefined {
-	if (!highlighter || !language || !ready(highlighter, language)) return undefined;
-	const html = highlighter.highlight(code, { language, ignoreIllegals: true }).value;
+/** The colour a scope's span gives its text: its first CSS class's, else the enclosing span's. */
+const scopeColor = (className: string, outer: string | undefined): string | undefined => SCOPE_COLORS[className] ?? outer;
+
+/** Segments of highlight.js's HTML: text between tags is one segment, coloured by the innermost span. */
+export function segmentsOfHtml(html: string): CodeSegment[] {
 	const segments: CodeSegment[] = [];
 	const stack: (string | undefined)[] = [];
 	const token = /<span class="hljs-([\w-]+)[^"]*">|<\/span>|([^<]+)/g;
 	for (let m = token.exec(html); m; m = token.exec(html)) {
-		if (m[1] !== undefined) stack.push(SCOPE_COLORS[m[1]] ?? stack[stack.length - 1]);
+		if (m[1] !== undefined) stack.push(scopeColor(m[1], stack[stack.length - 1]));
 		else if (m[2] !== undefined) segments.push({ text: unescapeHtml(m[2]), color: stack[stack.length - 1] });
 		else stack.pop();
 	}
 	return segments;
+}
+
+/** A highlight.js scope → the first CSS class its HTML span carries, as segmentsOfHtml reads it. */
+function firstClass(scope: string): string | undefined {
+	const first = scope.split(".")[0];
+	return /^[\w-]+/.exec(first)?.[0];
+}
+
+/**
+ * highlight.js's emitter interface (addText, start/endScope, open/closeNode, __addSublanguage, finalize,
+ * toHTML), giving segmentsOfHtml's segments straight from the parse: highlight.js then builds no token
+ * tree and no HTML, and nothing is escaped and parsed back (a third of a code block's colouring). Text
+ * runs break where a span would open or close, as they do in the HTML. A sub-language (a grammar
+ * highlight.js nests, none of ours today) makes the result unusable: highlightCode then takes the HTML.
+ */
+class SegmentEmitter {
+	readonly segments: CodeSegment[] = [];
+	/** Per open node: whether it is a span (has a scope); spans also push a colour. */
+	private readonly spans: boolean[] = [];
+	private readonly colors: (string | undefined)[] = [];
+	private text = "";
+	nested = false;
+	/** What __addSublanguage reads from a nested emitter (never used: `nested` discards the result). */
+	readonly root = { children: [] };
+
+	addText(text: string): void {
+		this.text += text;
+	}
+	startScope(scope: string): void {
+		this.openNode(scope);
+	}
+	endScope(): void {
+		this.closeNode();
+	}
+	openNode(scope: string | undefined): void {
+		const span = !!scope;
+		this.spans.push(span);
+		if (!span) return;
+		this.flush();
+		const className = scope.startsWith("language:") ? undefined : firstClass(scope);
+		// A span segmentsOfHtml does not read as one (no "hljs-" class) cannot be mirrored here.
+		if (className === undefined) this.nested = true;
+		else this.colors.push(scopeColor(className, this.colors[this.colors.length - 1]));
+	}
+	closeNode(): void {
+		// The root is never closed (TokenTree ignores the extra close).
+		if (!this.spans.length || !this.spans.pop()) return;
+		this.flush();
+		this.colors.pop();
+	}
+	__addSublanguage(): void {
+		this.nested = true;
+	}
+	finalize(): boolean {
+		this.flush();
+		return true;
+	}
+	toHTML(): string {
+		return "";
+	}
+	private flush(): void {
+		if (this.text === "") return;
+		this.segments.push({ text: this.text, color: this.colors[this.colors.length - 1] });
+		this.text = "";
+	}
+}
+
+/** highlight.js's own emitter (its token tree, giving HTML). */
+let htmlEmitter: unknown;
+
+function highlightHtml(core: Highlighter, code: string, language: string): CodeSegment[] {
+	core.configure({ __emitter: htmlEmitter });
+	try {
+		return segmentsOfHtml(core.highlight(code, { language, ignoreIllegals: true }).value);
+	} finally {
+		core.configure({ __emitter: SegmentEmitter });
+	}
+}
+
+/** Coloured segments of `code`, or undefined when the language is unknown or highlight.js has not loaded. */
+export function highlightCode(code: string, language: string | undefined): CodeSegment[] | undefined {
+	if (!highlighter || !language || !ready(highlighter, language)) return undefined;
+	const core = highlighter;
+	if (htmlEmitter === undefined) {
+		// A fresh instance's plain-text result carries highlight.js's default emitter, whatever ours was set to.
+		htmlEmitter = core.newInstance().highlightAuto("")._emitter?.constructor;
+		core.configure({ __emitter: SegmentEmitter });
+	}
+	const result = core.highlight(code, { language, ignoreIllegals: true });
+	const emitter = result._emitter;
+	// An illegal match or an error gives the code escaped, in `value`, from a fresh emitter.
+	if (result.value !== "" || !(emitter instanceof SegmentEmitter)) return segmentsOfHtml(result.value);
+	return emitter.nested ? highlightHtml(core, code, language) : emitter.segments;
 }

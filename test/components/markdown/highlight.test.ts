@@ -112,3 +112,91 @@ describe("highlight.js languages registered on first use", () => {
 		expect(hljsCore.listLanguages()).toEqual(["go"]);
 	});
 });
+
+/** Random snippets of code in the coloured languages: comments, strings, template strings, regexes. */
+const CODE_PIECES = [
+	"const ",
+	"let x = ",
+	"function f(",
+	") {",
+	"}\n",
+	"=> ",
+	"return ",
+	"class A extends B {\n",
+	"/* open comment\n",
+	" */",
+	"// line comment\n",
+	"`tpl ${",
+	"}`",
+	"'s'",
+	'"d\\"q"',
+	"/re+[a-z]/g",
+	" / 2 ",
+	"0x1F",
+	"3.5e2",
+	"async ",
+	"await ",
+	"interface I<T> { a?: T }\n",
+	"def g(x):\n",
+	"    ",
+	'"""doc\n',
+	"# hash\n",
+	"import os\n",
+	"@decorator\n",
+	"<a & b>",
+	"&amp;",
+	"\t",
+	"\n",
+	"\n\n",
+	"foo",
+	"(",
+	")",
+	"[",
+	"]",
+	"{",
+	"}",
+	";",
+	"é世",
+	"\\",
+	"$HOME",
+	"fn main() -> u8 {",
+	"package main\n",
+	"+ added\n",
+	"- gone\n",
+	"@@ -1 +1 @@\n",
+	'{"k": [1, true, null]}',
+] as const;
+
+const randomCode = (): fc.Arbitrary<string> =>
+	fc.array(fc.oneof(fc.constantFrom(...CODE_PIECES), fc.string({ maxLength: 4 })), { maxLength: 60 }).map((parts) => parts.join(""));
+
+describe("segments straight from highlight.js's parse", () => {
+	it("equal the walk over its HTML for random code in every language", async () => {
+		const lazy = await freshLazy();
+		const reference = eagerHighlighter();
+		const languages = Object.keys(DEFINITIONS);
+		fc.assert(
+			fc.property(randomCode(), fc.constantFrom(...languages), (code, language) => {
+				const html = reference.highlight(code, { language, ignoreIllegals: true }).value;
+				expect(lazy.highlightCode(code, language)).toEqual(lazy.segmentsOfHtml(html));
+			}),
+			{ numRuns: 600 },
+		);
+	});
+
+	it("fall back to the HTML for a grammar that nests another language", async () => {
+		const lazy = await freshLazy();
+		lazy.highlightCode("x", "ts");
+		// css`…` template strings in TypeScript nest CSS once a CSS grammar is registered.
+		const css = (await import("highlight.js/lib/languages/css")).default;
+		hljsCore.registerLanguage("css", css);
+		const reference = eagerHighlighter();
+		reference.registerLanguage("css", css);
+		const code = "const s = css`a { color: red }`;";
+		const html = reference.highlight(code, { language: "ts", ignoreIllegals: true }).value;
+		expect(html).toContain("language-css");
+		expect(lazy.highlightCode(code, "ts")).toEqual(lazy.segmentsOfHtml(html));
+		// The module's own instance is back on segments after the fallback.
+		expect(lazy.highlightCode("let a = 1", "ts")).toEqual(lazy.segmentsOfHtml(reference.highlight("let a = 1", { language: "ts" }).value));
+	});
+});
