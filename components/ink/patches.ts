@@ -43,10 +43,13 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 				to: "export default class Output {",
 				append:
 					`import { renderOutput as rudderRenderOutput, registerRowDeps as rudderRegisterRowDeps } from ${JSON.stringify(rowCachedOutput)};\n` +
+					// A row of text between SGR codes is built from its runs with ansi-tokenize's own reducer.
+					"import { reduceAnsiCodesIncremental as rudderReduceAnsiCodes } from '@alcalzone/ansi-tokenize';\n" +
+					"const rudderRowDeps = { styledCharsToString, sliceAnsi, tokenize, reduceAnsiCodesIncremental: rudderReduceAnsiCodes };\n" +
 					"Output.prototype.get = function get() {\n" +
-					"\treturn rudderRenderOutput(this, { styledCharsToString, sliceAnsi });\n};\n" +
+					"\treturn rudderRenderOutput(this, rudderRowDeps);\n};\n" +
 					// The live frame writer builds its rows with the same code and caches (live-frame.ts).
-					"rudderRegisterRowDeps({ styledCharsToString, sliceAnsi }, () => sharedOutputCaches(), () => new OutputCaches());\n",
+					"rudderRegisterRowDeps(rudderRowDeps, () => sharedOutputCaches(), () => new OutputCaches());\n",
 			},
 		],
 		"ink.js": [

@@ -42,10 +42,20 @@ export interface InkOutput {
 	};
 }
 
+/** An SGR code as @alcalzone/ansi-tokenize keeps it in a cell's styles. */
+export interface AnsiCode {
+	type: "ansi";
+	code: string;
+	endCode: string;
+}
+
 /** What Ink's output.js imports, passed in by the patch. */
 export interface OutputDeps {
 	styledCharsToString(cells: StyledCell[]): string;
 	sliceAnsi(text: string, from: number, to: number): string;
+	/** ansi-tokenize's own: a row's SGR codes are read with them, so a row of runs has Ink's styles. */
+	tokenize?(text: string): ReadonlyArray<{ type: string }>;
+	reduceAnsiCodesIncremental?(codes: unknown[], tokens: ReadonlyArray<{ type: string }>): unknown[];
 }
 
 const BLANK: StyledCell = Object.freeze({ type: "char", value: " ", fullWidth: false, styles: [] }) as StyledCell;
@@ -151,6 +161,10 @@ export const PLAIN = /^[\x20-\x7e\u00a0-\u024f\u2010-\u2027\u2030-\u205e\u2190-\
 
 /** One row exactly as Ink builds it: blank cells, each piece's characters laid over them in order. */
 function buildRow(out: InkOutput, deps: OutputDeps, pieces: Array<{ x: number; line: string }>): string {
+	if (pieces.length === 1) {
+		const row = buildRunRow(out.width, deps, pieces[0].x, pieces[0].line);
+		if (row !== undefined) return row;
+	}
 	if (pieces.every((piece) => PLAIN.test(piece.line))) return buildPlainRow(out.width, pieces);
 	const cells: Array<StyledCell | undefined> = new Array(out.width).fill(BLANK);
 	for (const { x, line } of pieces) {
@@ -203,6 +217,59 @@ export function mergeStyleRuns(cells: ReadonlyArray<StyledCell | undefined>): St
 	}
 	if (run !== undefined) runs.push(text === run.value ? run : { ...run, value: text });
 	return runs;
+}
+
+/** An SGR sequence as ansi-tokenize reads one (digits and ";" only), from `lastIndex`. */
+const SGR_AT = /\x1b\[[0-9;]*m/y;
+/** The codes of each SGR sequence seen, as ansi-tokenize's tokens (few distinct ones: bounded anyway). */
+let sgrTokens = new Map<string, ReadonlyArray<{ type: string }>>();
+const NO_STYLES: unknown[] = [];
+
+/**
+ * The row of one piece at `x >= 0`, built from the piece's runs of text between SGR codes instead of
+ * from a cell per character. With one piece nothing overlaps, so where each character lands does not
+ * matter, only the order: Ink's cells, run-merged (`mergeStyleRuns`), are these runs, each in the
+ * styles ansi-tokenize's own reducer gives for the codes before it; the blank cells after the piece
+ * are removed by the trimEnd either way. Undefined (build it cell by cell) for anything else Ink's
+ * tokenizer reads as a code (links, C1, other CSI) and for a run starting with a character at or above
+ * U+0300, which may join the grapheme of the code's last byte (Ink would drop it with the code).
+ */
+function buildRunRow(width: number, deps: OutputDeps, x: number, line: string): string | undefined {
+	if (x < 0) return undefined;
+	const pad = Math.min(x, width);
+	const firstCode = line.indexOf("\x1b");
+	if (firstCode === -1) {
+		if (line.indexOf("\x9b") !== -1) return undefined;
+		return pad === 0 ? line.trimEnd() : (" ".repeat(pad) + line).trimEnd();
+	}
+	const { tokenize, reduceAnsiCodesIncremental: reduce } = deps;
+	if (!tokenize || !reduce || line.indexOf("\x9b") !== -1) return undefined;
+	const runs: StyledCell[] = [];
+	if (pad > 0) runs.push({ type: "char", value: " ".repeat(pad), fullWidth: false, styles: NO_STYLES });
+	let styles: unknown[] = NO_STYLES;
+	let at = 0;
+	let next = firstCode;
+	for (;;) {
+		if (next > at) {
+			if (at > 0 && line.charCodeAt(at) >= 0x300) return undefined;
+			runs.push({ type: "char", value: line.slice(at, next), fullWidth: false, styles });
+		}
+		if (next === line.length) break;
+		SGR_AT.lastIndex = next;
+		if (!SGR_AT.test(line)) return undefined;
+		const code = line.slice(next, SGR_AT.lastIndex);
+		let tokens = sgrTokens.get(code);
+		if (tokens === undefined) {
+			if (sgrTokens.size > 500) sgrTokens = new Map();
+			tokens = tokenize(code);
+			sgrTokens.set(code, tokens);
+		}
+		styles = reduce(styles, tokens);
+		at = SGR_AT.lastIndex;
+		next = line.indexOf("\x1b", at);
+		if (next === -1) next = line.length;
+	}
+	return deps.styledCharsToString(mergeStyleRuns(runs)).trimEnd();
 }
 
 /** The same row for unstyled one-cell pieces, without tokenising: Ink's string is then the characters. */

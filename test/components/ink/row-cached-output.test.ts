@@ -1,15 +1,18 @@
 // The bundle replaces Ink's Output.get with renderOutput; a frame must come out byte for byte as
 // Ink would have written it, first time (row built) and again (row taken from the cache).
-import { styledCharsFromTokens, styledCharsToString, tokenize } from "@alcalzone/ansi-tokenize";
+import { reduceAnsiCodesIncremental, styledCharsFromTokens, styledCharsToString, tokenize } from "@alcalzone/ansi-tokenize";
+import chalk from "chalk";
 import fc from "fast-check";
 import sliceAnsi from "slice-ansi";
 import { describe, expect, it } from "vitest";
 import { type InkOutput, mergeStyleRuns, PLAIN, renderOutput, type StyledCell } from "../../../components/ink/row-cached-output.js";
+import { type Segment, toAnsi } from "../../../components/render/styled-text.js";
 // Ink's package exports only its entry; the class is reached by path, as the bundle plugin does.
 import Output from "../../../node_modules/ink/build/output.js";
 import { type FilledOutput, type Frame, fillOutput, frame, type OutputClass, text } from "./output-frames.js";
 
-const deps = { styledCharsToString, sliceAnsi } as Parameters<typeof renderOutput>[1];
+// What the patched output.js passes (patches.ts).
+const deps = { styledCharsToString, sliceAnsi, tokenize, reduceAnsiCodesIncremental } as Parameters<typeof renderOutput>[1];
 
 const inkOutput = (f: Frame) => fillOutput(Output as OutputClass, f) as InkOutput & FilledOutput;
 
@@ -62,6 +65,80 @@ describe("renderOutput (Ink's Output.get, row-cached)", () => {
 		const narrow = { height: 1, operations: [{ type: "write", x: 6, y: 0, text: "z", transformers: [] }] };
 		expect(renderOutput(inkOutput({ width: 8, ...narrow }), deps).output).toBe("      z");
 		expect(renderOutput(inkOutput({ width: 3, ...narrow }), deps).output).toBe("   z");
+	});
+});
+
+describe("a row of one piece, built from its runs between SGR codes", () => {
+	const oneWrite = (width: number, x: number, line: string) => ({
+		width,
+		height: 1,
+		operations: [{ type: "write", x, y: 0, text: line, transformers: [] }],
+	});
+	const style = fc.record(
+		{
+			bold: fc.boolean(),
+			dim: fc.boolean(),
+			italic: fc.boolean(),
+			underline: fc.boolean(),
+			strikethrough: fc.boolean(),
+			color: fc.constantFrom("cyan", "gray", "red", "#d7875f", "blueBright", "nocolor"),
+		},
+		{ requiredKeys: [] },
+	);
+	const segmentText = fc.constantFrom("a", "word ", " ", "  ", "世界", "👋", "e\u0301", "•", "─", "x y", "\u00a0", "\u3000");
+	const segments = fc.array(fc.record({ text: segmentText, style: fc.option(style, { nil: undefined }) }), { maxLength: 8 });
+
+	it("gives the row Ink's Output gives for rows we styled ourselves (toAnsi, at every colour level)", () => {
+		const level = chalk.level;
+		let styled = 0;
+		try {
+			fc.assert(
+				fc.property(
+					segments,
+					fc.integer({ min: 0, max: 30 }),
+					fc.integer({ min: 1, max: 40 }),
+					fc.constantFrom(1, 2, 3),
+					(line: Segment[], x, width, colours) => {
+						chalk.level = colours as typeof chalk.level;
+						const ansi = toAnsi(line);
+						if (ansi.includes("\x1b[")) styled++;
+						const f = oneWrite(width, x, ansi);
+						expect(renderOutput(inkOutput(f), deps)).toEqual(inkOutput(f).get());
+					},
+				),
+				{ numRuns: 3000 },
+			);
+		} finally {
+			chalk.level = level;
+		}
+		expect(styled).toBeGreaterThan(1500);
+	}, 60_000);
+
+	it("gives Ink's row for any text Ink's tokenizer reads (links, stray escapes, marks after a code)", () => {
+		const odd = fc.constantFrom("\x1b[1;2;36m", "\x1b[m", "\x1b[38;5;12m", "\x1b[1:2m", "\x1b[?25h", "\x1b", "\x9b1m", "\u0301", "\x1b[0m");
+		const line = fc.array(fc.oneof(text, odd), { minLength: 1, maxLength: 6 }).map((parts) => parts.join("").split("\n")[0]);
+		fc.assert(
+			fc.property(line, fc.integer({ min: -3, max: 30 }), fc.integer({ min: 1, max: 30 }), (l, x, width) => {
+				const f = oneWrite(width, x, l);
+				expect(renderOutput(inkOutput(f), deps)).toEqual(inkOutput(f).get());
+			}),
+			{ numRuns: 3000 },
+		);
+	}, 60_000);
+
+	it("tokenizes only the codes, not each character", () => {
+		let tokenized = 0;
+		const counting = {
+			...deps,
+			tokenize: (t: string) => {
+				tokenized += t.length;
+				return tokenize(t);
+			},
+		};
+		const line = `\x1b[1m${"a".repeat(60)}\x1b[22m \x1b[38;5;200m${"b".repeat(60)}\x1b[39m`;
+		const f = oneWrite(130, 2, line);
+		expect(renderOutput(inkOutput(f), counting)).toEqual(inkOutput(f).get());
+		expect(tokenized).toBeLessThan(40);
 	});
 });
 

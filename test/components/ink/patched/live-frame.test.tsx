@@ -14,9 +14,11 @@ import { openInputHistory } from "../../../../components/input-history.js";
 import { FRAME_MS } from "../../../../components/use-session.js";
 import { FakeSession } from "../../fake-session.js";
 
-// Ink writes live frames only outside CI (is-in-ci, read when Ink loads).
+// Ink writes live frames only outside CI (is-in-ci, read when Ink loads). Colours on (chalk reads
+// FORCE_COLOR when it loads), as in a terminal: the rows the writer builds are styled, as users see them.
 vi.hoisted(() => {
 	process.env.CI = "false";
+	process.env.FORCE_COLOR = "3";
 });
 // The writer draws a frame when the tick comes; React renders it a moment later (its scheduler). The
 // spinner is the one thing on screen that depends on that moment, so it stands still here: frames are
