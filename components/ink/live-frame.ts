@@ -84,6 +84,13 @@ export class LiveFrameWriter {
 	/** The instance whose onRender asks this writer first. */
 	private hooked: InkInstance | undefined;
 
+	/** Per part, the rows `nextRows` last let through and the width they were checked against. */
+	private checked: (Checked | undefined)[] = [];
+	/** Per part, the rows last put into a frame and each one as built (`builder.row`) at that place. */
+	private built: (Built | undefined)[] = [];
+	/** The last frame this writer handed Ink, as rows: the next splice starts from them while Ink has not drawn another. */
+	private lastFrame: { output: string; lines: string[] } | undefined;
+
 	constructor(private readonly parts: readonly LivePart[]) {}
 
 	/**
@@ -164,7 +171,11 @@ export class LiveFrameWriter {
 		return true;
 	}
 
-	/** Each part's rows now, or undefined when a part would appear, vanish or not be drawn as it is. */
+	/**
+	 * Each part's rows now, or undefined when a part would appear, vanish or not be drawn as it is. Only
+	 * rows that differ from the ones let through last time (at the same index, for a box as wide) are
+	 * measured: while a reply streams that is the open paragraph's last row or two.
+	 */
 	private nextRows(): (readonly string[] | undefined)[] | undefined {
 		const builder = rowBuilder();
 		const out: (readonly string[] | undefined)[] = [];
@@ -176,10 +187,31 @@ export class LiveFrameWriter {
 				out.push(undefined);
 				continue;
 			}
-			if (!builder || rows.length === 0 || rows.some((row) => !drawable(row) || builder.widestLine(row || " ") > at.width))
-				return undefined;
+			if (!builder || rows.length === 0) return undefined;
+			const seen = this.checked[i];
+			const known = seen !== undefined && seen.width === at.width ? seen.rows : NO_ROWS;
+			for (let j = 0; j < rows.length; j++) {
+				const row = rows[j];
+				if (j < known.length && known[j] === row) continue;
+				if (!drawable(row) || builder.widestLine(row || " ") > at.width) return undefined;
+			}
+			this.checked[i] = { width: at.width, rows };
 			out.push(rows);
 		}
+		return out;
+	}
+
+	/** The part's rows as `builder.row` builds them at `at`; a row the part had at that index before is not built again. */
+	private buildRows(i: number, at: Placed, width: number, rows: readonly string[], builder: RowBuilder): string[] {
+		const before = this.built[i];
+		const known = before !== undefined && before.width === width && before.left === at.left ? before : undefined;
+		const out = new Array<string>(rows.length);
+		for (let j = 0; j < rows.length; j++) {
+			const row = rows[j];
+			out[j] =
+				known !== undefined && j < known.rows.length && known.rows[j] === row ? known.out[j] : builder.row(width, at.left, row || " ");
+		}
+		this.built[i] = { width, left: at.left, rows, out };
 		return out;
 	}
 
@@ -188,15 +220,30 @@ export class LiveFrameWriter {
 		const builder = rowBuilder();
 		const staticNode = ink.rootNode.staticNode;
 		if (!builder || this.placedAt !== ink.rudderRenders || (staticNode?.yogaNode?.getComputedHeight() ?? 0) !== 0) return undefined;
-		if (ink.rudderOutput === undefined) return undefined;
-		const lines = ink.rudderOutput.split("\n");
+		const last = ink.rudderOutput;
+		if (last === undefined) return undefined;
+		// Ink's last frame is the one this writer handed it (the usual case while a reply streams): its rows are kept.
+		const kept = this.lastFrame !== undefined && this.lastFrame.output === last ? this.lastFrame.lines : undefined;
+		this.lastFrame = undefined;
+		const lines = kept ?? last.split("\n");
 		const width = ink.rootNode.yogaNode?.getComputedWidth() ?? 0;
-		const next = this.placed.flatMap((at, i) => (at && rows[i] ? [{ at, rows: rows[i] }] : [])).sort((a, b) => a.at.top - b.at.top);
+		const next: { at: Placed; index: number; rows: readonly string[] }[] = [];
+		for (let i = 0; i < this.placed.length; i++) {
+			const at = this.placed[i];
+			const partRows = rows[i];
+			if (at && partRows) next.push({ at, index: i, rows: partRows });
+		}
+		if (next.length > 1) next.sort((a, b) => a.at.top - b.at.top);
+		for (let i = 0; i < next.length; i++) {
+			const { at } = next[i];
+			if (at.top + at.height > lines.length || (i + 1 < next.length && at.top + at.height > next[i + 1].at.top)) return undefined;
+		}
 		// Bottom-up, so that the row numbers of the parts above stay valid while the ones below move.
 		for (let i = next.length - 1; i >= 0; i--) {
-			const { at, rows: partRows } = next[i];
-			if (at.top + at.height > lines.length || (i + 1 < next.length && at.top + at.height > next[i + 1].at.top)) return undefined;
-			lines.splice(at.top, at.height, ...partRows.map((row) => builder.row(width, at.left, row || " ")));
+			const { at, index, rows: partRows } = next[i];
+			const built = this.buildRows(index, at, width, partRows, builder);
+			if (built.length === at.height) for (let j = 0; j < built.length; j++) lines[at.top + j] = built[j];
+			else lines.splice(at.top, at.height, ...built);
 		}
 		let shift = 0;
 		for (const { at, rows: partRows } of next) {
@@ -204,10 +251,25 @@ export class LiveFrameWriter {
 			shift += partRows.length - at.height;
 			at.height = partRows.length;
 		}
+		const output = lines.join("\n");
+		this.lastFrame = { output, lines };
 		// An empty <Static> node gives "\n" (a frame without new history).
-		return { output: lines.join("\n"), outputHeight: lines.length, staticOutput: staticOutput ?? (staticNode?.yogaNode ? "\n" : "") };
+		return { output, outputHeight: lines.length, staticOutput: staticOutput ?? (staticNode?.yogaNode ? "\n" : "") };
 	}
 }
+
+interface Checked {
+	width: number;
+	rows: readonly string[];
+}
+interface Built {
+	width: number;
+	left: number;
+	rows: readonly string[];
+	out: string[];
+}
+type RowBuilder = NonNullable<ReturnType<typeof rowBuilder>>;
+const NO_ROWS: readonly string[] = [];
 
 const SGR = /\x1b\[[0-9;:]*m/g;
 const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
