@@ -15,6 +15,7 @@ import {
 	wrapSegments,
 } from "../render/styled-text.js";
 import { color, theme } from "../theme.js";
+import { codeRows } from "./code-rows.js";
 import { highlightCode, highlighterLoaded } from "./highlight.js";
 import { renderTable } from "./table.js";
 
@@ -90,15 +91,16 @@ const PLAIN_LANGUAGES = new Set(["text", "txt", "plain", "plaintext"]);
 
 function renderCode(code: Tokens.Code, width: number): Line[] {
 	const source = sanitizeTerminalText(code.text);
-	const indent = { firstPrefix: CODE_INDENT, restPrefix: CODE_INDENT };
 	const lang = code.lang?.trim() ?? "";
 	const named = lang !== "" && !PLAIN_LANGUAGES.has(lang.toLowerCase());
-	const label = named ? wrapSegments([{ text: sanitizeTerminalText(lang), style: { dim: true } }], width, indent) : [];
-	const coloured = highlightCode(source, code.lang?.split(/\s/)[0]);
-	const segments: Segment[] = coloured?.map((s) => ({ text: s.text, style: s.color ? { color: color(s.color) } : undefined })) ?? [
-		{ text: source },
-	];
-	return [...label, ...wrapSegments(segments, width, { ...indent, keepIndent: true })];
+	const label = named
+		? wrapSegments([{ text: sanitizeTerminalText(lang), style: { dim: true } }], width, {
+				firstPrefix: CODE_INDENT,
+				restPrefix: CODE_INDENT,
+			})
+		: [];
+	const rows = codeRows(highlightCode(source, code.lang?.split(/\s/)[0]) ?? [{ text: source }], width);
+	return label.length ? [...label, ...rows] : rows;
 }
 
 function renderList(list: Tokens.List, width: number): Line[] {
