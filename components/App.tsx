@@ -22,8 +22,9 @@ import {
 } from "./app-hooks.js";
 import { CompletionMenu, menuRows as completionRows } from "./CompletionMenu.js";
 import { FIELD_PROMPT_ROWS, FieldPrompt } from "./FieldPrompt.js";
-import { Footer } from "./Footer.js";
+import { Footer, footerText } from "./Footer.js";
 import { FirstStart, welcomeRows } from "./first-start.js";
+import { frameCounts } from "./frame-counts.js";
 import { History } from "./History.js";
 import { InputBox, inputRows } from "./InputBox.js";
 import { MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "./ink/live-budget.js";
@@ -173,6 +174,21 @@ export function App(props: AppProps) {
 		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0),
 	});
 
+	frameCounts?.add("app");
+	frameCounts?.changed("app", {
+		structure: view.structure,
+		history: view.history.length,
+		phase: state.phase,
+		streaming: state.isStreaming,
+		footer: footerText(state),
+		queue: queue.join("\n"),
+		tools: view.tools.size,
+		shells: view.shells.size,
+		writing: view.tail.writingToolCall,
+		editor: editor.state,
+		status: status.text,
+		tail,
+	});
 	return (
 		<>
 			<History key={epoch} items={batches} columns={size.columns} hints={hints.render} />

@@ -6,6 +6,7 @@ import { Box, Text, useStdout } from "ink";
 import { useSyncExternalStore } from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { RunPhase } from "../src/session/types.js";
+import { frameCounts } from "./frame-counts.js";
 import type { LiveTick } from "./frame-scheduler.js";
 import { partText } from "./ink/live-frame.js";
 import { liveRegionFor, usePartKey } from "./ink/live-region.js";
@@ -56,6 +57,8 @@ export function LiveStatus(props: LiveStatusProps) {
 	const region = liveTick ? liveRegionFor(liveTick) : undefined;
 	const stdout = useStdout().stdout;
 	if (region) region.stdout = stdout;
+	frameCounts?.add("liveStatus");
+	frameCounts?.watch(stdout);
 	useSyncExternalStore(region?.react.subscribe ?? noSubscribe, region?.react.get ?? zero);
 	const rows = () => statusRows(props, liveTick ? Date.now() : appNow);
 	if (region) region.status.rows = rows;

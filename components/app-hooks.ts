@@ -12,6 +12,7 @@ import { type Completion, completionsFor, type DirEntry } from "./completion.js"
 import { type EditorState, emptyEditor } from "./editor-state.js";
 import { editInExternalEditor } from "./external-editor.js";
 import { FileIndex } from "./file-index.js";
+import { frameCounts } from "./frame-counts.js";
 import type { LiveTick } from "./frame-scheduler.js";
 import { helpText } from "./help.js";
 import { liveRegionFor, never } from "./ink/live-region.js";
@@ -111,6 +112,7 @@ export function useBusyTick(
 		const check = () => {
 			const now = clock.now();
 			if (!due(now)) return wait(lastFrame());
+			frameCounts?.add("busyTick");
 			refresh();
 			wait(now);
 		};

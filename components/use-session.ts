@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useReducer } from "react";
 import { frameClock } from "../src/ai/frame-clock.js";
 import type { AgentSessionApi, SessionState } from "../src/session/types.js";
+import { frameCounts } from "./frame-counts.js";
 import { createFrameScheduler, createLiveTick, type LiveTick } from "./frame-scheduler.js";
 import { SessionView } from "./session-view.js";
 
@@ -34,12 +35,14 @@ export function useSession(session: AgentSessionApi): SessionSnapshot {
 		let drawn = -1;
 		const flush = () => {
 			if (view.structure === drawn) return liveTick.bump();
+			frameCounts?.add("flush.app");
 			drawn = view.structure;
 			bump();
 		};
 		const frames = createFrameScheduler({ clock: frameClock, flush });
 		const unsubscribe = session.subscribe((event) => {
 			view.handle(event);
+			frameCounts?.add(event.type === "message_update" ? `event.${event.assistantMessageEvent.type}` : `event.${event.type}`);
 			frames.onEvent(event.type);
 		});
 		return () => {

@@ -5,6 +5,7 @@
 // in such a frame are history React has not printed: the writer prints them above the live region in
 // the same frame, or when it cannot, bumps `history.react`, the App's tick, and <Static> prints them.
 import { useRef } from "react";
+import { frameCounts } from "../frame-counts.js";
 import type { LiveTick } from "../frame-scheduler.js";
 import { inkFor } from "./ink-instances.js";
 import { type InkElement, LiveFrameWriter, type LivePart } from "./live-frame.js";
@@ -101,11 +102,17 @@ export function liveRegionFor(tick: LiveTick): LiveRegion {
 	tick.subscribe(() => {
 		if (!created.appRenders() && draw()) {
 			drawn++;
+			frameCounts?.add("writer.drew");
 			return;
 		}
 		// New history goes through the App (its render draws the tail and the status too).
-		if (history.pending()) app.bump();
-		else react.bump();
+		if (history.pending()) {
+			frameCounts?.add("writer.leftHistoryToApp");
+			app.bump();
+		} else {
+			frameCounts?.add("writer.leftToReact");
+			react.bump();
+		}
 	});
 	/** The writer draws the frame, printing new history with it; false when React must. */
 	const draw = (): boolean => {
