@@ -63,6 +63,17 @@ function lastTailRows(): (tail: LiveTail, columns: number, maxRows: number) => s
 	};
 }
 
+const HELD: readonly string[] = [""];
+
+/**
+ * The tail's rows, or one blank row while a delta has just closed a block and the text goes on: the
+ * tail keeps its place, so the rows under it do not move up and back down a frame later, and the
+ * live frame writer redraws the frame (a part that vanishes or appears is React's to draw).
+ */
+function heldRows(rows: readonly string[], tail: LiveTail, maxRows: number): readonly string[] {
+	return rows.length === 0 && tail.textOpen && maxRows > 0 ? HELD : rows;
+}
+
 /** The blank row above the tail. */
 export const TAIL_MARGIN_ROWS = 1;
 
@@ -86,7 +97,7 @@ export function LiveTailMessage({
 	region.stdout = useStdout().stdout;
 	useSyncExternalStore(region.react.subscribe, region.react.get);
 	const rowsOf = useMemo(lastTailRows, []);
-	region.tail.rows = () => rowsOf(view.tail, columns, maxRows);
+	region.tail.rows = () => heldRows(rowsOf(view.tail, columns, maxRows), view.tail, maxRows);
 	return <TailBox rows={region.tail.rows()} region={region} />;
 }
 

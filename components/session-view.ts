@@ -43,6 +43,11 @@ export interface LiveTail {
 	text: string;
 	/** Name of a tool call the model is still writing. */
 	writingToolCall?: string;
+	/**
+	 * A text block of the message is streaming (from its first delta to its end): its tail keeps its
+	 * place on screen while a delta has just closed a block and left the open text empty.
+	 */
+	textOpen?: boolean;
 }
 
 const TOOL_TAIL_LINES = 3;
@@ -54,7 +59,7 @@ export const RESUME_SHOWN = 100;
 export class SessionView {
 	/** Finished items; only ever appended to. */
 	readonly history: HistoryItem[] = [];
-	tail: LiveTail = { thinking: "", text: "" };
+	tail: LiveTail = { thinking: "", text: "", textOpen: false };
 	readonly tools = new Map<string, RunningTool>();
 	readonly shells = new Map<number, RunningShell>();
 	steering: string[] = [];
@@ -235,7 +240,7 @@ export class SessionView {
 	private resetTail(): void {
 		this.splitters.clear();
 		this.thinking.clear();
-		this.tail = { thinking: "", text: "" };
+		this.tail = { thinking: "", text: "", textOpen: false };
 	}
 
 	private onAssistantEvent(e: Extract<SessionEvent, { type: "message_update" }>["assistantMessageEvent"]): void {
@@ -248,7 +253,7 @@ export class SessionView {
 				}
 				// A block the delta closed is history, but no change of structure: the tail's frame prints it.
 				for (const block of splitter.push(e.delta)) this.history.push({ kind: "markdown", source: block, id: this.nextId++ });
-				this.tail = { ...this.tail, text: splitter.tail };
+				this.tail = { ...this.tail, text: splitter.tail, textOpen: true };
 				break;
 			}
 			case "text_end":
@@ -279,7 +284,7 @@ export class SessionView {
 		if (!splitter) return;
 		for (const block of splitter.finish()) this.add({ kind: "markdown", source: block });
 		this.splitters.delete(index);
-		this.tail = { ...this.tail, text: "" };
+		this.tail = { ...this.tail, text: "", textOpen: this.splitters.size > 0 };
 	}
 
 	private flushThinking(index: number): void {

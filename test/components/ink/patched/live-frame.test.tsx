@@ -288,6 +288,20 @@ describe("the live frame writer", () => {
 		expect(renders.fast).toBeLessThanOrEqual(renders.react - renders.spliced / 2);
 	}, 180_000);
 
+	it("draws the frames in which the text closes a block and leaves nothing open (the tail keeps a blank row), not React", async () => {
+		// A paragraph over two frames: one ends inside it, the next ends it, leaving no open text.
+		const paragraphs = 30;
+		const steps: Step[] = Array.from({ length: paragraphs }, (_, i) => [
+			{ kind: "tokens" as const, tokens: [`paragraph ${i}`, " with a few"], ms: FRAME_MS },
+			{ kind: "tokens" as const, tokens: [" words in it.", "\n\n"], ms: FRAME_MS },
+		]).flat();
+		const r = await stream(60, 20, steps, true, (fast, react) => expect(fast.stdout.takeFrames()).toEqual(react.stdout.takeFrames()));
+		// The writer drew every paragraph's frame and printed each closed paragraph.
+		expect(r.history).toBeGreaterThanOrEqual(paragraphs - 1);
+		// Ink rendered its tree only for the prompt, the reply's start and its end: not once per paragraph.
+		expect(r.fast).toBeLessThan(10);
+	}, 60_000);
+
 	it("leaves the same frame on screen as React once Ink's throttle has let every render out (as the app runs)", async () => {
 		let compared = 0;
 		await fc.assert(
