@@ -69,7 +69,7 @@ export function streamProxy(model: Model, context: Context, options: ProxyStream
 		try {
 			const body = { model, context, options: pickOptions(options) };
 			const rebuild = createProxyEventReducer(partial);
-			for await (const sse of streamSse({
+			const batches = streamSse({
 				providerName: "Proxy",
 				url: joinUrl(options.proxyUrl, "api/stream"),
 				headers: { authorization: `Bearer ${options.authToken}` },
@@ -77,11 +77,14 @@ export function streamProxy(model: Model, context: Context, options: ProxyStream
 				signal: options.signal,
 				// The server owns retries against the provider; a second POST would start a second reply.
 				maxRetries: 0,
-			})) {
-				if (!sse.data.trim()) continue;
-				const event = rebuild(parseSseJson<ProxyAssistantMessageEvent>("Proxy", sse.data));
-				if (event) stream.push(event);
-				if (event?.type === "done" || event?.type === "error") return;
+			});
+			for await (const batch of batches) {
+				for (const sse of batch) {
+					if (!sse.data.trim()) continue;
+					const event = rebuild(parseSseJson<ProxyAssistantMessageEvent>("Proxy", sse.data));
+					if (event) stream.push(event);
+					if (event?.type === "done" || event?.type === "error") return;
+				}
 			}
 			throw new ProviderError("Proxy: stream ended without done or error");
 		} catch (error) {

@@ -16,7 +16,7 @@ import type {
 } from "../types.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 import { joinUrl, oneLine, ProviderError, parseSseJson } from "./http.js";
-import { streamProviderRequest } from "./provider-request.js";
+import { readEventBatches, streamProviderRequest } from "./provider-request.js";
 import { thinkingBudgetFor } from "./thinking-budget.js";
 
 const PROVIDER_NAME = "Anthropic";
@@ -354,6 +354,6 @@ export const streamAnthropic: StreamFunction = (model, context, options) =>
 		// `start` goes out before the request, so even an HTTP error arrives as start → error.
 		builder.start();
 		const reader = new AnthropicStreamReader(builder);
-		for await (const event of events) reader.handle(parseSseJson<AnthropicStreamEvent>(PROVIDER_NAME, event.data));
+		await readEventBatches(builder, events, (event) => reader.handle(parseSseJson<AnthropicStreamEvent>(PROVIDER_NAME, event.data)));
 		reader.finish();
 	});

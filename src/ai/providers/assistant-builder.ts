@@ -2,8 +2,19 @@
 // protocol of docs/agent-contract.md §1, so every provider emits the same sequences and closes its blocks the same way.
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../event-stream.js";
 import { parseToolArguments, StreamingJson } from "../partial-json.js";
-import type { AssistantMessage, Model, SimpleStreamOptions, StopReason, TextContent, ThinkingContent, ToolCall } from "../types.js";
+import type {
+	AssistantMessage,
+	AssistantMessageEvent,
+	Model,
+	SimpleStreamOptions,
+	StopReason,
+	TextContent,
+	ThinkingContent,
+	ToolCall,
+} from "../types.js";
 import { calculateCost, createOutputMessage } from "../usage.js";
+
+type DeltaEvent = Extract<AssistantMessageEvent, { type: "text_delta" | "thinking_delta" | "toolcall_delta" }>;
 
 type OpenBlock =
 	| { kind: "text"; index: number; block: TextContent }
@@ -14,6 +25,11 @@ type OpenBlock =
  * Builds one assistant message while it streams and pushes the matching events. Providers call the
  * `text`/`thinking`/`toolCall*` methods as bytes arrive; a block of another kind (or another tool call
  * key) closes the open block first. `finish` or `fail` ends the stream exactly once.
+ *
+ * Between `hold()` and `release()` (a provider's one socket read, which may carry a hundred SSE events
+ * at 2,000 tok/s) the deltas of one block are merged into one delta event: every listener down to the
+ * screen then runs once per read instead of once per token (docs/streaming.md, "One delta per read").
+ * Any other event first pushes the merged delta, so the order of events is that of the wire.
  */
 export class AssistantBuilder {
 	readonly stream: AssistantMessageEventStream = createAssistantMessageEventStream();
@@ -23,6 +39,11 @@ export class AssistantBuilder {
 	private readonly toolCalls = new Map<string, Extract<OpenBlock, { kind: "toolCall" }>>();
 	private started = false;
 	private ended = false;
+	/** Between `hold` and `release`: deltas wait in `held`, merged while they extend the same block. */
+	private holding = false;
+	private held: DeltaEvent | undefined;
+	/** Events pushed so far: a provider reading a batch yields to the listeners after a call that pushed. */
+	pushed = 0;
 
 	constructor(readonly model: Model) {
 		this.output = createOutputMessage(model);
@@ -31,7 +52,7 @@ export class AssistantBuilder {
 	start(): void {
 		if (this.started) return;
 		this.started = true;
-		this.stream.push({ type: "start", partial: this.output });
+		this.emit({ type: "start", partial: this.output });
 	}
 
 	text(delta: string, signature?: string): void {
@@ -40,7 +61,7 @@ export class AssistantBuilder {
 		if (signature) open.block.textSignature = signature;
 		if (!delta) return;
 		open.block.text += delta;
-		this.stream.push({ type: "text_delta", contentIndex: open.index, delta, partial: this.output });
+		this.pushDelta("text_delta", open.index, delta);
 	}
 
 	thinking(delta: string, signature?: string): void {
@@ -51,7 +72,7 @@ export class AssistantBuilder {
 		if (signature) open.block.thinkingSignature = (open.block.thinkingSignature ?? "") + signature;
 		if (!delta) return;
 		open.block.thinking += delta;
-		this.stream.push({ type: "thinking_delta", contentIndex: open.index, delta, partial: this.output });
+		this.pushDelta("thinking_delta", open.index, delta);
 	}
 
 	/** Adds to the signature of the open thinking block (Anthropic sends it after the text). */
@@ -87,7 +108,7 @@ export class AssistantBuilder {
 		const open = this.toolCalls.get(key);
 		if (!open || !delta) return;
 		open.block.arguments = open.json.append(delta);
-		this.stream.push({ type: "toolcall_delta", contentIndex: open.index, delta, partial: this.output });
+		this.pushDelta("toolcall_delta", open.index, delta);
 	}
 
 	/**
@@ -106,7 +127,7 @@ export class AssistantBuilder {
 			if (parsed.error !== undefined) open.block.argumentsError = parsed.error;
 		}
 		if (this.open === open) this.open = undefined;
-		this.stream.push({ type: "toolcall_end", contentIndex: open.index, toolCall: open.block, partial: this.output });
+		this.emit({ type: "toolcall_end", contentIndex: open.index, toolCall: open.block, partial: this.output });
 	}
 
 	/** Closes every open block (text, thinking and tool calls) in content order. */
@@ -135,7 +156,7 @@ export class AssistantBuilder {
 		const final = reason === "stop" && hasToolCalls ? "toolUse" : reason;
 		this.output.stopReason = final;
 		this.ended = true;
-		this.stream.push({ type: "done", reason: final, message: this.output });
+		this.emit({ type: "done", reason: final, message: this.output });
 	}
 
 	/** Ends the stream with `error`; aborted when the signal says so. Never throws. */
@@ -147,11 +168,53 @@ export class AssistantBuilder {
 		this.toolCalls.clear();
 		this.output.stopReason = aborted ? "aborted" : "error";
 		this.output.errorMessage = aborted ? "Request was aborted" : error instanceof Error ? error.message : String(error);
-		this.stream.push({ type: "error", reason: this.output.stopReason as "aborted" | "error", error: this.output });
+		this.emit({ type: "error", reason: this.output.stopReason as "aborted" | "error", error: this.output });
 	}
 
 	get isEnded(): boolean {
 		return this.ended;
+	}
+
+	/** From now until `release`, deltas of the same block are merged into one event. */
+	hold(): void {
+		this.holding = true;
+	}
+
+	/** Pushes the merged delta, if any, and passes each delta on as it comes again. */
+	release(): void {
+		this.holding = false;
+		this.pushHeld();
+	}
+
+	private pushDelta(type: DeltaEvent["type"], contentIndex: number, delta: string): void {
+		const held = this.held;
+		if (held !== undefined && held.contentIndex === contentIndex && held.type === type) {
+			held.delta += delta;
+			return;
+		}
+		this.pushHeld();
+		// One shape for the three delta types: the listeners' property loads stay monomorphic.
+		const event = { type, contentIndex, delta, partial: this.output } as DeltaEvent;
+		if (this.holding) this.held = event;
+		else this.push(event);
+	}
+
+	private pushHeld(): void {
+		const held = this.held;
+		if (held === undefined) return;
+		this.held = undefined;
+		this.push(held);
+	}
+
+	/** Every event but a delta: the held delta goes first, so events keep the wire's order. */
+	private emit(event: AssistantMessageEvent): void {
+		this.pushHeld();
+		this.push(event);
+	}
+
+	private push(event: AssistantMessageEvent): void {
+		this.pushed++;
+		this.stream.push(event);
 	}
 
 	private openBlock(open: OpenBlock): void {
@@ -162,7 +225,7 @@ export class AssistantBuilder {
 		this.output.content.push(open.block);
 		this.open = open;
 		const type = open.kind === "text" ? "text_start" : open.kind === "thinking" ? "thinking_start" : "toolcall_start";
-		this.stream.push({ type, contentIndex: open.index, partial: this.output });
+		this.emit({ type, contentIndex: open.index, partial: this.output });
 	}
 
 	private closeOpen(): void {
@@ -170,9 +233,9 @@ export class AssistantBuilder {
 		if (!open) return;
 		this.open = undefined;
 		if (open.kind === "text") {
-			this.stream.push({ type: "text_end", contentIndex: open.index, content: open.block.text, partial: this.output });
+			this.emit({ type: "text_end", contentIndex: open.index, content: open.block.text, partial: this.output });
 		} else if (open.kind === "thinking") {
-			this.stream.push({ type: "thinking_end", contentIndex: open.index, content: open.block.thinking, partial: this.output });
+			this.emit({ type: "thinking_end", contentIndex: open.index, content: open.block.thinking, partial: this.output });
 		}
 		// Open tool calls are closed by toolCallEnd / closeAll, since providers may interleave them.
 	}

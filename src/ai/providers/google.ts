@@ -6,7 +6,7 @@ import { PROVIDER_KEY_ENV } from "../constants.js";
 import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, TextContent, ToolResultMessage } from "../types.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 import { joinUrl, oneLine, ProviderError, parseSseJson } from "./http.js";
-import { streamProviderRequest } from "./provider-request.js";
+import { readEventBatches, streamProviderRequest } from "./provider-request.js";
 import { thinkingBudgetFor } from "./thinking-budget.js";
 
 const PROVIDER_NAME = "Google";
@@ -252,6 +252,6 @@ export const streamGoogle: StreamFunction = (model, context, options) =>
 		// `start` goes out before the request, so even an HTTP error arrives as start → error.
 		builder.start();
 		const reader = new GoogleStreamReader(builder);
-		for await (const event of events) reader.handle(parseSseJson<GoogleStreamChunk>(PROVIDER_NAME, event.data));
+		await readEventBatches(builder, events, (event) => reader.handle(parseSseJson<GoogleStreamChunk>(PROVIDER_NAME, event.data)));
 		reader.finish();
 	});

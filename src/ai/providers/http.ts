@@ -48,11 +48,13 @@ export class ProviderError extends Error {
 const RETRYABLE_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
 
 /**
- * POSTs `body` as JSON and yields the server-sent events of the response. Throws `ProviderError` for
- * HTTP and stream failures; throws the abort reason (an `AbortError`) when `signal` aborts. Breaking
- * out of the iteration closes the connection.
+ * POSTs `body` as JSON and yields the server-sent events of the response, as one batch per read of
+ * the body (never empty): a provider handles a read's events in one go, and its builder merges their
+ * deltas (assistant-builder.ts), instead of one async step per event. Throws `ProviderError` for HTTP
+ * and stream failures; throws the abort reason (an `AbortError`) when `signal` aborts. Breaking out of
+ * the iteration closes the connection.
  */
-export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
+export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent[]> {
 	const controller = new AbortController();
 	const onAbort = () => controller.abort(req.signal?.reason);
 	if (req.signal?.aborted) throw abortError();
@@ -62,10 +64,15 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
 		const response = await fetchWithRetry(req, controller, () => {
 			stalled = true;
 		});
-		const pending: SseEvent[] = [];
+		let pending: SseEvent[] = [];
 		const parser = createParser({
 			onEvent: (e: EventSourceMessage) => pending.push({ event: e.event, data: e.data }),
 		});
+		const take = () => {
+			const batch = pending;
+			pending = [];
+			return batch;
+		};
 		const idleTimer = setTimeout(() => {
 			stalled = true;
 			controller.abort();
@@ -75,11 +82,11 @@ export async function* streamSse(req: SseRequest): AsyncGenerator<SseEvent> {
 				// Restarts the countdown in place: a new timer and closure per chunk cost ~5x more.
 				idleTimer.refresh();
 				parser.feed(text);
-				while (pending.length > 0) yield pending.shift() as SseEvent;
+				if (pending.length > 0) yield take();
 			}
 			// A body that ends without a trailing blank line still delivers its last event.
 			parser.feed("\n\n");
-			while (pending.length > 0) yield pending.shift() as SseEvent;
+			if (pending.length > 0) yield take();
 		} finally {
 			clearTimeout(idleTimer);
 			// Closes the socket when the consumer stops early (abort, error, or break).

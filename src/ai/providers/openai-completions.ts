@@ -25,7 +25,7 @@ import {
 	splitToolCallId,
 	toolResultText,
 } from "./openai-shared.js";
-import { streamProviderRequest } from "./provider-request.js";
+import { readEventBatches, streamProviderRequest } from "./provider-request.js";
 
 // ---- Wire types (the subset we send and read) ----
 
@@ -197,14 +197,10 @@ export const streamOpenAICompletions: StreamFunction = (model, context, options)
 		const events = await streamProviderRequest(model, options, request);
 		builder.start();
 		const reader = new ChunkReader(builder, model, providerName);
-		let sawDone = false;
-		for await (const event of events) {
-			if (event.data === "[DONE]") {
-				sawDone = true;
-				break;
-			}
+		const sawDone = await readEventBatches(builder, events, (event) => {
+			if (event.data === "[DONE]") return true;
 			reader.read(parseSseJson<ChatChunk>(providerName, event.data));
-		}
+		});
 		if (!sawDone && reader.finishReason === undefined) {
 			throw new ProviderError(`${providerName}: the stream ended before the reply was complete`);
 		}

@@ -13,7 +13,7 @@ import {
 	splitToolCallId,
 	toolResultText,
 } from "./openai-shared.js";
-import { streamProviderRequest } from "./provider-request.js";
+import { readEventBatches, streamProviderRequest } from "./provider-request.js";
 
 // ---- Wire types (the subset we send and read) ----
 
@@ -164,10 +164,10 @@ export const streamOpenAIResponses: StreamFunction = (model, context, options) =
 		const providerName = request.providerName;
 		const events = await streamProviderRequest(model, options, request);
 		builder.start();
-		for await (const sse of events) {
-			const event = parseSseJson<ResponsesEvent>(providerName, sse.data);
-			if (readEvent(builder, model, providerName, event)) return;
-		}
+		const over = await readEventBatches(builder, events, (sse) =>
+			readEvent(builder, model, providerName, parseSseJson<ResponsesEvent>(providerName, sse.data)),
+		);
+		if (over) return;
 		throw new ProviderError(`${providerName}: the stream ended before the response completed`);
 	});
 

@@ -33,7 +33,8 @@ describe("streamOpenAICompletions: responses", () => {
 	it("streams text with the exact event sequence, usage and cost", async () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
 		const events = await collect(testModel(server), hello);
-		expect(eventShape(events)).toEqual(["start", ...block("text", 0, 5), "done"]);
+		// The fixture is one write, so one read: its deltas of a block arrive merged into one event.
+		expect(eventShape(events)).toEqual(["start", ...block("text", 0, 1), "done"]);
 		const message = finalMessage(events);
 		expect(message.content).toEqual([{ type: "text", text: "héllo 👋 世界" }]);
 		expect(message.stopReason).toBe("stop");
@@ -65,7 +66,7 @@ describe("streamOpenAICompletions: responses", () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("thinking")] });
 		const model = testModel(server, { id: "deepseek-reasoner", provider: "deepseek", reasoning: true });
 		const events = await collect(model, hello);
-		expect(eventShape(events)).toEqual(["start", ...block("thinking", 0, 3), ...block("text", 1, 2), "done"]);
+		expect(eventShape(events)).toEqual(["start", ...block("thinking", 0, 1), ...block("text", 1, 1), "done"]);
 		const message = finalMessage(events);
 		expect(message.content).toEqual([
 			{ type: "thinking", thinking: "The user greets me. Reply briefly." },
@@ -122,11 +123,7 @@ describe("streamOpenAICompletions: responses", () => {
 			"start",
 			"toolcall_start@0",
 			"toolcall_delta@0",
-			"toolcall_delta@0",
-			"toolcall_delta@0",
 			"toolcall_start@1",
-			"toolcall_delta@1",
-			"toolcall_delta@1",
 			"toolcall_delta@1",
 			"toolcall_end@0",
 			"toolcall_end@1",
@@ -155,6 +152,18 @@ describe("streamOpenAICompletions: responses", () => {
 		}
 	});
 
+	it("merges the deltas of one read into one event per block, and keeps reads apart", async () => {
+		const chunk = (content: string) =>
+			`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+		const finish = `data: ${JSON.stringify({ id: "c", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`;
+		// Two writes more than a frame apart (the socket is read once per 50 ms frame): two reads.
+		server.enqueue({ kind: "sse", chunks: [chunk("one ") + chunk("two "), chunk("three ") + chunk("four") + finish], delayMs: 200 });
+		const events = await collect(testModel(server), hello);
+		expect(eventShape(events)).toEqual(["start", ...block("text", 0, 2), "done"]);
+		expect(events.flatMap((e) => (e.type === "text_delta" ? [e.delta] : []))).toEqual(["one two ", "three four"]);
+		expect(finalMessage(events).content).toEqual([{ type: "text", text: "one two three four" }]);
+	});
+
 	it("tool calls without index or id (some compatible servers) still get a key and an id", async () => {
 		const chunk = (delta: object, finish: string | null = null) =>
 			`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
@@ -168,7 +177,7 @@ describe("streamOpenAICompletions: responses", () => {
 			],
 		});
 		const events = await collect(testModel(server, { provider: "local" }), hello);
-		expect(eventShape(events)).toEqual(["start", "toolcall_start@0", "toolcall_delta@0", "toolcall_delta@0", "toolcall_end@0", "done"]);
+		expect(eventShape(events)).toEqual(["start", "toolcall_start@0", "toolcall_delta@0", "toolcall_end@0", "done"]);
 		const [call] = finalMessage(events).content;
 		expect(call).toMatchObject({ type: "toolCall", name: "ls", arguments: { path: "." } });
 		expect((call as { id: string }).id).toMatch(/^call_[0-9a-f-]{36}$/);

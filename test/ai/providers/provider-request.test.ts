@@ -12,9 +12,9 @@ const server = scriptedServerPerTest();
 
 const request = () => ({ providerName: "Test", url: `${server.url}/x`, headers: { "x-k": "v" }, body: { original: true } });
 
-async function readAll(events: AsyncGenerator<{ data: string }>): Promise<string[]> {
+async function readAll(batches: AsyncGenerator<{ data: string }[]>): Promise<string[]> {
 	const out: string[] = [];
-	for await (const e of events) out.push(e.data);
+	for await (const batch of batches) for (const e of batch) out.push(e.data);
 	return out;
 }
 
