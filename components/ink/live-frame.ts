@@ -10,7 +10,7 @@
 // tree out and lets Ink render it. test/components/ink/patched/live-frame.test.tsx streams random
 // replies through both and requires the same bytes, frame by frame.
 import type { InkFrame, InkInstance } from "./ink-instances.js";
-import { rowBuilder, staticRows } from "./row-cached-output.js";
+import { plainWidth, rowBuilder, staticRows } from "./row-cached-output.js";
 
 /** The bits of Ink's DOM (ink/build/dom.js) a part is made of. */
 export interface InkYoga {
@@ -137,7 +137,7 @@ export class LiveFrameWriter {
 		if (!ink.rootNode.staticNode?.yogaNode || width !== history.columns) return undefined;
 		const builder = rowBuilder();
 		const lines = history.text.split("\n");
-		if (!builder || lines.some((line) => !drawable(line) || builder.widestLine(line) > width)) return undefined;
+		if (!builder || lines.some((line) => !fits(line, width, builder))) return undefined;
 		const rows = staticRows(width, lines);
 		return rows && `${rows.join("\n")}\n`;
 	}
@@ -193,7 +193,7 @@ export class LiveFrameWriter {
 			for (let j = 0; j < rows.length; j++) {
 				const row = rows[j];
 				if (j < known.length && known[j] === row) continue;
-				if (!drawable(row) || builder.widestLine(row || " ") > at.width) return undefined;
+				if (!fits(row || " ", at.width, builder)) return undefined;
 			}
 			this.checked[i] = { width: at.width, rows };
 			out.push(rows);
@@ -275,6 +275,12 @@ const SGR = /\x1b\[[0-9;:]*m/g;
 const CONTROL = /[\x00-\x1f\x7f-\x9f]/;
 /** Text and SGR codes only: Ink's squashTextNodes (sanitize-ansi.js) would leave the row as it is. */
 const drawable = (row: string): boolean => !CONTROL.test(row.includes("\x1b") ? row.replace(SGR, "") : row);
+
+/** Ink draws `row` as it is, in `width` cells: one regex for plain rows (ours, nearly all), Ink's measure otherwise. */
+function fits(row: string, width: number, builder: RowBuilder): boolean {
+	const plain = plainWidth(row);
+	return plain !== undefined ? plain <= width : drawable(row) && builder.widestLine(row) <= width;
+}
 
 const isTextNode = (node: InkNode): node is InkTextNode => node.nodeName === "#text";
 const isElement = (node: InkNode): node is InkElement => node.nodeName !== "#text";

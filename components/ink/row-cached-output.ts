@@ -159,6 +159,20 @@ function collectWrite(
  */
 export const PLAIN = /^[\x20-\x7e\u00a0-\u024f\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u257f\u25a0-\u25fc]*$/;
 
+/** SGR codes string-width strips whole (ansi-regex reads at most 4 digits a parameter). */
+const SHORT_SGR = /\x1b\[(?:\d{1,3}(?:;\d{1,3})*)?m/g;
+
+/**
+ * The width Ink measures (widest-line, string-width) for a line of PLAIN characters between short SGR
+ * codes: one cell each, so its length without the codes; such a line is also left as it is by Ink's
+ * sanitising (no control character). Undefined for anything else, measured as Ink does. The soft hyphen
+ * (PLAIN, a cell in Output) counts zero in string-width. Tested against widest-line for every PLAIN character.
+ */
+export function plainWidth(line: string): number | undefined {
+	const text = line.indexOf("\x1b") === -1 ? line : line.replace(SHORT_SGR, "");
+	return PLAIN.test(text) && text.indexOf("\u00ad") === -1 ? text.length : undefined;
+}
+
 /** One row exactly as Ink builds it: blank cells, each piece's characters laid over them in order. */
 function buildRow(out: InkOutput, deps: OutputDeps, pieces: Array<{ x: number; line: string }>): string {
 	if (pieces.length === 1) {

@@ -5,7 +5,15 @@ import chalk from "chalk";
 import fc from "fast-check";
 import sliceAnsi from "slice-ansi";
 import { describe, expect, it } from "vitest";
-import { type InkOutput, mergeStyleRuns, PLAIN, renderOutput, type StyledCell } from "../../../components/ink/row-cached-output.js";
+import widestLine from "widest-line";
+import {
+	type InkOutput,
+	mergeStyleRuns,
+	PLAIN,
+	plainWidth,
+	renderOutput,
+	type StyledCell,
+} from "../../../components/ink/row-cached-output.js";
 import { type Segment, toAnsi } from "../../../components/render/styled-text.js";
 // Ink's package exports only its entry; the class is reached by path, as the bundle plugin does.
 import Output from "../../../node_modules/ink/build/output.js";
@@ -139,6 +147,48 @@ describe("a row of one piece, built from its runs between SGR codes", () => {
 		const f = oneWrite(130, 2, line);
 		expect(renderOutput(inkOutput(f), counting)).toEqual(inkOutput(f).get());
 		expect(tokenized).toBeLessThan(40);
+	});
+});
+
+describe("plainWidth (Ink's measure, without measuring)", () => {
+	const plainChars: string[] = [];
+	for (let code = 0x20; code <= 0xffff; code++) if (PLAIN.test(String.fromCharCode(code))) plainChars.push(String.fromCharCode(code));
+
+	it("is widest-line's width for every PLAIN character it takes, and takes all but the soft hyphen", () => {
+		const taken = plainChars.filter((ch) => plainWidth(ch) !== undefined);
+		for (const ch of taken) expect(plainWidth(ch), `U+${ch.charCodeAt(0).toString(16)}`).toBe(widestLine(ch));
+		expect(plainChars.length - taken.length).toBe(1);
+	});
+
+	it("is widest-line's width of random lines of them between SGR codes, or undefined", () => {
+		const code = fc.constantFrom(
+			"\x1b[1m",
+			"\x1b[22m",
+			"\x1b[1;2;36m",
+			"\x1b[m",
+			"\x1b[38;5;123m",
+			"\x1b[38;2;255;0;10m",
+			"\x1b[12345m",
+			"\x1b[1:2m",
+			"\x1b",
+			"\x1b[?25h",
+			"\x07",
+			"\t",
+			"世",
+			"👋",
+		);
+		const line = fc.array(fc.oneof(fc.constantFrom(...plainChars), code), { maxLength: 12 }).map((parts) => parts.join(""));
+		let measured = 0;
+		fc.assert(
+			fc.property(line, (l) => {
+				const w = plainWidth(l);
+				if (w === undefined) return;
+				measured++;
+				expect(w).toBe(widestLine(l));
+			}),
+			{ numRuns: 5000 },
+		);
+		expect(measured).toBeGreaterThan(500);
 	});
 });
 
