@@ -61,19 +61,31 @@ interface Token {
 	space: boolean;
 }
 
-function tokenize(line: readonly Segment[]): Token[] {
+/**
+ * Words and runs of spaces, as `split(/( +)/)` cuts each segment, neighbours of a kind joined across
+ * segments. A scan over char codes: every row of the open block is wrapped again each frame, and the
+ * regex split cost an array and a string per piece before any piece was made.
+ */
+export function tokenize(line: readonly Segment[]): Token[] {
 	const tokens: Token[] = [];
+	let last: Token | undefined;
 	for (const segment of line) {
-		for (const text of segment.text.split(/( +)/)) {
-			if (!text) continue;
-			const space = text.charCodeAt(0) === 32;
-			const last = tokens[tokens.length - 1];
-			const piece = { text, style: segment.style };
-			const width = displayWidth(text);
-			if (last && last.space === space) {
-				last.pieces.push(piece);
+		const { text, style } = segment;
+		let start = 0;
+		while (start < text.length) {
+			const space = text.charCodeAt(start) === 32;
+			let end = start + 1;
+			while (end < text.length && (text.charCodeAt(end) === 32) === space) end++;
+			const part = end - start === text.length ? text : text.slice(start, end);
+			const width = space ? part.length : displayWidth(part);
+			if (last !== undefined && last.space === space) {
+				last.pieces.push({ text: part, style });
 				last.width += width;
-			} else tokens.push({ pieces: [piece], width, space });
+			} else {
+				last = { pieces: [{ text: part, style }], width, space };
+				tokens.push(last);
+			}
+			start = end;
 		}
 	}
 	return tokens;
@@ -126,7 +138,8 @@ export function wrapSegments(segments: readonly Segment[], width: number, option
 			spacesWidth = 0;
 		};
 		const place = (pieces: Segment[], w: number) => {
-			row.push(...spaces, ...pieces);
+			for (const piece of spaces) row.push(piece);
+			for (const piece of pieces) row.push(piece);
 			used += spacesWidth + w;
 			spaces = [];
 			spacesWidth = 0;
@@ -136,7 +149,7 @@ export function wrapSegments(segments: readonly Segment[], width: number, option
 			if (token.space) {
 				// At the start of a wrapped row spaces are dropped; at the start of a source line they are indentation.
 				if (fresh && continuation) continue;
-				spaces.push(...token.pieces);
+				for (const piece of token.pieces) spaces.push(piece);
 				spacesWidth += token.width;
 				continue;
 			}

@@ -1,7 +1,16 @@
 import { Chalk } from "chalk";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Line, type Segment, segmentsWidth, toAnsi, truncateLine, wrapSegments } from "../../../components/render/styled-text.js";
+import {
+	type Line,
+	type Segment,
+	segmentsWidth,
+	toAnsi,
+	tokenize,
+	truncateLine,
+	wrapSegments,
+} from "../../../components/render/styled-text.js";
+import { displayWidth } from "../../../components/text-width.js";
 
 const rows = (lines: Line[]) => lines.map((l) => l.map((s) => s.text).join(""));
 
@@ -101,5 +110,40 @@ describe("toAnsi", () => {
 		} finally {
 			defaultChalk.level = saved;
 		}
+	});
+});
+
+describe("tokenize", () => {
+	/** What it did before: a regex split of each segment, neighbours of a kind joined. */
+	function bySplit(line: readonly Segment[]) {
+		const tokens: { pieces: Segment[]; width: number; space: boolean }[] = [];
+		for (const segment of line) {
+			for (const text of segment.text.split(/( +)/)) {
+				if (!text) continue;
+				const space = text.charCodeAt(0) === 32;
+				const last = tokens[tokens.length - 1];
+				const piece = { text, style: segment.style };
+				const width = displayWidth(text);
+				if (last && last.space === space) {
+					last.pieces.push(piece);
+					last.width += width;
+				} else tokens.push({ pieces: [piece], width, space });
+			}
+		}
+		return tokens;
+	}
+
+	it("cuts random styled lines into the words and space runs the regex split gave", () => {
+		const part = fc.constantFrom("a", "word", " ", "  ", "\t", "日本", "😀", "", "x y", " lead", "trail ", "é\u0301");
+		const segment = fc.record({
+			text: fc.array(part, { maxLength: 6 }).map((p) => p.join("")),
+			style: fc.constantFrom(undefined, { bold: true }, { color: "green" }),
+		});
+		fc.assert(
+			fc.property(fc.array(segment, { maxLength: 8 }), (line) => {
+				expect(tokenize(line)).toEqual(bySplit(line));
+			}),
+			{ numRuns: 2000 },
+		);
 	});
 });
