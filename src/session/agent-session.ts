@@ -830,6 +830,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		// The first snapshot of a large tree takes a while: take it while the user types.
 		this.rewind.start();
 		await preloadApi(this.agent.state.model.api);
+		// Node's HTTP client and the stream parsers, run once in memory: their first-use cost, off the first reply.
+		// Loaded here, as the providers are: not at start-up.
+		const { warmUpTransport } = await import("../ai/providers/warm-up.js");
+		await warmUpTransport(this.agent.state.model);
 	}
 
 	async setModel(model: Model): Promise<void> {

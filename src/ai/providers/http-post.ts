@@ -12,6 +12,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { type FrameClock, frameClock } from "../frame-clock.js";
 
 export interface PostResponse {
@@ -40,6 +41,7 @@ const agents = {
 /**
  * POSTs `body`; resolves once the status line and headers are in. `signal` aborting before or during
  * the body destroys the connection; the body's iteration then throws. `clock` paces the body's reads.
+ * `connect`, when given, is the connection for this one request instead of one of the pool.
  */
 export function post(
 	url: string,
@@ -47,6 +49,7 @@ export function post(
 	body: string,
 	signal: AbortSignal,
 	clock: FrameClock = frameClock,
+	connect?: () => Duplex,
 ): Promise<PostResponse> {
 	return new Promise((resolve, reject) => {
 		const target = new URL(url);
@@ -59,7 +62,8 @@ export function post(
 		const request = send(target, {
 			method: "POST",
 			headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-			agent: agents[protocol],
+			// A request with `createConnection` and no agent uses that connection alone (agent: false would make an agent).
+			...(connect ? { createConnection: connect } : { agent: agents[protocol] }),
 		});
 		// Our own listener, removed once the exchange is over: a late abort must never reach a socket
 		// that went back to the pool for another request.

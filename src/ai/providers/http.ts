@@ -1,6 +1,7 @@
 // The HTTP plumbing every streaming provider shares: POST with retries before the first byte, an idle
 // watchdog on the body, SSE framing that survives chunks split anywhere (also inside a UTF-8
 // character), and one-line errors that name the provider and the key's env var.
+import type { Duplex } from "node:stream";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { redactSecrets } from "../../safety/secrets.js";
 import type { Model, ResponseInfo, RetryInfo } from "../types.js";
@@ -23,6 +24,8 @@ export interface SseRequest {
 	retryBaseDelayMs?: number;
 	/** No body byte for this long ends the stream with "stream stalled". Default 120000. */
 	idleTimeoutMs?: number;
+	/** The connection to use instead of a socket of the pool (the in-memory warm-up, warm-up.ts). */
+	connect?: () => Duplex;
 	model?: Model;
 	onResponse?: (response: ResponseInfo, model: Model) => void;
 	/** Told before each wait for a retry. */
@@ -123,7 +126,8 @@ async function fetchWithRetry(req: SseRequest, controller: AbortController, onSt
 			controller.abort();
 		}, idleMs);
 		try {
-			response = await post(req.url, { "content-type": "application/json", accept: "text/event-stream", ...req.headers }, payload, signal);
+			const headers = { "content-type": "application/json", accept: "text/event-stream", ...req.headers };
+			response = await post(req.url, headers, payload, signal, undefined, req.connect);
 		} catch (error) {
 			clearTimeout(headerTimer);
 			if (signal.aborted) throw error;
