@@ -22,12 +22,15 @@ function createFrameCounts(file: string): FrameCounts {
 	let ink = { layouts: 0, renders: 0, spliced: 0, splicedHistory: 0 };
 	const flush = () => {
 		const instance = stdout ? inkFor(stdout) : undefined;
-		const now = {
-			layouts: instance?.rudderLayouts ?? 0,
-			renders: instance?.rudderRenders ?? 0,
-			spliced: instance?.rudderSpliced ?? 0,
-			splicedHistory: instance?.rudderSplicedHistory ?? 0,
-		};
+		// Unmounted (the process is ending): its counters are gone, not back to zero.
+		const now = !instance
+			? ink
+			: {
+					layouts: instance?.rudderLayouts ?? 0,
+					renders: instance?.rudderRenders ?? 0,
+					spliced: instance?.rudderSpliced ?? 0,
+					splicedHistory: instance?.rudderSplicedHistory ?? 0,
+				};
 		const delta = {
 			inkLayouts: now.layouts - ink.layouts,
 			inkRenders: now.renders - ink.renders,

@@ -2,6 +2,7 @@
 // terminal width by us, every outside string sanitised before it is styled. Rendered once per item.
 
 import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
+import { type FrameCounts, frameCounts } from "../frame-counts.js";
 import { renderMarkdown } from "../markdown/render-markdown.js";
 import { type HistoryItem, THINKING_SHOWN } from "../session-view.js";
 import { color, theme } from "../theme.js";
@@ -70,8 +71,16 @@ function thinkingRows(text: string): Line[] {
 	return [[{ text: sanitizeTerminalText(text), style: { dim: true, italic: true } }]];
 }
 
+/** Items rendered before (RUDDER_FRAME_COUNTS only): each should be rendered once. */
+const rendered = new WeakSet<HistoryItem>();
+function countRender(counts: FrameCounts, item: HistoryItem): void {
+	counts.add(rendered.has(item) ? "historyItem.again" : "historyItem.first");
+	rendered.add(item);
+}
+
 /** The item as ANSI text whose every row fits in `columns` cells; a leading "\n" is its top margin. */
 export function renderHistoryItem(item: HistoryItem, columns: number, hints: RenderHints = DEFAULT_HINTS): string {
+	if (frameCounts) countRender(frameCounts, item);
 	const { rows, marginTop } = renderRows(item, Math.max(1, columns), hints);
 	return (marginTop ? "\n" : "") + linesToAnsi(rows);
 }
