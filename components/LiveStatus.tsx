@@ -3,14 +3,14 @@
 // The lines are styled rows we cut to the width ourselves (one plain <Text>), so that the live frame
 // writer (components/ink/live-region.ts) can turn the spinner on the tail's frames without React.
 import { Box, Text, useStdout } from "ink";
-import { useSyncExternalStore } from "react";
+import { useMemo, useSyncExternalStore } from "react";
 import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { RunPhase } from "../src/session/types.js";
 import { frameCounts } from "./frame-counts.js";
 import type { LiveTick } from "./frame-scheduler.js";
 import { partText } from "./ink/live-frame.js";
 import { liveRegionFor, usePartKey } from "./ink/live-region.js";
-import { spinnerFrame } from "./PendingTools.js";
+import { spinnerFrame, spinnerStep } from "./PendingTools.js";
 import { type Line, type Style, toAnsi, truncateLine } from "./render/styled-text.js";
 import { runStatusText } from "./run-status.js";
 import type { RunningShell } from "./session-view.js";
@@ -52,6 +52,38 @@ export function statusRows(p: Omit<LiveStatusProps, "now" | "liveTick">, now: nu
 	return lines.map((line) => toAnsi(truncateLine(line, Math.max(1, p.columns))));
 }
 
+/**
+ * The moment's part of the status rows while it is only the spinner's turn (a running reply): rows are
+ * the same within one spinner frame. NaN when seconds show too (a retry wait, a `!cmd`): not kept.
+ */
+const clockKey = (p: Omit<LiveStatusProps, "now" | "liveTick">, now: number): number =>
+	p.shells.size === 0 && p.phase.kind !== "retrying" ? spinnerStep(now) : Number.NaN;
+
+/**
+ * statusRows, remembering its last answer: the live frame writer asks every frame (20 a second), the
+ * spinner turns every SPINNER_MS, and nothing else moves while a reply streams.
+ */
+export function lastStatusRows(): (p: Omit<LiveStatusProps, "now" | "liveTick">, now: number) => string[] {
+	let last:
+		| { key: number; working: boolean; phase: RunPhase; columns: number; hints: LiveStatusProps["hints"]; rows: string[] }
+		| undefined;
+	return (p, now) => {
+		const key = clockKey(p, now);
+		if (
+			last &&
+			last.key === key &&
+			last.working === p.working &&
+			last.phase === p.phase &&
+			last.columns === p.columns &&
+			last.hints === p.hints
+		)
+			return last.rows;
+		const rows = statusRows(p, now);
+		last = Number.isNaN(key) ? undefined : { key, working: p.working, phase: p.phase, columns: p.columns, hints: p.hints, rows };
+		return rows;
+	};
+}
+
 export function LiveStatus(props: LiveStatusProps) {
 	const { liveTick, now: appNow } = props;
 	const region = liveTick ? liveRegionFor(liveTick) : undefined;
@@ -60,7 +92,8 @@ export function LiveStatus(props: LiveStatusProps) {
 	frameCounts?.add("liveStatus");
 	frameCounts?.watch(stdout);
 	useSyncExternalStore(region?.react.subscribe ?? noSubscribe, region?.react.get ?? zero);
-	const rows = () => statusRows(props, liveTick ? Date.now() : appNow);
+	const rowsAt = useMemo(lastStatusRows, []);
+	const rows = () => rowsAt(props, liveTick ? Date.now() : appNow);
 	if (region) region.status.rows = rows;
 	const shown = rows();
 	const text = partText(shown);

@@ -6,10 +6,15 @@ import { formatToolArgs } from "./format-args.js";
 import type { RunningTool } from "./session-view.js";
 import { color, theme } from "./theme.js";
 
+/** How long each spinner glyph shows. */
+const SPINNER_MS = 100;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
+/** The spinner's turn at `now`: its glyph changes when this does. */
+export const spinnerStep = (now: number): number => Math.floor(now / SPINNER_MS);
+
 export function spinnerFrame(now: number): string {
-	return SPINNER[Math.floor(now / 100) % SPINNER.length];
+	return SPINNER[spinnerStep(now) % SPINNER.length];
 }
 
 /** The rows the tools take: one each, plus their output lines, never more than `maxRows`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { statusRows } from "../../components/LiveStatus.js";
+import { lastStatusRows, statusRows } from "../../components/LiveStatus.js";
 import { spinnerFrame } from "../../components/PendingTools.js";
 import { displayWidth } from "../../components/text-width.js";
 
@@ -17,5 +17,27 @@ describe("the status lines", () => {
 		expect(narrow).toEqual([`${spinnerFrame(3500)} working ·…`, `${spinnerFrame(3500)} $ npm tes…`]);
 		for (const row of narrow) expect(displayWidth(row)).toBeLessThanOrEqual(12);
 		expect(statusRows({ ...props, working: false }, 0)).toEqual([]);
+	});
+
+	it("are built once per spinner glyph while only the spinner moves, and again whenever seconds show", () => {
+		const rowsAt = lastStatusRows();
+		const props = { working: true, phase: { kind: "running" } as const, shells: new Map(), columns: 80, hints };
+		const first = rowsAt(props, 1000);
+		// The same glyph: the same rows, not built again.
+		expect(rowsAt(props, 1099)).toBe(first);
+		expect(rowsAt(props, 1100).map(strip)).toEqual([`${spinnerFrame(1100)} working · Esc stops`]);
+		expect(rowsAt({ ...props, columns: 10 }, 1100).map(strip)).toEqual(statusRows({ ...props, columns: 10 }, 1100).map(strip));
+		// A retry's countdown moves within one glyph's 100 ms.
+		const retrying = { kind: "retrying", attempt: 2, maxAttempts: 4, delayMs: 1050, until: 2050, reason: "429" } as const;
+		const wait = { ...props, phase: retrying };
+		expect(rowsAt(wait, 1000).map(strip)[0]).toContain("retrying in 2 s");
+		expect(rowsAt(wait, 1060).map(strip)[0]).toContain("retrying in 1 s");
+		// A running `!cmd`'s seconds too (its Map is the view's own, changed in place).
+		const shells = new Map([[1, { command: "make", startedAt: 50 }]]);
+		const withShell = { ...props, shells };
+		expect(rowsAt(withShell, 1020).map(strip)[1]).toContain("· 0s");
+		expect(rowsAt(withShell, 1060).map(strip)[1]).toContain("· 1s");
+		shells.clear();
+		expect(rowsAt(withShell, 1070).map(strip)).toEqual([`${spinnerFrame(1070)} working · Esc stops`]);
 	});
 });
