@@ -5,7 +5,7 @@ import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
 /** What the output must never hold: ESC, any other C0 but newline, DEL, C1. */
 const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
 /** Invisible or reordering characters: must leave only as markers. */
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
 
 describe("sanitizeTerminalText", () => {
 	it("shows every escape introducer as ^[ and keeps the text after it: nothing is swallowed", () => {
@@ -33,6 +33,7 @@ describe("sanitizeTerminalText", () => {
 		expect(sanitizeTerminalText("a\u2066b\u2069c")).toBe("a⟪U+2066⟫b⟪U+2069⟫c");
 		expect(sanitizeTerminalText("zero\u200bwidth\u2060joiner\ufeffmark")).toBe("zero⟪U+200B⟫width⟪U+2060⟫joiner⟪U+FEFF⟫mark");
 		expect(sanitizeTerminalText("hi\u{e0041}\u{e0042}")).toBe("hi⟪U+E0041⟫⟪U+E0042⟫");
+		expect(sanitizeTerminalText("note\ufff9base\ufffaruby\ufffb")).toBe("note⟪U+FFF9⟫base⟪U+FFFA⟫ruby⟪U+FFFB⟫");
 	});
 
 	it("keeps a leading byte-order mark out and emoji ZWJ sequences whole", () => {
