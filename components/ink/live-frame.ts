@@ -233,7 +233,8 @@ export class LiveFrameWriter {
 			const partRows = rows[i];
 			if (at && partRows) next.push({ at, index: i, rows: partRows });
 		}
-		if (next.length > 1) next.sort((a, b) => a.at.top - b.at.top);
+		// Almost always in order already (the tail above the status line): Array#sort costs more than the check.
+		if (!byTop(next)) next.sort((a, b) => a.at.top - b.at.top);
 		for (let i = 0; i < next.length; i++) {
 			const { at } = next[i];
 			if (at.top + at.height > lines.length || (i + 1 < next.length && at.top + at.height > next[i + 1].at.top)) return undefined;
@@ -269,6 +270,12 @@ interface Built {
 	out: string[];
 }
 type RowBuilder = NonNullable<ReturnType<typeof rowBuilder>>;
+
+/** Whether the parts are in order of their top row. */
+function byTop(parts: readonly { at: Placed }[]): boolean {
+	for (let i = 1; i < parts.length; i++) if (parts[i - 1].at.top > parts[i].at.top) return false;
+	return true;
+}
 const NO_ROWS: readonly string[] = [];
 
 const SGR = /\x1b\[[0-9;:]*m/g;

@@ -22,15 +22,27 @@ export function extraRowsAfterReflow(frame: string, columns: number): number {
 	return extra;
 }
 
+/** What may follow the frame in the same write: the synchronized-output end marker, cursor show/hide. */
+const FRAME_SUFFIXES = ["\x1b[?2026l", "\x1b[?25h", "\x1b[?25l"];
+
 /**
  * The frame part of one write by Ink (what follows the erase of the previous frame), or undefined for
  * a write of control sequences only (sync markers, cursor show/hide). Static output is written before
- * the live frame, so the last frame seen is the live region.
+ * the live frame, so the last frame seen is the live region. Called on every write: the end is
+ * stripped with `endsWith`, as a regex anchored at the end would try at every escape of the frame.
  */
 export function frameOfWrite(data: string): string | undefined {
 	const prefix = FRAME_PREFIX.exec(data);
-	const frame = (prefix ? data.slice(prefix[0].length) : data).replace(/(?:\x1b\[\?2026l|\x1b\[\?25[lh])+$/, "");
-	return frame ? frame : undefined;
+	const start = prefix ? prefix[0].length : 0;
+	let end = data.length;
+	for (let i = 0; i < FRAME_SUFFIXES.length && end > start; i++) {
+		const suffix = FRAME_SUFFIXES[i];
+		if (end - suffix.length >= start && data.endsWith(suffix, end)) {
+			end -= suffix.length;
+			i = -1;
+		}
+	}
+	return end > start ? data.slice(start, end) : undefined;
 }
 
 /** Watches `stdout` for Ink's frames; call the returned function to stop. */

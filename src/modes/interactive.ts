@@ -49,8 +49,9 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	stdout.write(BRACKETED_PASTE_ON);
 	// Shift+Enter as its own key where the terminal can send it (restored at exit and on a crash).
 	const restoreKeyboard = stdout.isTTY ? enableKeyboardModes(stdout) : () => {};
-	const removeReflowGuard = stdout.isTTY ? installReflowGuard(stdout) : () => {};
+	// The frame writer under the reflow guard: the guard sees each of Ink's writes, the frame leaves as one.
 	const removeFrameWrites = stdout.isTTY ? installFrameWrites(stdout) : () => {};
+	const removeReflowGuard = stdout.isTTY ? installReflowGuard(stdout) : () => {};
 	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
 	process.once("exit", restore);
 	const keys = loadKeyBindings(configFile("keybindings"));
@@ -99,8 +100,8 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		cancelFirstScreen();
 		clearTimeout(warm);
 		instance.unmount();
-		removeFrameWrites();
 		removeReflowGuard();
+		removeFrameWrites();
 		process.off("exit", restore);
 		restore();
 		restoreKeyboard();

@@ -16,5 +16,9 @@ describe("reflow guard", () => {
 		expect(frameOfWrite("\x1b[?2026h")).toBeUndefined();
 		expect(frameOfWrite("\x1b[?25h")).toBeUndefined();
 		expect(frameOfWrite("\x1b[2K\x1b[1A\x1b[2K\x1b[G")).toBeUndefined();
+		// The end of a write: markers and cursor sequences after the frame, in any order, are not the frame.
+		expect(frameOfWrite("\x1b[?2026h\x1b[2K\x1b[Gframe\n\x1b[?25h\x1b[?2026l")).toBe("frame\n");
+		expect(frameOfWrite("\x1b[2K\x1b[Ga\x1b[?2026l\x1b[?25lb\x1b[?25l")).toBe("a\x1b[?2026l\x1b[?25lb");
+		expect(frameOfWrite("\x1b[?2026h\x1b[?25l\x1b[?2026l")).toBeUndefined();
 	});
 });
