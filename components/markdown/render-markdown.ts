@@ -89,9 +89,9 @@ function renderInline(tokens: Token[] | undefined, style: Style | undefined): Se
 /** Fence languages that only say "no language": a label row for them reads as a stray code line. */
 const PLAIN_LANGUAGES = new Set(["text", "txt", "plain", "plaintext"]);
 
-function renderCode(code: Tokens.Code, width: number): Line[] {
-	const source = sanitizeTerminalText(code.text);
-	const lang = code.lang?.trim() ?? "";
+function renderCode(info: string | undefined, text: string, width: number): Line[] {
+	const source = sanitizeTerminalText(text);
+	const lang = info?.trim() ?? "";
 	const named = lang !== "" && !PLAIN_LANGUAGES.has(lang.toLowerCase());
 	const label = named
 		? wrapSegments([{ text: sanitizeTerminalText(lang), style: { dim: true } }], width, {
@@ -99,7 +99,7 @@ function renderCode(code: Tokens.Code, width: number): Line[] {
 				restPrefix: CODE_INDENT,
 			})
 		: [];
-	const rows = codeRows(highlightCode(source, code.lang?.split(/\s/)[0]) ?? [{ text: source }], width);
+	const rows = codeRows(highlightCode(source, info?.split(/\s/)[0]) ?? [{ text: source }], width);
 	return label.length ? [...label, ...rows] : rows;
 }
 
@@ -126,7 +126,7 @@ function renderBlock(t: Token, width: number): Line[] {
 		case "paragraph":
 			return wrapSegments(renderInline((t as Tokens.Paragraph).tokens, undefined), width);
 		case "code":
-			return renderCode(t as Tokens.Code, width);
+			return renderCode((t as Tokens.Code).lang, (t as Tokens.Code).text, width);
 		case "list":
 			return renderList(t as Tokens.List, width);
 		case "blockquote": {
@@ -154,6 +154,46 @@ function renderBlocks(tokens: Token[], width: number): Line[] {
 	return tokens.flatMap((t) => renderBlock(t, width));
 }
 
+/** An unindented opening fence line: its marker and info string (a backtick fence's has no backtick). */
+const OPEN_FENCE = /^(?:(`{3,})([^`\n]*)|(~{3,})([^\n]*))(?:\n|$)/;
+/** A line that could close a fence (or is one): more than marked's closing rule takes. */
+const FENCE_LINE = /\n {0,3}(?:`{3,}|~{3,})/;
+
+/**
+ * The language and code marked gives a source that is one open fence: an unindented opening line and
+ * no line that could close it, no carriage return, no backslash in the info string (marked unescapes
+ * it), and no newline at the end. That is the streaming tail of every code block, each frame; its lex
+ * was a tenth of a code frame. Anything else is undefined (marked decides); the property test in
+ * test/components/markdown/render-markdown.test.ts compares this with marked's token on random fences.
+ */
+export function openFence(source: string): { lang: string; text: string } | undefined {
+	const open = OPEN_FENCE.exec(source);
+	if (!open || source.endsWith("\n") || source.includes("\r") || FENCE_LINE.test(source)) return undefined;
+	const info = open[2] ?? open[4];
+	if (info.includes("\\")) return undefined;
+	const nl = source.indexOf("\n");
+	// marked's text: the lines after the opening one, "" when there are none.
+	return { lang: info.trim(), text: nl === -1 ? "" : source.slice(nl + 1) };
+}
+
+/**
+ * One line of prose that marked lexes as a paragraph of one text token: a letter first, after at most
+ * three spaces (kept in the text, as marked keeps them; not a list
+ * marker, heading, fence, quote, HTML or indented code), then letters, digits, spaces and punctuation
+ * no inline rule starts at (no "*", "_", "`", "~", "[", "!", "<", "&", "\\", "@", "/"), and no "www" (a
+ * gfm autolink). The tail's open paragraph, most frames of prose; marked's lex of it was half the frame.
+ */
+const PLAIN_LINE = /^ {0,3}[A-Za-z][A-Za-z0-9 ,.;:?'"()-]*$/;
+export const isPlainLine = (source: string): boolean => PLAIN_LINE.test(source) && !/www/i.test(source);
+
+/** What renderBlocks gives for the tokens of `source` (sanitised), without lexing the two cases above. */
+function renderSource(source: string, width: number): Line[] {
+	if (isPlainLine(source)) return wrapSegments([{ text: sanitizeTerminalText(source), style: undefined }], width);
+	const fence = openFence(source);
+	if (fence) return renderCode(fence.lang, fence.text, width);
+	return renderBlocks(lexMarkdown(source), width);
+}
+
 let last: { source: string; width: number; coloured: boolean; lines: readonly Line[] } | undefined;
 
 /**
@@ -165,7 +205,7 @@ let last: { source: string; width: number; coloured: boolean; lines: readonly Li
 export function renderMarkdown(source: string, width: number): readonly Line[] {
 	const coloured = highlighterLoaded();
 	if (last && last.source === source && last.width === width && last.coloured === coloured) return last.lines;
-	const lines = renderBlocks(lexMarkdown(sanitizeTerminalText(source)), width);
+	const lines = renderSource(sanitizeTerminalText(source), width);
 	last = { source, width, coloured, lines };
 	return lines;
 }

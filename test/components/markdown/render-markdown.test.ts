@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { lexer } from "marked";
 import { describe, expect, it } from "vitest";
 import { highlightCode, loadHighlighter } from "../../../components/markdown/highlight.js";
-import { lexMarkdown, renderMarkdown } from "../../../components/markdown/render-markdown.js";
+import { isPlainLine, lexMarkdown, openFence, renderMarkdown } from "../../../components/markdown/render-markdown.js";
 import { type Line, segmentsWidth } from "../../../components/render/styled-text.js";
 
 const text = (lines: readonly Line[]) => lines.map((l) => l.map((s) => s.text).join("")).join("\n");
@@ -161,5 +161,109 @@ describe("the markdown lexer", () => {
 			}),
 			{ numRuns: 4000 },
 		);
+	});
+});
+
+describe("the tail's shortcuts past marked", () => {
+	const codeOf = (source: string) => {
+		const tokens = lexer(source);
+		return tokens.length === 1 && tokens[0].type === "code" ? { lang: tokens[0].lang, text: tokens[0].text } : undefined;
+	};
+
+	it("takes an open fence's language and code as marked does, on random fences", () => {
+		const opening = fc.constantFrom(
+			"```",
+			"````",
+			"~~~",
+			"~~~~",
+			" ```",
+			"``",
+			"```ts",
+			"```ts x",
+			"``` ts ",
+			"```a`b",
+			"~~~a`b",
+			"```a\\_b",
+			"~~~ py",
+		);
+		const piece = fc.oneof(
+			fc.constantFrom("code", " ", "    ", "\t", "\n", "\n\n", "`", "```", "~~~", "````", "~~", "\\", "\r", "\r\n", "- ", "# ", "<div>"),
+			fc.constantFrom("\n```", "\n   ```", "\n    ```", "\n~~~", "\n```~", "\n```` ", "\n~~~ x", "\n``", "\n  ~~~~"),
+			fc.string({ maxLength: 3 }),
+		);
+		let taken = 0;
+		fc.assert(
+			fc.property(opening, fc.array(piece, { maxLength: 30 }), (open, pieces) => {
+				const source = open + pieces.join("");
+				const fence = openFence(source);
+				if (fence === undefined) return;
+				taken++;
+				expect(fence).toEqual(codeOf(source));
+			}),
+			{ numRuns: 4000 },
+		);
+		// The shortcut is taken often enough for the comparison to mean something.
+		expect(taken).toBeGreaterThan(500);
+	});
+
+	it("takes a fence that a later line may close to marked", () => {
+		expect(openFence("```ts\nconst a = 1;")).toEqual({ lang: "ts", text: "const a = 1;" });
+		expect(openFence("```ts")).toEqual({ lang: "ts", text: "" });
+		expect(openFence("```ts\na\n```")).toBeUndefined();
+		expect(openFence("```ts\na\n  ```~")).toBeUndefined();
+		expect(openFence("  ```ts\na")).toBeUndefined();
+		expect(openFence("```ts\na\n")).toBeUndefined();
+	});
+
+	it("knows a line of plain prose is a paragraph of one text token, on random lines", () => {
+		const piece = fc.oneof(
+			fc.constantFrom("the", "agent", "A", "x1", "2", "1.", " ", "  ", ".", ",", ";", ":", "?", "'", '"', "(", ")", "-", "--", "---"),
+			fc.constantFrom(
+				"www",
+				"www.",
+				"WWW.x",
+				"mailto:",
+				"xmpp:",
+				"http",
+				"ftp:",
+				"*",
+				"_",
+				"`",
+				"~",
+				"!",
+				"[",
+				"<",
+				"&",
+				"@",
+				"/",
+				"#",
+				">",
+			),
+			fc.string({ maxLength: 2 }),
+		);
+		let taken = 0;
+		fc.assert(
+			fc.property(
+				fc.constantFrom("the", "A", "x1", "1", "-", " a", "  a", "   a", "    a", " "),
+				fc.array(piece, { maxLength: 30 }),
+				(first, pieces) => {
+					const source = first + pieces.join("");
+					if (!isPlainLine(source)) return;
+					taken++;
+					const tokens = lexer(source);
+					expect(tokens).toHaveLength(1);
+					expect(tokens[0]).toMatchObject({ type: "paragraph", text: source });
+					const inline = (tokens[0] as { tokens: { type: string; text: string; tokens?: unknown[] }[] }).tokens;
+					expect(inline.map((t) => [t.type, t.text, t.tokens?.length ?? 0])).toEqual([["text", source, 0]]);
+				},
+			),
+			{ numRuns: 4000 },
+		);
+		expect(taken).toBeGreaterThan(500);
+		expect(isPlainLine("the agent runs a tool, and you steer it.")).toBe(true);
+		expect(isPlainLine("see www.x.io")).toBe(false);
+		expect(isPlainLine("1. item")).toBe(false);
+		expect(isPlainLine("   the agent")).toBe(true);
+		expect(isPlainLine("    the agent")).toBe(false);
 	});
 });
