@@ -5,7 +5,10 @@
 // app is idle after its first frame keeps both launch and that frame fast.
 import stringWidth from "string-width";
 import wrapAnsi from "wrap-ansi";
+import { partText } from "../ink/live-frame.js";
+import { staticRows } from "../ink/row-cached-output.js";
 import { renderMarkdown } from "../markdown/render-markdown.js";
+import { tailAnsiRows } from "../StreamingMessage.js";
 
 /** Text with a wide character, an emoji and a combining mark: every lazily built path runs once. */
 const MIXED = "✓ é 😀 表 e\u0301 ⟪U+202E⟫";
@@ -41,10 +44,16 @@ const REPLY = [
 /**
  * Renders REPLY once and throws the rows away. The first markdown render of a process costs ~40 ms
  * (V8 compiles a regular expression on its first match, and no code cache holds those), which would
- * otherwise land on the first reply's first finished block.
+ * otherwise land on the first reply's first finished block. Then the rest of a frame's path runs once
+ * on those rows, as the streaming tail gives them: its ANSI rows (with a thinking row), the part's
+ * text and Ink's row building (`staticRows`: caches of its own, none of its rows kept), so their
+ * first-use cost (baseline code, inline caches: nothing a code cache holds) is not the first reply's.
  */
 export function warmReplyRendering(): void {
 	renderMarkdown(REPLY, 80);
+	const rows = tailAnsiRows({ text: REPLY, thinking: "a **thought**", textOpen: true }, 80, 40);
+	partText(rows);
+	staticRows(80, rows);
 }
 
 /** How long the keyboard must rest before the reply rendering is warmed. */

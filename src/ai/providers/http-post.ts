@@ -14,6 +14,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type FrameClock, frameClock } from "../frame-clock.js";
+import { parking, preconnect } from "./preconnect.js";
 
 export interface PostResponse {
 	status: number;
@@ -34,9 +35,12 @@ export interface PostResponse {
 /** The undici default: idle connections close after 4 s. */
 const IDLE_SOCKET_MS = 4000;
 const agents = {
-	"http:": new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
-	"https:": new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+	"http:": parking(new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS })),
+	"https:": parking(new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS })),
 };
+
+/** Opens the pool's first connection to `url`'s host ahead of its first request (preconnect.ts). */
+export const preconnectTo = (url: string): boolean => preconnect(url.startsWith("https:") ? agents["https:"] : agents["http:"], url);
 
 /**
  * POSTs `body`; resolves once the status line and headers are in. `signal` aborting before or during

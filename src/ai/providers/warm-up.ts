@@ -7,6 +7,7 @@ import { Duplex } from "node:stream";
 import type { Model } from "../types.js";
 import { AssistantBuilder } from "./assistant-builder.js";
 import { parseSseJson, streamSse } from "./http.js";
+import { preconnectTo } from "./http-post.js";
 import { readEventBatches } from "./provider-request.js";
 
 const chunk = (content: string) => `data: ${JSON.stringify({ id: "w", choices: [{ index: 0, delta: { content } }] })}\n\n`;
@@ -44,6 +45,8 @@ export function cannedConnection(parts: string[] = BODY): () => Duplex {
  * `model`, to its end. Resolves with the reply's text ("warm up done"); rejects only on a bug.
  */
 export async function warmUpTransport(model: Model): Promise<string> {
+	// The real connection too, to the model's own host, parked in the pool for the first request.
+	preconnectTo(model.baseUrl);
 	const controller = new AbortController();
 	const builder = new AssistantBuilder(model);
 	const batches = streamSse({
