@@ -12,7 +12,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
-import type { Duplex } from "node:stream";
+import { type Duplex, finished } from "node:stream";
 import { type FrameClock, frameClock } from "../frame-clock.js";
 import { parking, preconnect } from "./preconnect.js";
 
@@ -103,7 +103,8 @@ function wrap(response: IncomingMessage, clock: FrameClock): PostResponse {
 		status,
 		ok: status >= 200 && status < 300,
 		headers,
-		body: pacedBody(response, clock),
+		// Started by the first iteration only: `text()` reads the same stream its own way.
+		body: { [Symbol.asyncIterator]: () => pacedBody(response, clock) },
 		async text() {
 			let text = "";
 			for await (const chunk of response as AsyncIterable<string>) text += chunk;
@@ -118,53 +119,146 @@ function wrap(response: IncomingMessage, clock: FrameClock): PostResponse {
 
 /**
  * The body of a response (with `setEncoding("utf8")`) as text chunks, one per read burst. Ends, throws
- * and closes exactly as the stream's own iterator does (it is that iterator underneath); only when the
- * socket is read changes.
+ * and closes as the stream's own iterator does (its end and errors come from `finished`, as the
+ * iterator's do); only when the socket is read changes.
+ *
+ * Not the stream's async iterator: that costs, per read, a `readable` event on the next tick, a
+ * `read()`, a promise, and our own promise for the wait below. Here the stream flows into a 'data'
+ * listener, and a burst costs one setImmediate and one promise (docs/streaming.md, "Paced socket reads").
  */
-export async function* pacedBody(response: IncomingMessage, clock: FrameClock = frameClock): AsyncGenerator<string> {
-	const pacer = new ReadPacer(response.socket, clock);
-	const chunks = response[Symbol.asyncIterator]() as AsyncIterator<string>;
-	try {
-		for (;;) {
-			const next = await chunks.next();
-			if (next.done) return;
-			let chunk = next.value;
-			// Once the reply is complete the socket goes back to the keep-alive pool: it is not ours to stop.
-			if (!response.complete) {
-				pacer.pause();
-				// TLS hands each record of one socket read to JS separately; the rest of this read lands in
-				// the stream's buffer before the check phase, so the burst is still one chunk.
-				await new Promise(setImmediate);
-				const rest = response.read() as string | null;
-				if (rest !== null) chunk += rest;
-			}
-			yield chunk;
-		}
-	} finally {
-		pacer.release();
-		await stopReading(response, chunks);
-	}
+export function pacedBody(response: IncomingMessage, clock: FrameClock = frameClock): AsyncIterableIterator<string> {
+	return new PacedBody(response, clock);
 }
 
-/**
- * Leaves the body's iterator. A consumer usually stops at the stream's last event (OpenAI's `[DONE]`),
- * before the end of the body has been read; the iterator's `return` would then destroy the response
- * and close its connection, and the next request would connect again (a TLS handshake for a real API).
- * When the body has arrived whole (`complete`: only buffered text is left), it is read out instead and
- * the connection returns to the pool. A body still arriving (an abort, an error) is destroyed as before.
- */
-async function stopReading(response: IncomingMessage, chunks: AsyncIterator<string>): Promise<void> {
-	if (response.complete && !response.destroyed) {
-		try {
-			while (!(await chunks.next()).done) {
-				// what is left of a body already received: nothing a consumer asked for
+const DONE: IteratorResult<string> = Object.freeze({ value: undefined, done: true });
+
+class PacedBody implements AsyncIterableIterator<string> {
+	private readonly pacer: ReadPacer;
+	/** Text arrived and not yet handed over. */
+	private text = "";
+	/** Set while the rest of a read may still come (TLS hands each record of one read separately). */
+	private burst: NodeJS.Immediate | undefined;
+	private waiter: { resolve: (r: IteratorResult<string>) => void; reject: (e: unknown) => void } | undefined;
+	private ended = false;
+	private failed = false;
+	private error: unknown;
+	private closed = false;
+	/** Paused by us: a burst is ready and nobody has asked for it (the iterator's backpressure). */
+	private held = false;
+	private readonly stopFinished: () => void;
+
+	constructor(
+		private readonly response: IncomingMessage,
+		clock: FrameClock,
+	) {
+		this.pacer = new ReadPacer(response.socket, clock);
+		response.on("data", this.onData);
+		this.stopFinished = finished(response, { writable: false }, this.onFinished);
+	}
+
+	[Symbol.asyncIterator](): AsyncIterableIterator<string> {
+		return this;
+	}
+
+	next(): Promise<IteratorResult<string>> {
+		if (this.failed) {
+			this.failed = false;
+			this.ended = true;
+			return Promise.reject(this.error);
+		}
+		if (this.text !== "" && this.burst === undefined) return Promise.resolve(this.take());
+		if (this.ended && this.burst === undefined) return Promise.resolve(DONE);
+		if (this.held) {
+			this.held = false;
+			this.response.resume();
+		}
+		return new Promise((resolve, reject) => {
+			this.waiter = { resolve, reject };
+		});
+	}
+
+	async return(): Promise<IteratorResult<string>> {
+		this.close();
+		return DONE;
+	}
+
+	private readonly onData = (chunk: string): void => {
+		this.text += chunk;
+		// Once the reply is complete the socket goes back to the keep-alive pool: it is not ours to stop.
+		if (!this.response.complete) this.pacer.pause();
+		this.burst ??= setImmediate(this.onBurst);
+	};
+
+	/** The check phase after a read: every record of it is in `text`. */
+	private readonly onBurst = (): void => {
+		this.burst = undefined;
+		const waiter = this.waiter;
+		if (waiter === undefined) {
+			if (!this.ended && !this.held) {
+				this.held = true;
+				this.response.pause();
 			}
 			return;
-		} catch {
-			// fall through: the iterator's own return
 		}
+		// A burst can be empty: a read that held only the start of a UTF-8 character.
+		if (this.text === "" && !this.ended) return;
+		this.waiter = undefined;
+		waiter.resolve(this.text !== "" ? this.take() : DONE);
+	};
+
+	private readonly onFinished = (error?: Error | null): void => {
+		if (error) {
+			// An abort or a reset: it is thrown at once, text not yet handed over is dropped.
+			this.text = "";
+			const waiter = this.waiter;
+			this.waiter = undefined;
+			this.close();
+			if (waiter) {
+				this.ended = true;
+				waiter.reject(error);
+			} else {
+				this.failed = true;
+				this.error = error;
+			}
+			return;
+		}
+		this.ended = true;
+		this.pacer.release();
+		// Text of a burst still gathering goes first; its setImmediate ends the iteration after it.
+		if (this.burst !== undefined) return;
+		const waiter = this.waiter;
+		this.waiter = undefined;
+		if (waiter) waiter.resolve(this.text !== "" ? this.take() : DONE);
+	};
+
+	private take(): IteratorResult<string> {
+		const value = this.text;
+		this.text = "";
+		return { value, done: false };
 	}
-	await chunks.return?.();
+
+	/**
+	 * Leaves the body. A consumer usually stops at the stream's last event (OpenAI's `[DONE]`), before
+	 * the end of the body has been read; destroying the response would close its connection, and the
+	 * next request would connect again (a TLS handshake for a real API). When the body has arrived whole
+	 * (`complete`: only buffered text is left), it is read out instead and the connection returns to the
+	 * pool. A body still arriving (an abort, an error) is destroyed, as the stream's iterator does.
+	 */
+	private close(): void {
+		if (this.closed) return;
+		this.closed = true;
+		this.ended = true;
+		this.response.off("data", this.onData);
+		this.stopFinished();
+		if (this.burst !== undefined) clearImmediate(this.burst);
+		this.burst = undefined;
+		this.pacer.release();
+		const waiter = this.waiter;
+		this.waiter = undefined;
+		waiter?.resolve(DONE);
+		if (this.response.complete && !this.response.destroyed) this.response.resume();
+		else this.response.destroy();
+	}
 }
 
 /**
