@@ -44,8 +44,8 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 				append:
 					`import { renderOutput as rudderRenderOutput, registerRowDeps as rudderRegisterRowDeps } from ${JSON.stringify(rowCachedOutput)};\n` +
 					// A row of text between SGR codes is built from its runs with ansi-tokenize's own reducer.
-					"import { reduceAnsiCodesIncremental as rudderReduceAnsiCodes } from '@alcalzone/ansi-tokenize';\n" +
-					"const rudderRowDeps = { styledCharsToString, sliceAnsi, tokenize, reduceAnsiCodesIncremental: rudderReduceAnsiCodes };\n" +
+					"import { reduceAnsiCodesIncremental as rudderReduceAnsiCodes, diffAnsiCodes as rudderDiffAnsiCodes, ansiCodesToString as rudderAnsiCodesToString } from '@alcalzone/ansi-tokenize';\n" +
+					"const rudderRowDeps = { styledCharsToString, sliceAnsi, tokenize, reduceAnsiCodesIncremental: rudderReduceAnsiCodes, diffAnsiCodes: rudderDiffAnsiCodes, ansiCodesToString: rudderAnsiCodesToString };\n" +
 					"Output.prototype.get = function get() {\n" +
 					"\treturn rudderRenderOutput(this, rudderRowDeps);\n};\n" +
 					// The live frame writer builds its rows with the same code and caches (live-frame.ts).

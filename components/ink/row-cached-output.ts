@@ -56,6 +56,9 @@ export interface OutputDeps {
 	/** ansi-tokenize's own: a row's SGR codes are read with them, so a row of runs has Ink's styles. */
 	tokenize?(text: string): ReadonlyArray<{ type: string }>;
 	reduceAnsiCodesIncremental?(codes: unknown[], tokens: ReadonlyArray<{ type: string }>): unknown[];
+	/** ansi-tokenize's own: the codes styledCharsToString closes a row with, for a row that grows (`grown`). */
+	diffAnsiCodes?(from: unknown[], to: unknown[]): unknown[];
+	ansiCodesToString?(codes: unknown[]): string;
 }
 
 const BLANK: StyledCell = Object.freeze({ type: "char", value: " ", fullWidth: false, styles: [] }) as StyledCell;
@@ -256,6 +259,8 @@ function buildRunRow(width: number, deps: OutputDeps, x: number, line: string): 
 		if (line.indexOf("\x9b") !== -1) return undefined;
 		return pad === 0 ? line.trimEnd() : (" ".repeat(pad) + line).trimEnd();
 	}
+	const grew = grown(width, deps, x, line);
+	if (grew !== undefined) return grew;
 	const { tokenize, reduceAnsiCodesIncremental: reduce } = deps;
 	if (!tokenize || !reduce || line.indexOf("\x9b") !== -1) return undefined;
 	const runs: StyledCell[] = [];
@@ -283,7 +288,62 @@ function buildRunRow(width: number, deps: OutputDeps, x: number, line: string): 
 		next = line.indexOf("\x1b", at);
 		if (next === -1) next = line.length;
 	}
-	return deps.styledCharsToString(mergeStyleRuns(runs)).trimEnd();
+	const merged = mergeStyleRuns(runs);
+	const full = deps.styledCharsToString(merged);
+	lastRunRow = undefined;
+	// The row can grow by more text (the streaming tail's last row, frame after frame): remembered.
+	if (deps.diffAnsiCodes && deps.ansiCodesToString && merged.length > 0) {
+		const last = merged[merged.length - 1].styles;
+		const close = deps.ansiCodesToString(deps.diffAnsiCodes(last, NO_STYLES));
+		if (full.endsWith(close)) {
+			const body = full.slice(0, full.length - close.length);
+			lastRunRow = { width, deps, x, line, body, last, final: styles, endsInText: at < line.length, close };
+		}
+	}
+	return full.trimEnd();
+}
+
+/**
+ * The last row `buildRunRow` built: its string before the codes that close it (`close`, for the styles
+ * of its `last` run), and the styles after its last code (`final`). A line that is that line and more
+ * text without codes has the same runs and one more, in `final` (or the last one longer, when it ends in
+ * text or `final` are the same styles), so its string is `body`, the codes from `last` to `final`, the
+ * text and the codes that close `final`: what styledCharsToString writes between and after runs.
+ */
+let lastRunRow:
+	| {
+			width: number;
+			deps: OutputDeps;
+			x: number;
+			line: string;
+			body: string;
+			last: unknown[];
+			final: unknown[];
+			endsInText: boolean;
+			close: string;
+	  }
+	| undefined;
+
+/** `line`'s row from the last one built when `line` is it grown by text without codes, else undefined. */
+function grown(width: number, deps: OutputDeps, x: number, line: string): string | undefined {
+	const was = lastRunRow;
+	if (was === undefined || was.deps !== deps || was.x !== x || was.width !== width) return undefined;
+	if (line.length <= was.line.length || !line.startsWith(was.line)) return undefined;
+	const more = line.slice(was.line.length);
+	if (more.indexOf("\x1b") !== -1 || more.indexOf("\x9b") !== -1) return undefined;
+	// Text after a code starts a run, and a mark there may join the code's grapheme: built whole.
+	if (!was.endsInText && more.charCodeAt(0) >= 0x300) return undefined;
+	const { diffAnsiCodes: diff, ansiCodesToString: codes } = deps;
+	if (!diff || !codes) return undefined;
+	const next = { ...was, line, endsInText: true };
+	if (was.endsInText || sameStyles(was.last, was.final)) next.body = was.body + more;
+	else {
+		next.body = was.body + codes(diff(was.last, was.final)) + more;
+		next.last = was.final;
+		next.close = codes(diff(was.final, NO_STYLES));
+	}
+	lastRunRow = next;
+	return (next.body + next.close).trimEnd();
 }
 
 /** The same row for unstyled one-cell pieces, without tokenising: Ink's string is then the characters. */

@@ -1,6 +1,13 @@
 // The bundle replaces Ink's Output.get with renderOutput; a frame must come out byte for byte as
 // Ink would have written it, first time (row built) and again (row taken from the cache).
-import { reduceAnsiCodesIncremental, styledCharsFromTokens, styledCharsToString, tokenize } from "@alcalzone/ansi-tokenize";
+import {
+	ansiCodesToString,
+	diffAnsiCodes,
+	reduceAnsiCodesIncremental,
+	styledCharsFromTokens,
+	styledCharsToString,
+	tokenize,
+} from "@alcalzone/ansi-tokenize";
 import chalk from "chalk";
 import fc from "fast-check";
 import sliceAnsi from "slice-ansi";
@@ -20,7 +27,9 @@ import Output from "../../../node_modules/ink/build/output.js";
 import { type FilledOutput, type Frame, fillOutput, frame, type OutputClass, text } from "./output-frames.js";
 
 // What the patched output.js passes (patches.ts).
-const deps = { styledCharsToString, sliceAnsi, tokenize, reduceAnsiCodesIncremental } as Parameters<typeof renderOutput>[1];
+const deps = { styledCharsToString, sliceAnsi, tokenize, reduceAnsiCodesIncremental, diffAnsiCodes, ansiCodesToString } as Parameters<
+	typeof renderOutput
+>[1];
 
 const inkOutput = (f: Frame) => fillOutput(Output as OutputClass, f) as InkOutput & FilledOutput;
 
@@ -132,6 +141,58 @@ describe("a row of one piece, built from its runs between SGR codes", () => {
 			}),
 			{ numRuns: 3000 },
 		);
+	}, 60_000);
+
+	it("gives Ink's row for a row grown by text (the streaming tail's last row), from the row before it", () => {
+		const level = chalk.level;
+		const more = fc.array(fc.constantFrom("a", "word ", " ", "  ", "世界", "e\u0301", "\u0301", "•", "\u00a0"), {
+			minLength: 1,
+			maxLength: 4,
+		});
+		// Runs that start below U+0300 (a run at or above it after a code is built cell by cell).
+		const runSegments = fc.array(
+			fc.record({ text: fc.constantFrom("a", "word ", " ", "  ", "x y", "\u00a0", "é世界"), style: fc.option(style, { nil: undefined }) }),
+			{ maxLength: 8 },
+		);
+		let grown = 0;
+		let tried = 0;
+		try {
+			fc.assert(
+				fc.property(
+					runSegments,
+					more,
+					fc.integer({ min: 0, max: 10 }),
+					fc.integer({ min: 80, max: 120 }),
+					fc.constantFrom(1, 2, 3),
+					(line, added, x, width, colours) => {
+						chalk.level = colours as typeof chalk.level;
+						const before = toAnsi(line);
+						const after = before + added.join("");
+						let built = 0;
+						const counting = {
+							...deps,
+							styledCharsToString: (cells: StyledCell[]) => {
+								built++;
+								return deps.styledCharsToString(cells);
+							},
+						};
+						expect(renderOutput(inkOutput(oneWrite(width, x, before)), counting)).toEqual(inkOutput(oneWrite(width, x, before)).get());
+						const first = built;
+						expect(renderOutput(inkOutput(oneWrite(width, x, after)), counting)).toEqual(inkOutput(oneWrite(width, x, after)).get());
+						if (first === 1) {
+							tried++;
+							if (built === 1) grown++;
+						}
+					},
+				),
+				{ numRuns: 2000 },
+			);
+		} finally {
+			chalk.level = level;
+		}
+		// A styled row that fits (as the live frame's rows do) grows without being built again, but for
+		// a mark after a code (built whole).
+		expect(grown).toBeGreaterThan(tried / 2);
 	}, 60_000);
 
 	it("tokenizes only the codes, not each character", () => {
