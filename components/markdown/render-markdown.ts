@@ -186,13 +186,56 @@ export function openFence(source: string): { lang: string; text: string } | unde
 const PLAIN_LINE = /^ {0,3}[A-Za-z][A-Za-z0-9 ,.;:?'"()-]*$/;
 export const isPlainLine = (source: string): boolean => PLAIN_LINE.test(source) && !/www/i.test(source);
 
-/** What renderBlocks gives for the tokens of `source` (sanitised), without lexing the two cases above. */
+const PLAIN_ITEM = /^- {1,4}(?=[A-Za-z])/;
+
+/**
+ * A tight bullet list of plain lines ("- " and one to four spaces, then a plain line), after at most
+ * one plain line of paragraph, no line ending in a space: the lines' texts (the paragraph's first, or
+ * undefined), or undefined when the source is anything else. marked gives a paragraph of one text token
+ * and a list whose items hold one text token each; its list tokenizer was most of such a frame.
+ */
+export function plainList(source: string): { lead: string | undefined; items: string[] } | undefined {
+	const lines = source.split("\n");
+	let lead: string | undefined;
+	let from = 0;
+	if (!PLAIN_ITEM.test(lines[0])) {
+		if (!isPlainLine(lines[0]) || lines[0].endsWith(" ")) return undefined;
+		lead = lines[0];
+		from = 1;
+	}
+	if (from >= lines.length) return undefined;
+	const items: string[] = [];
+	for (let i = from; i < lines.length; i++) {
+		const bullet = PLAIN_ITEM.exec(lines[i]);
+		const text = bullet && lines[i].slice(bullet[0].length);
+		if (!text || !isPlainLine(text) || text.endsWith(" ")) return undefined;
+		items.push(text);
+	}
+	return { lead, items };
+}
+
+const plainRows = (text: string, width: number): Line[] => wrapSegments([{ text: sanitizeTerminalText(text), style: undefined }], width);
+
+/** What renderBlocks gives for the tokens of `source` (sanitised), without lexing the cases above. */
 function renderSource(source: string, width: number): Line[] {
-	if (isPlainLine(source)) return wrapSegments([{ text: sanitizeTerminalText(source), style: undefined }], width);
+	if (isPlainLine(source)) return plainRows(source, width);
 	const fence = openFence(source);
 	if (fence) return renderCode(fence.lang, fence.text, width);
+	const list = plainList(source);
+	if (list) {
+		// As renderList draws the items marked gives.
+		const rows = list.lead === undefined ? [] : plainRows(list.lead, width);
+		for (const item of list.items) {
+			const body = plainRows(item, Math.max(1, width - 2));
+			rows.push(...prefixLines(body.length ? body : [[]], [{ text: "• " }], [{ text: "  " }]));
+		}
+		return rows;
+	}
 	return renderBlocks(lexMarkdown(source), width);
 }
+
+/** renderMarkdown's rows through marked alone (for the test of the shortcuts). */
+export const markedRows = (source: string, width: number): Line[] => renderBlocks(lexMarkdown(sanitizeTerminalText(source)), width);
 
 let last: { source: string; width: number; coloured: boolean; lines: readonly Line[] } | undefined;
 

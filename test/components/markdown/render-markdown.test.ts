@@ -2,7 +2,14 @@ import fc from "fast-check";
 import { lexer } from "marked";
 import { describe, expect, it } from "vitest";
 import { highlightCode, loadHighlighter } from "../../../components/markdown/highlight.js";
-import { isPlainLine, lexMarkdown, openFence, renderMarkdown } from "../../../components/markdown/render-markdown.js";
+import {
+	isPlainLine,
+	lexMarkdown,
+	markedRows,
+	openFence,
+	plainList,
+	renderMarkdown,
+} from "../../../components/markdown/render-markdown.js";
 import { type Line, segmentsWidth } from "../../../components/render/styled-text.js";
 
 const text = (lines: readonly Line[]) => lines.map((l) => l.map((s) => s.text).join("")).join("\n");
@@ -265,5 +272,54 @@ describe("the tail's shortcuts past marked", () => {
 		expect(isPlainLine("1. item")).toBe(false);
 		expect(isPlainLine("   the agent")).toBe(true);
 		expect(isPlainLine("    the agent")).toBe(false);
+	});
+});
+
+describe("the tail's shortcut past marked for a plain list", () => {
+	it("draws a paragraph line and a tight list of plain lines as marked's tokens draw, on random lists", () => {
+		const word = fc.oneof(
+			{ arbitrary: fc.constantFrom("the", "agent", "A", "x1", "2", "1."), weight: 30 },
+			{ arbitrary: fc.constantFrom("www", "*", "_", "`", "[", "@", "#", ">", "&"), weight: 1 },
+		);
+		const gap = fc.oneof({ arbitrary: fc.constant(" "), weight: 10 }, { arbitrary: fc.constantFrom("  ", ".", ",", "-", " -"), weight: 3 });
+		const line = fc.tuple(word, fc.array(fc.tuple(gap, word), { maxLength: 6 })).map(([w, p]) => w + p.flat().join(""));
+		const bullet = fc.oneof(
+			{ arbitrary: fc.constantFrom("- ", "-  "), weight: 6 },
+			{ arbitrary: fc.constantFrom("-   ", "-    ", "-     ", "-", "* ", "+ ", "1. ", "-\t", " - "), weight: 2 },
+		);
+		const item = fc.tuple(bullet, line).map(([b, l]) => b + l);
+		const lead = fc.oneof(fc.constant(undefined), line, fc.constantFrom(" the code", "   a", "    a", "A  "));
+		const tail = fc.oneof(
+			{ arbitrary: fc.constant(""), weight: 8 },
+			{ arbitrary: fc.constantFrom("\n", "\n-", "\n- ", "\n-  ", " ", "\n\n- a", "\n  a", "\n==="), weight: 2 },
+		);
+		let taken = 0;
+		fc.assert(
+			fc.property(
+				lead,
+				fc.array(item, { minLength: 1, maxLength: 5 }),
+				tail,
+				fc.integer({ min: 3, max: 30 }),
+				(first, items, end, width) => {
+					const source = [...(first === undefined ? [] : [first]), ...items].join("\n") + end;
+					if (plainList(source) === undefined) return;
+					taken++;
+					expect(renderMarkdown(source, width)).toEqual(markedRows(source, width));
+				},
+			),
+			{ numRuns: 5000 },
+		);
+		expect(taken).toBeGreaterThan(300);
+	});
+
+	it("is taken for the bench's kind of list and not for a list marked reads otherwise", () => {
+		expect(plainList(" code of in model of\n-  tool the text runs\n-  and")).toEqual({
+			lead: " code of in model of",
+			items: ["tool the text runs", "and"],
+		});
+		expect(plainList("a\n-")).toBeUndefined();
+		expect(plainList("a\n- ")).toBeUndefined();
+		expect(plainList("a\n-     b")).toBeUndefined();
+		expect(plainList("a\nb\n- c")).toBeUndefined();
 	});
 });
