@@ -290,45 +290,58 @@ function buildRunRow(width: number, deps: OutputDeps, x: number, line: string): 
 	}
 	const merged = mergeStyleRuns(runs);
 	const full = deps.styledCharsToString(merged);
-	lastRunRow = undefined;
 	// The row can grow by more text (the streaming tail's last row, frame after frame): remembered.
 	if (deps.diffAnsiCodes && deps.ansiCodesToString && merged.length > 0) {
 		const last = merged[merged.length - 1].styles;
 		const close = deps.ansiCodesToString(deps.diffAnsiCodes(last, NO_STYLES));
 		if (full.endsWith(close)) {
 			const body = full.slice(0, full.length - close.length);
-			lastRunRow = { width, deps, x, line, body, last, final: styles, endsInText: at < line.length, close };
+			remember({ width, deps, x, line, body, last, final: styles, endsInText: at < line.length, close });
 		}
 	}
 	return full.trimEnd();
 }
 
 /**
- * The last row `buildRunRow` built: its string before the codes that close it (`close`, for the styles
+ * The last rows `buildRunRow` built (newest first; a frame builds the tail's last row and, between,
+ * the status line's: one would push the other out): each one's string before the codes that close it (`close`, for the styles
  * of its `last` run), and the styles after its last code (`final`). A line that is that line and more
  * text without codes has the same runs and one more, in `final` (or the last one longer, when it ends in
  * text or `final` are the same styles), so its string is `body`, the codes from `last` to `final`, the
  * text and the codes that close `final`: what styledCharsToString writes between and after runs.
  */
-let lastRunRow:
-	| {
-			width: number;
-			deps: OutputDeps;
-			x: number;
-			line: string;
-			body: string;
-			last: unknown[];
-			final: unknown[];
-			endsInText: boolean;
-			close: string;
-	  }
-	| undefined;
+interface RunRow {
+	width: number;
+	deps: OutputDeps;
+	x: number;
+	line: string;
+	body: string;
+	last: unknown[];
+	final: unknown[];
+	endsInText: boolean;
+	close: string;
+}
+const runRows: RunRow[] = [];
+const KEPT_RUN_ROWS = 4;
+
+function remember(row: RunRow, replacing = -1): void {
+	if (replacing >= 0) runRows.splice(replacing, 1);
+	runRows.unshift(row);
+	if (runRows.length > KEPT_RUN_ROWS) runRows.length = KEPT_RUN_ROWS;
+}
 
 /** `line`'s row from the last one built when `line` is it grown by text without codes, else undefined. */
 function grown(width: number, deps: OutputDeps, x: number, line: string): string | undefined {
-	const was = lastRunRow;
-	if (was === undefined || was.deps !== deps || was.x !== x || was.width !== width) return undefined;
-	if (line.length <= was.line.length || !line.startsWith(was.line)) return undefined;
+	let index = -1;
+	for (let i = 0; i < runRows.length; i++) {
+		const row = runRows[i];
+		if (row.x === x && row.width === width && row.deps === deps && line.length > row.line.length && line.startsWith(row.line)) {
+			index = i;
+			break;
+		}
+	}
+	if (index === -1) return undefined;
+	const was = runRows[index];
 	const more = line.slice(was.line.length);
 	if (more.indexOf("\x1b") !== -1 || more.indexOf("\x9b") !== -1) return undefined;
 	// Text after a code starts a run, and a mark there may join the code's grapheme: built whole.
@@ -342,7 +355,7 @@ function grown(width: number, deps: OutputDeps, x: number, line: string): string
 		next.last = was.final;
 		next.close = codes(diff(was.final, NO_STYLES));
 	}
-	lastRunRow = next;
+	remember(next, index);
 	return (next.body + next.close).trimEnd();
 }
 

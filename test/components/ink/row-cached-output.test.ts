@@ -31,6 +31,19 @@ const deps = { styledCharsToString, sliceAnsi, tokenize, reduceAnsiCodesIncremen
 	typeof renderOutput
 >[1];
 
+/** The deps, counting the rows styledCharsToString builds. */
+function countingBuilds() {
+	let count = 0;
+	const counting = {
+		...deps,
+		styledCharsToString: (cells: StyledCell[]) => {
+			count++;
+			return deps.styledCharsToString(cells);
+		},
+	};
+	return { counting, built: () => count };
+}
+
 const inkOutput = (f: Frame) => fillOutput(Output as OutputClass, f) as InkOutput & FilledOutput;
 
 describe("renderOutput (Ink's Output.get, row-cached)", () => {
@@ -168,20 +181,13 @@ describe("a row of one piece, built from its runs between SGR codes", () => {
 						chalk.level = colours as typeof chalk.level;
 						const before = toAnsi(line);
 						const after = before + added.join("");
-						let built = 0;
-						const counting = {
-							...deps,
-							styledCharsToString: (cells: StyledCell[]) => {
-								built++;
-								return deps.styledCharsToString(cells);
-							},
-						};
+						const { counting, built } = countingBuilds();
 						expect(renderOutput(inkOutput(oneWrite(width, x, before)), counting)).toEqual(inkOutput(oneWrite(width, x, before)).get());
-						const first = built;
+						const first = built();
 						expect(renderOutput(inkOutput(oneWrite(width, x, after)), counting)).toEqual(inkOutput(oneWrite(width, x, after)).get());
 						if (first === 1) {
 							tried++;
-							if (built === 1) grown++;
+							if (built() === 1) grown++;
 						}
 					},
 				),
@@ -194,6 +200,17 @@ describe("a row of one piece, built from its runs between SGR codes", () => {
 		// a mark after a code (built whole).
 		expect(grown).toBeGreaterThan(tried / 2);
 	}, 60_000);
+
+	it("grows a row from its last build though another row was built in between (the status line under the tail)", () => {
+		const { counting, built } = countingBuilds();
+		const tail = "\x1b[1mbold\x1b[22m and a paragraph growing";
+		const status = "\x1b[2mworking 1s · Esc stops\x1b[22m";
+		for (const line of [tail, status, `${tail} by`, status.replace("1s", "2s"), `${tail} by a word`]) {
+			const f = oneWrite(100, 0, line);
+			expect(renderOutput(inkOutput(f), counting)).toEqual(inkOutput(f).get());
+		}
+		expect(built()).toBe(3);
+	});
 
 	it("tokenizes only the codes, not each character", () => {
 		let tokenized = 0;
