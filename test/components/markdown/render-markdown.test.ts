@@ -11,6 +11,7 @@ import {
 	renderMarkdown,
 } from "../../../components/markdown/render-markdown.js";
 import { type Line, segmentsWidth } from "../../../components/render/styled-text.js";
+import { assertTakenOften } from "../../helpers/shortcut-property.js";
 
 const text = (lines: readonly Line[]) => lines.map((l) => l.map((s) => s.text).join("")).join("\n");
 const show = (source: string, width = 80) => text(renderMarkdown(source, width));
@@ -198,19 +199,17 @@ describe("the tail's shortcuts past marked", () => {
 			fc.constantFrom("\n```", "\n   ```", "\n    ```", "\n~~~", "\n```~", "\n```` ", "\n~~~ x", "\n``", "\n  ~~~~"),
 			fc.string({ maxLength: 3 }),
 		);
-		let taken = 0;
-		fc.assert(
-			fc.property(opening, fc.array(piece, { maxLength: 30 }), (open, pieces) => {
+		assertTakenOften(
+			fc.tuple(opening, fc.array(piece, { maxLength: 30 })),
+			([open, pieces]) => {
 				const source = open + pieces.join("");
 				const fence = openFence(source);
-				if (fence === undefined) return;
-				taken++;
+				if (fence === undefined) return false;
 				expect(fence).toEqual(codeOf(source));
-			}),
-			{ numRuns: 4000 },
+				return true;
+			},
+			{ numRuns: 4000, atLeast: 500 },
 		);
-		// The shortcut is taken often enough for the comparison to mean something.
-		expect(taken).toBeGreaterThan(500);
 	});
 
 	it("takes a fence that a later line may close to marked", () => {
@@ -248,25 +247,20 @@ describe("the tail's shortcuts past marked", () => {
 			),
 			fc.string({ maxLength: 2 }),
 		);
-		let taken = 0;
-		fc.assert(
-			fc.property(
-				fc.constantFrom("the", "A", "x1", "1", "-", " a", "  a", "   a", "    a", " "),
-				fc.array(piece, { maxLength: 30 }),
-				(first, pieces) => {
-					const source = first + pieces.join("");
-					if (!isPlainLine(source)) return;
-					taken++;
-					const tokens = lexer(source);
-					expect(tokens).toHaveLength(1);
-					expect(tokens[0]).toMatchObject({ type: "paragraph", text: source });
-					const inline = (tokens[0] as { tokens: { type: string; text: string; tokens?: unknown[] }[] }).tokens;
-					expect(inline.map((t) => [t.type, t.text, t.tokens?.length ?? 0])).toEqual([["text", source, 0]]);
-				},
-			),
-			{ numRuns: 4000 },
+		assertTakenOften(
+			fc.tuple(fc.constantFrom("the", "A", "x1", "1", "-", " a", "  a", "   a", "    a", " "), fc.array(piece, { maxLength: 30 })),
+			([first, pieces]) => {
+				const source = first + pieces.join("");
+				if (!isPlainLine(source)) return false;
+				const tokens = lexer(source);
+				expect(tokens).toHaveLength(1);
+				expect(tokens[0]).toMatchObject({ type: "paragraph", text: source });
+				const inline = (tokens[0] as { tokens: { type: string; text: string; tokens?: unknown[] }[] }).tokens;
+				expect(inline.map((t) => [t.type, t.text, t.tokens?.length ?? 0])).toEqual([["text", source, 0]]);
+				return true;
+			},
+			{ numRuns: 4000, atLeast: 500 },
 		);
-		expect(taken).toBeGreaterThan(500);
 		expect(isPlainLine("the agent runs a tool, and you steer it.")).toBe(true);
 		expect(isPlainLine("see www.x.io")).toBe(false);
 		expect(isPlainLine("1. item")).toBe(false);
@@ -293,23 +287,16 @@ describe("the tail's shortcut past marked for a plain list", () => {
 			{ arbitrary: fc.constant(""), weight: 8 },
 			{ arbitrary: fc.constantFrom("\n", "\n-", "\n- ", "\n-  ", " ", "\n\n- a", "\n  a", "\n==="), weight: 2 },
 		);
-		let taken = 0;
-		fc.assert(
-			fc.property(
-				lead,
-				fc.array(item, { minLength: 1, maxLength: 5 }),
-				tail,
-				fc.integer({ min: 3, max: 30 }),
-				(first, items, end, width) => {
-					const source = [...(first === undefined ? [] : [first]), ...items].join("\n") + end;
-					if (plainList(source) === undefined) return;
-					taken++;
-					expect(renderMarkdown(source, width)).toEqual(markedRows(source, width));
-				},
-			),
-			{ numRuns: 5000 },
+		assertTakenOften(
+			fc.tuple(lead, fc.array(item, { minLength: 1, maxLength: 5 }), tail, fc.integer({ min: 3, max: 30 })),
+			([first, items, end, width]) => {
+				const source = [...(first === undefined ? [] : [first]), ...items].join("\n") + end;
+				if (plainList(source) === undefined) return false;
+				expect(renderMarkdown(source, width)).toEqual(markedRows(source, width));
+				return true;
+			},
+			{ numRuns: 5000, atLeast: 300 },
 		);
-		expect(taken).toBeGreaterThan(300);
 	});
 
 	it("is taken for the bench's kind of list and not for a list marked reads otherwise", () => {
