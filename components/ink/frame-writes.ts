@@ -19,20 +19,34 @@ type Write = NodeJS.WriteStream["write"];
 /** Writes `text` to the terminal itself, or returns false for the stream to write it (in order). */
 export type DirectWrite = (text: string) => boolean;
 
-/** Coalesces each of Ink's frames on `stdout` into one write; call the returned function to stop. */
-export function installFrameWrites(stdout: NodeJS.WriteStream, direct: DirectWrite | undefined = directWrite(stdout)): () => void {
+/**
+ * Coalesces each of Ink's frames on `stdout` into one write; call the returned function to stop.
+ * `seen` gets every string written, in order (the reflow guard's `FrameWatch`): one wrapper around
+ * `stdout.write` for both, where the guard's own was one more call and rest array per write.
+ */
+export function installFrameWrites(
+	stdout: NodeJS.WriteStream,
+	direct: DirectWrite | undefined = directWrite(stdout),
+	seen?: (data: string) => void,
+): () => void {
 	const write = stdout.write;
-	const pass = (data: string | Uint8Array, rest: unknown[]) => (write as (...args: unknown[]) => boolean).call(stdout, data, ...rest);
+	/** Node's Writable.write(chunk, encoding, callback): an argument left out and an undefined one are the same to it. */
+	const pass = (data: string | Uint8Array, encoding?: unknown, callback?: unknown) =>
+		encoding === undefined && callback === undefined
+			? (write as (data: unknown) => boolean).call(stdout, data)
+			: (write as (...args: unknown[]) => boolean).call(stdout, data, encoding, callback);
 	/** The frame's writes so far, from its start marker on. */
 	let held: string[] | undefined;
 	const release = () => {
 		if (!held) return;
 		const text = held.length === 1 ? held[0] : held.join("");
 		held = undefined;
-		if (!direct?.(text)) pass(text, []);
+		if (!direct?.(text)) pass(text);
 	};
-	stdout.write = ((data: string | Uint8Array, ...rest: unknown[]) => {
-		const plain = typeof data === "string" && rest.length === 0;
+	stdout.write = ((data: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
+		const text = typeof data === "string";
+		if (text) seen?.(data);
+		const plain = text && encoding === undefined && callback === undefined;
 		if (held) {
 			if (plain) {
 				held.push(data);
@@ -41,7 +55,7 @@ export function installFrameWrites(stdout: NodeJS.WriteStream, direct: DirectWri
 			}
 			// Bytes, an encoding or a callback (not Ink's): what the frame wrote so far goes first, then this.
 			release();
-			return pass(data, rest);
+			return pass(data, encoding, callback);
 		}
 		if (plain && data.startsWith(FRAME_START)) {
 			held = [data];
@@ -49,7 +63,7 @@ export function installFrameWrites(stdout: NodeJS.WriteStream, direct: DirectWri
 			process.nextTick(release);
 			return true;
 		}
-		return pass(data, rest);
+		return pass(data, encoding, callback);
 	}) as Write;
 	return () => {
 		release();

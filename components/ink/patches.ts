@@ -17,6 +17,7 @@ export interface InkPatch {
 export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 	const rowCachedOutput = `${inkDir}/row-cached-output.ts`;
 	const inkInstances = `${inkDir}/ink-instances.ts`;
+	const logUpdateStrings = `${inkDir}/log-update-strings.ts`;
 	return {
 		"output.js": [
 			// Ink builds a fresh OutputCaches for every frame, so every unchanged line of the live region
@@ -86,6 +87,26 @@ export function inkPatches(inkDir: string): Record<string, InkPatch[]> {
 					"\tcall.flush = () => {};\n\tcall.cancel = () => {};\n\treturn call;\n}\n",
 			},
 			{ from: ": throttle((output) => {", to: ": (renderThrottleMs === 0 ? rudderCallNow : throttle)((output) => {" },
+		],
+		"log-update.js": [
+			// Per frame log-update split the whole frame into lines only to count them, and built the
+			// erase of the previous frame's rows a row at a time; both depend on a count alone
+			// (log-update-strings.ts). It reads nothing of `lines` but its length.
+			{
+				from: "const lines = str.split('\\n');\n        const visibleCount = visibleLineCount(lines, str);",
+				to: "const lines = { length: rudderLineCount(str) };\n        const visibleCount = visibleLineCount(lines, str);",
+				append:
+					`import { lineCount as rudderLineCount, keptErases as rudderKeptErases } from ${JSON.stringify(logUpdateStrings)};\n` +
+					"const rudderEraseLines = rudderKeptErases(ansiEscapes.eraseLines);\n",
+			},
+			{
+				from: "ansiEscapes.eraseLines(previousLineCount) +\n                str +",
+				to: "rudderEraseLines(previousLineCount) +\n                str +",
+			},
+			{
+				from: "stream.write(prefix + ansiEscapes.eraseLines(previousLineCount));",
+				to: "stream.write(prefix + rudderEraseLines(previousLineCount));",
+			},
 		],
 		"reconciler.js": [
 			// An update of a <Static> node marks "the" root's static output dirty: the root that last

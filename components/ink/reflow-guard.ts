@@ -28,8 +28,9 @@ const FRAME_SUFFIXES = ["\x1b[?2026l", "\x1b[?25h", "\x1b[?25l"];
 /**
  * The frame part of one write by Ink (what follows the erase of the previous frame), or undefined for
  * a write of control sequences only (sync markers, cursor show/hide). Static output is written before
- * the live frame, so the last frame seen is the live region. Called on every write: the end is
- * stripped with `endsWith`, as a regex anchored at the end would try at every escape of the frame.
+ * the live frame, so the last frame seen is the live region. Called on writes from the newest back
+ * (`frameWatch`): the end is stripped with `endsWith`, as a regex anchored at the end would try at
+ * every escape of the frame.
  */
 export function frameOfWrite(data: string): string | undefined {
 	const prefix = FRAME_PREFIX.exec(data);
@@ -45,23 +46,58 @@ export function frameOfWrite(data: string): string | undefined {
 	return end > start ? data.slice(start, end) : undefined;
 }
 
-/** Watches `stdout` for Ink's frames; call the returned function to stop. */
-export function installReflowGuard(stdout: NodeJS.WriteStream): () => void {
-	let lastFrame = "";
-	let columns = stdout.columns;
-	const write = stdout.write.bind(stdout);
-	stdout.write = ((data: string | Uint8Array, ...rest: any[]) => {
-		if (typeof data === "string") {
-			const frame = frameOfWrite(data);
-			if (frame !== undefined) lastFrame = frame;
+/** Ink's writes as the guard reads them: kept as they come, their last frame found only when asked. */
+export interface FrameWatch {
+	/** Each string written to the terminal, in order (components/ink/frame-writes.ts calls it). */
+	seen(data: string): void;
+	/** The frame part (`frameOfWrite`) of the last write that had one; "" before any. */
+	lastFrame(): string;
+}
+
+/** Writes kept before their last frame is looked for: three a frame, so a few frames' worth. */
+const KEPT_WRITES = 12;
+
+/**
+ * What an eager `frameOfWrite` of every write would leave as the last frame, found on a resize (or
+ * every KEPT_WRITES writes) from the newest write back: per write only a push, where the regex and the
+ * slice of each write's frame were needed only when the terminal narrows.
+ */
+export function frameWatch(): FrameWatch {
+	let last = "";
+	const writes: string[] = [];
+	const settle = () => {
+		for (let i = writes.length - 1; i >= 0; i--) {
+			const frame = frameOfWrite(writes[i]);
+			if (frame !== undefined) {
+				last = frame;
+				break;
+			}
 		}
-		return write(data, ...rest);
-	}) as typeof stdout.write;
+		writes.length = 0;
+	};
+	return {
+		seen(data) {
+			if (writes.push(data) >= KEPT_WRITES) settle();
+		},
+		lastFrame() {
+			settle();
+			return last;
+		},
+	};
+}
+
+/**
+ * Erases what a narrowing resize re-wraps, from the frames `frames` saw; call the returned function to
+ * stop. The guard adds no wrapper of its own around `stdout.write`: the frame writer, which sees each of
+ * Ink's writes anyway, hands them to `frames`.
+ */
+export function installReflowGuard(stdout: NodeJS.WriteStream, frames: FrameWatch): () => void {
+	let columns = stdout.columns;
 	const onResize = () => {
 		const next = stdout.columns;
 		if (next < columns) {
-			const extra = extraRowsAfterReflow(lastFrame, next);
-			if (extra > 0) write("\x1b[2K\x1b[1A".repeat(extra));
+			const extra = extraRowsAfterReflow(frames.lastFrame(), next);
+			if (extra > 0) stdout.write("\x1b[2K\x1b[1A".repeat(extra));
 		}
 		columns = next;
 	};
@@ -69,6 +105,5 @@ export function installReflowGuard(stdout: NodeJS.WriteStream): () => void {
 	stdout.prependListener("resize", onResize);
 	return () => {
 		stdout.off("resize", onResize);
-		stdout.write = write as typeof stdout.write;
 	};
 }

@@ -4,8 +4,8 @@
 import { render } from "ink";
 import { createElement, type ReactElement } from "react";
 import { App } from "../../components/App.js";
-import { installFrameWrites } from "../../components/ink/frame-writes.js";
-import { installReflowGuard } from "../../components/ink/reflow-guard.js";
+import { directWrite, installFrameWrites } from "../../components/ink/frame-writes.js";
+import { frameWatch, installReflowGuard } from "../../components/ink/reflow-guard.js";
 import { loadKeyBindings } from "../../components/keybindings-file.js";
 import { warmTextMeasuring } from "../../components/startup/warm-up.js";
 import { mcpTrust, settingsTrust, TrustPrompt } from "../../components/TrustPrompt.js";
@@ -49,9 +49,11 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	stdout.write(BRACKETED_PASTE_ON);
 	// Shift+Enter as its own key where the terminal can send it (restored at exit and on a crash).
 	const restoreKeyboard = stdout.isTTY ? enableKeyboardModes(stdout) : () => {};
-	// The frame writer under the reflow guard: the guard sees each of Ink's writes, the frame leaves as one.
-	const removeFrameWrites = stdout.isTTY ? installFrameWrites(stdout) : () => {};
-	const removeReflowGuard = stdout.isTTY ? installReflowGuard(stdout) : () => {};
+	// One wrapper of stdout.write: the frame writer sends each frame as one write and hands every write
+	// to the reflow guard's watch, which looks for the last frame only when the terminal narrows.
+	const frames = frameWatch();
+	const removeFrameWrites = stdout.isTTY ? installFrameWrites(stdout, directWrite(stdout), frames.seen) : () => {};
+	const removeReflowGuard = stdout.isTTY ? installReflowGuard(stdout, frames) : () => {};
 	const restore = () => stdout.write(BRACKETED_PASTE_OFF);
 	process.once("exit", restore);
 	const keys = loadKeyBindings(configFile("keybindings"));

@@ -77,6 +77,22 @@ describe("frame writes", () => {
 		expect(calls[0]).toEqual([`${BSU}a`]);
 	});
 
+	it("hands every string written to `seen`, in order, held in a frame or not; bytes are not text", () => {
+		const { stream, calls } = recordingStream();
+		const seen: string[] = [];
+		const stop = installFrameWrites(stream, undefined, (data) => seen.push(data));
+		stream.write("before");
+		stream.write(BSU);
+		stream.write("frame");
+		stream.write(ESU);
+		stream.write(Buffer.from("bytes"));
+		stream.write("with a callback", () => {});
+		stream.write("encoded", "utf8");
+		stop();
+		expect(seen).toEqual(["before", BSU, "frame", ESU, "with a callback", "encoded"]);
+		expect(calls.flat()).toEqual(["before", `${BSU}frame${ESU}`, "bytes", "with a callback", "encoded"]);
+	});
+
 	it("on a terminal with nothing queued, writes the frame to its descriptor in one write, in order with the stream's writes", () => {
 		const file = terminalFile();
 		const { stream, calls } = recordingStream({ fd: file.fd });
