@@ -242,6 +242,17 @@ const SGR_AT = /\x1b\[[0-9;]*m/y;
 let sgrTokens = new Map<string, ReadonlyArray<{ type: string }>>();
 const NO_STYLES: unknown[] = [];
 
+/** The tokens of one SGR sequence, tokenised once. */
+function sgrTokensOf(code: string, tokenize: NonNullable<OutputDeps["tokenize"]>): ReadonlyArray<{ type: string }> {
+	let tokens = sgrTokens.get(code);
+	if (tokens === undefined) {
+		if (sgrTokens.size > 500) sgrTokens = new Map();
+		tokens = tokenize(code);
+		sgrTokens.set(code, tokens);
+	}
+	return tokens;
+}
+
 /**
  * The row of one piece at `x >= 0`, built from the piece's runs of text between SGR codes instead of
  * from a cell per character. With one piece nothing overlaps, so where each character lands does not
@@ -276,14 +287,7 @@ function buildRunRow(width: number, deps: OutputDeps, x: number, line: string): 
 		if (next === line.length) break;
 		SGR_AT.lastIndex = next;
 		if (!SGR_AT.test(line)) return undefined;
-		const code = line.slice(next, SGR_AT.lastIndex);
-		let tokens = sgrTokens.get(code);
-		if (tokens === undefined) {
-			if (sgrTokens.size > 500) sgrTokens = new Map();
-			tokens = tokenize(code);
-			sgrTokens.set(code, tokens);
-		}
-		styles = reduce(styles, tokens);
+		styles = reduce(styles, sgrTokensOf(line.slice(next, SGR_AT.lastIndex), tokenize));
 		at = SGR_AT.lastIndex;
 		next = line.indexOf("\x1b", at);
 		if (next === -1) next = line.length;
@@ -330,7 +334,11 @@ function remember(row: RunRow, replacing = -1): void {
 	if (runRows.length > KEPT_RUN_ROWS) runRows.length = KEPT_RUN_ROWS;
 }
 
-/** `line`'s row from the last one built when `line` is it grown by text without codes, else undefined. */
+/**
+ * `line`'s row from one of the last ones built when `line` is it grown by more text, with or without
+ * SGR codes (a code fence's last row grows by highlighted tokens); undefined when it is not, or the
+ * text added is not what `buildRunRow` reads as runs.
+ */
 function grown(width: number, deps: OutputDeps, x: number, line: string): string | undefined {
 	let index = -1;
 	for (let i = 0; i < runRows.length; i++) {
@@ -342,21 +350,56 @@ function grown(width: number, deps: OutputDeps, x: number, line: string): string
 	}
 	if (index === -1) return undefined;
 	const was = runRows[index];
-	const more = line.slice(was.line.length);
-	if (more.indexOf("\x1b") !== -1 || more.indexOf("\x9b") !== -1) return undefined;
-	// Text after a code starts a run, and a mark there may join the code's grapheme: built whole.
-	if (!was.endsInText && more.charCodeAt(0) >= 0x300) return undefined;
 	const { diffAnsiCodes: diff, ansiCodesToString: codes } = deps;
-	if (!diff || !codes) return undefined;
-	const next = { ...was, line, endsInText: true };
-	if (was.endsInText || sameStyles(was.last, was.final)) next.body = was.body + more;
-	else {
-		next.body = was.body + codes(diff(was.last, was.final)) + more;
-		next.last = was.final;
-		next.close = codes(diff(was.final, NO_STYLES));
-	}
+	if (!diff || !codes || line.indexOf("\x9b", was.line.length) !== -1) return undefined;
+	const next = runsAfter(was, line, deps, diff, codes);
+	if (next === undefined) return undefined;
 	remember(next, index);
 	return (next.body + next.close).trimEnd();
+}
+
+/**
+ * `was` continued over the rest of `line`, as `buildRunRow` reads it: each run of text in the styles the
+ * codes before it leave, after the codes styledCharsToString writes between the previous run's styles
+ * and its own (none between equal styles, so a run that goes on, or one in the same styles after a
+ * code, is the same string as the merged run). Undefined where `buildRunRow` would decline: a code it
+ * does not read, a run after a code starting at or above U+0300.
+ */
+function runsAfter(
+	was: RunRow,
+	line: string,
+	deps: OutputDeps,
+	diff: NonNullable<OutputDeps["diffAnsiCodes"]>,
+	codes: NonNullable<OutputDeps["ansiCodesToString"]>,
+): RunRow | undefined {
+	let { body, last } = was;
+	let styles = was.final;
+	let afterCode = !was.endsInText;
+	let at = was.line.length;
+	let next = line.indexOf("\x1b", at);
+	if (next === -1) next = line.length;
+	for (;;) {
+		if (next > at) {
+			if (afterCode && line.charCodeAt(at) >= 0x300) return undefined;
+			if (styles !== last && !sameStyles(last, styles)) {
+				body += codes(diff(last, styles));
+				last = styles;
+			}
+			body += line.slice(at, next);
+			afterCode = false;
+		}
+		if (next === line.length) break;
+		if (!deps.tokenize || !deps.reduceAnsiCodesIncremental) return undefined;
+		SGR_AT.lastIndex = next;
+		if (!SGR_AT.test(line)) return undefined;
+		styles = deps.reduceAnsiCodesIncremental(styles, sgrTokensOf(line.slice(next, SGR_AT.lastIndex), deps.tokenize));
+		afterCode = true;
+		at = SGR_AT.lastIndex;
+		next = line.indexOf("\x1b", at);
+		if (next === -1) next = line.length;
+	}
+	const close = last === was.last ? was.close : codes(diff(last, NO_STYLES));
+	return { ...was, line, body, last, final: styles, endsInText: !afterCode, close };
 }
 
 /** The same row for unstyled one-cell pieces, without tokenising: Ink's string is then the characters. */

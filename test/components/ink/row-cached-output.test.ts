@@ -202,6 +202,53 @@ describe("a row of one piece, built from its runs between SGR codes", () => {
 		expect(grown).toBeGreaterThan(tried / 2);
 	}, 60_000);
 
+	it("gives Ink's row for a row grown by highlighted text (codes in what was added), frame after frame", () => {
+		const level = chalk.level;
+		const runSegments = fc.array(
+			fc.record({
+				text: fc.constantFrom("a", "word ", " ", "x y", "\u00a0", "é世界", "\u0301"),
+				style: fc.option(style, { nil: undefined }),
+			}),
+			{ minLength: 1, maxLength: 4 },
+		);
+		// Besides our own rows' codes, ones the runs decline (a C1 CSI, a link, a bare ESC) and raw SGR codes.
+		const odd = fc.constantFrom("\x1b[0m", "\x1b[1;2;36m", "\x1b[m", "\x1b[38;5;12m", "\x9b1m", "\x1b]8;;x\x07", "\x1b", "\x1b[1:2m");
+		const added = fc.oneof({ weight: 5, arbitrary: runSegments.map((line) => toAnsi(line)) }, { weight: 1, arbitrary: odd });
+		let grown = 0;
+		let tried = 0;
+		try {
+			fc.assert(
+				fc.property(
+					runSegments,
+					fc.array(added, { minLength: 1, maxLength: 4 }),
+					fc.integer({ min: 0, max: 10 }),
+					fc.integer({ min: 80, max: 120 }),
+					fc.constantFrom(1, 2, 3),
+					(start, additions, x, width, colours) => {
+						chalk.level = colours as typeof chalk.level;
+						let line = toAnsi(start);
+						const { counting, built } = countingBuilds();
+						expect(renderOutput(inkOutput(oneWrite(width, x, line)), counting)).toEqual(inkOutput(oneWrite(width, x, line)).get());
+						for (const more of additions) {
+							const before = built();
+							line += more;
+							expect(renderOutput(inkOutput(oneWrite(width, x, line)), counting)).toEqual(inkOutput(oneWrite(width, x, line)).get());
+							if (before === 1 && line.includes("\x1b[")) {
+								tried++;
+								if (built() === 1) grown++;
+							}
+						}
+					},
+				),
+				{ numRuns: 2000 },
+			);
+		} finally {
+			chalk.level = level;
+		}
+		// Most grow without a build; a mark after a code, a link or a C1 code is built whole.
+		expect(grown).toBeGreaterThan(tried / 2);
+	}, 60_000);
+
 	it("grows a row from its last build though another row was built in between (the status line under the tail)", () => {
 		const { counting, built } = countingBuilds();
 		const tail = "\x1b[1mbold\x1b[22m and a paragraph growing";
