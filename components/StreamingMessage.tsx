@@ -7,6 +7,7 @@ import { sanitizeTerminalText } from "../src/safety/sanitize.js";
 import type { LiveTick } from "./frame-scheduler.js";
 import { partText } from "./ink/live-frame.js";
 import { type LiveRegion, liveRegionFor, usePartKey } from "./ink/live-region.js";
+import { rowAnsi } from "./markdown/code-rows.js";
 import { renderMarkdown } from "./markdown/render-markdown.js";
 import { toAnsi } from "./render/styled-text.js";
 import type { LiveTail, SessionView } from "./session-view.js";
@@ -30,9 +31,12 @@ export function tailSource(text: string): string {
 }
 
 export function tailRows(tail: LiveTail, columns: number, maxRows: number): { thinking: string[]; text: string[] } {
-	const source = tail.text ? tailSource(tail.text).replace(/\n+$/, "") : "";
+	const whole = tail.text ? tailSource(tail.text) : "";
+	// The regex scans the whole block for a newline run; most frames the text ends in none.
+	const source = whole.endsWith("\n") ? whole.replace(/\n+$/, "") : whole;
 	const rendered = source.trim() ? renderMarkdown(source, Math.max(1, columns)) : [];
-	const text = rendered.slice(-maxRows).map(toAnsi);
+	// A code row's ANSI is made once, when the row is (the open fence's finished rows recur every frame).
+	const text = rendered.slice(-maxRows).map(rowAnsi);
 	const left = maxRows - text.length;
 	// Sanitise only the part that can be shown (sanitising may shorten, never lengthen, except tabs).
 	const window = columns * maxRows * 2;
@@ -47,7 +51,7 @@ const THINKING = { dim: true, italic: true } as const;
 export function tailAnsiRows(tail: LiveTail, columns: number, maxRows: number): string[] {
 	if (maxRows <= 0) return [];
 	const { thinking, text } = tailRows(tail, columns, maxRows);
-	return [...thinking.map((row) => toAnsi([{ text: row, style: THINKING }])), ...text];
+	return thinking.length ? [...thinking.map((row) => toAnsi([{ text: row, style: THINKING }])), ...text] : text;
 }
 
 /** tailAnsiRows, remembering its last answer: the live frame writer and React ask for the same frame. */

@@ -89,18 +89,25 @@ function renderInline(tokens: Token[] | undefined, style: Style | undefined): Se
 /** Fence languages that only say "no language": a label row for them reads as a stray code line. */
 const PLAIN_LANGUAGES = new Set(["text", "txt", "plain", "plaintext"]);
 
-function renderCode(info: string | undefined, text: string, width: number): Line[] {
-	const source = sanitizeTerminalText(text);
-	const lang = info?.trim() ?? "";
+/** The label row(s) of a fence's info string, or none for no language; the last one remembered (every frame of an open fence asks). */
+let lastLabel: { lang: string; width: number; rows: readonly Line[] } | undefined;
+function labelRows(lang: string, width: number): readonly Line[] {
+	if (lastLabel?.lang === lang && lastLabel.width === width) return lastLabel.rows;
 	const named = lang !== "" && !PLAIN_LANGUAGES.has(lang.toLowerCase());
-	const label = named
+	const rows = named
 		? wrapSegments([{ text: sanitizeTerminalText(lang), style: { dim: true } }], width, {
 				firstPrefix: CODE_INDENT,
 				restPrefix: CODE_INDENT,
 			})
 		: [];
-	const rows = codeRows(highlightCode(source, info?.split(/\s/)[0]) ?? [{ text: source }], width);
-	return label.length ? [...label, ...rows] : rows;
+	lastLabel = { lang, width, rows };
+	return rows;
+}
+
+function renderCode(info: string | undefined, text: string, width: number): Line[] {
+	const source = sanitizeTerminalText(text);
+	const label = labelRows(info?.trim() ?? "", width);
+	return codeRows(highlightCode(source, info?.split(/\s/)[0]) ?? [{ text: source }], width, [...label]);
 }
 
 function renderList(list: Tokens.List, width: number): Line[] {

@@ -1,11 +1,13 @@
 // Code rows wrapped a source line at a time through the cache are the rows the whole block wrapped at
 // once gave, byte for byte, from the cache or not; the cache stays bounded.
+import chalk from "chalk";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CODE_ROW_CACHE_LINES, cachedCodeLines, codeRows } from "../../../components/markdown/code-rows.js";
+import { CODE_ROW_CACHE_LINES, cachedCodeLines, codeRows, reusedCodeLines, rowAnsi } from "../../../components/markdown/code-rows.js";
 import { type CodeSegment, highlightCode, loadHighlighter } from "../../../components/markdown/highlight.js";
 import { renderMarkdown } from "../../../components/markdown/render-markdown.js";
 import { type Line, toAnsi, wrapSegments } from "../../../components/render/styled-text.js";
+import { assertTakenOften } from "../../helpers/shortcut-property.js";
 
 const INDENT = [{ text: "  " }];
 
@@ -53,5 +55,84 @@ describe("code rows a line at a time", () => {
 		for (let i = 0; i < CODE_ROW_CACHE_LINES * 3; i++) codeRows([{ text: `line ${i}\nother ${i}` }], 40);
 		expect(cachedCodeLines()).toBeGreaterThan(0);
 		expect(cachedCodeLines()).toBeLessThanOrEqual(CODE_ROW_CACHE_LINES);
+	});
+
+	it("equal the whole block wrapped at once while it streams, frame after frame, the previous frame's lines reused", async () => {
+		await loadHighlighter();
+		const piece = fc.constantFrom(
+			"const ",
+			"x",
+			" = ",
+			"1",
+			"(",
+			")",
+			"{",
+			"}",
+			"\n",
+			"\n  ",
+			"\n",
+			"'s'",
+			'"',
+			"`",
+			"//",
+			"/*",
+			"*/",
+			"=>",
+			"def ",
+			"fn ",
+			" ",
+			"x".repeat(25),
+		);
+		const stream = fc.record({
+			code: fc.array(piece, { minLength: 10, maxLength: 50 }).map((p) => p.join("")),
+			cuts: fc.array(fc.integer({ min: 1, max: 12 }), { minLength: 1, maxLength: 20 }),
+			language: fc.constantFrom("ts", "python", "rust", "go", "bash", "json", "diff", "js"),
+			widths: fc.array(fc.integer({ min: 4, max: 40 }), { minLength: 1, maxLength: 3 }),
+		});
+		const previousLevel = chalk.level;
+		chalk.level = 1;
+		try {
+			assertTakenOften(
+				stream,
+				({ code, cuts, language, widths }) => {
+					const before = reusedCodeLines();
+					let end = 0;
+					for (let step = 0; end < code.length; step++) {
+						end = Math.min(code.length, end + cuts[step % cuts.length]);
+						const width = widths[Math.floor(step / 3) % widths.length];
+						const segments = highlightCode(code.slice(0, end), language)!;
+						const rows = codeRows(segments, width);
+						expect(bytes(rows)).toEqual(bytes(wholeBlock(segments, width)));
+						expect(rows.map(rowAnsi)).toEqual(bytes(rows));
+					}
+					// The same lengths in other letters, then in other colours: lines at the same place that must not be reused.
+					const last = widths[0];
+					const other = highlightCode(code.replace(/x/g, "y"), language)!;
+					for (const segments of [highlightCode(code, language)!, other, other.map((s) => ({ ...s, color: s.color ? "green" : "red" }))]) {
+						expect(bytes(codeRows(segments, last))).toEqual(bytes(wholeBlock(segments, last)));
+					}
+					return reusedCodeLines() > before;
+				},
+				{ numRuns: 300, atLeast: 150 },
+			);
+		} finally {
+			chalk.level = previousLevel;
+		}
+	});
+
+	it("give the ANSI of the colour level in force, also for rows made at another", () => {
+		const previousLevel = chalk.level;
+		try {
+			chalk.level = 1;
+			const [row] = codeRows([{ text: "const a", color: "magenta" }], 40);
+			expect(rowAnsi(row)).toBe(toAnsi(row));
+			expect(rowAnsi(row)).toContain("\x1b[");
+			chalk.level = 0;
+			expect(rowAnsi(row)).toBe("  const a");
+			chalk.level = 1;
+			expect(rowAnsi(row)).toBe(toAnsi(row));
+		} finally {
+			chalk.level = previousLevel;
+		}
 	});
 });

@@ -59,6 +59,14 @@ describe("renderMarkdown", () => {
 		expect(show("```\nif (x) {\n    call(alpha, beta)\n}\n```", 20)).toBe("  if (x) {\n      call(alpha,\n      beta)\n  }");
 	});
 
+	it("labels each fence with its own language at its own width, frame after frame (the label is remembered)", () => {
+		expect(show("```typescript\nx", 9)).toBe("  typescr\n  ipt\n  x");
+		expect(show("```typescript\nx y", 80)).toBe("  typescript\n  x y");
+		expect(show("```python\nx y", 80)).toBe("  python\n  x y");
+		expect(show("```text\nx y", 80)).toBe("  x y");
+		expect(show("```python\nx y z", 80)).toBe("  python\n  x y z");
+	});
+
 	it("quotes every row of a blockquote dimmed, and draws rules", () => {
 		const lines = renderMarkdown("> quoted words that wrap around", 16);
 		expect(text(lines)).toBe("  │ quoted words\n  │ that wrap\n  │ around");
