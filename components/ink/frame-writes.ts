@@ -16,6 +16,8 @@ const FRAME_END = "\x1b[?2026l";
 
 type Write = NodeJS.WriteStream["write"];
 
+const SETTLED = Promise.resolve();
+
 /** Writes `text` to the terminal itself, or returns false for the stream to write it (in order). */
 export type DirectWrite = (text: string) => boolean;
 
@@ -59,8 +61,11 @@ export function installFrameWrites(
 		}
 		if (plain && data.startsWith(FRAME_START)) {
 			held = [data];
-			// A frame whose end marker never comes (Ink threw mid-frame) still leaves this tick.
-			process.nextTick(release);
+			// A frame whose end marker never comes (Ink threw mid-frame) still leaves this tick, at its
+			// microtask checkpoint; anything written until then joins it, in order. A promise reaction,
+			// not process.nextTick: that one also ran a round of processTicksAndRejections per frame
+			// (in-process ~3 µs a turn, against ~0.2 µs).
+			SETTLED.then(release);
 			return true;
 		}
 		return pass(data, encoding, callback);

@@ -64,6 +64,16 @@ describe("frame writes", () => {
 		stop();
 	});
 
+	it("lets it out with the microtasks queued after it, before the next nextTick", async () => {
+		const { stream, calls } = recordingStream();
+		const stop = installFrameWrites(stream);
+		stream.write(BSU);
+		stream.write("half a frame");
+		await Promise.resolve();
+		expect(calls.flat()).toEqual([`${BSU}half a frame`]);
+		stop();
+	});
+
 	it("writes what the frame held before a write it cannot hold (bytes, a callback)", () => {
 		const { stream, calls } = recordingStream();
 		const stop = installFrameWrites(stream);
