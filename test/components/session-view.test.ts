@@ -67,6 +67,26 @@ describe("SessionView", () => {
 		expect(view.tail.thinking).toBe("");
 	});
 
+	it("keeps the rest of the tail as text and thinking stream in turn (a delta changes only its own part)", () => {
+		const session = new FakeSession();
+		const view = new SessionView(session);
+		session.subscribe((e) => view.handle(e));
+		void session.prompt("q");
+		const partial = session.getState().streamingMessage as any;
+		partial.content.push({ type: "thinking", thinking: "" }, { type: "text", text: "" });
+		const update = (assistantMessageEvent: object) =>
+			session.emit({ type: "message_update", message: partial, assistantMessageEvent } as any);
+		update({ type: "thinking_delta", contentIndex: 0, delta: "hmm", partial });
+		update({ type: "text_delta", contentIndex: 1, delta: "Hi", partial });
+		expect(view.tail).toStrictEqual({ thinking: "hmm", text: "Hi", textOpen: true });
+		partial.content.push({ type: "toolCall", id: "c1", name: "bash", arguments: {} });
+		update({ type: "toolcall_start", contentIndex: 2, partial });
+		update({ type: "text_delta", contentIndex: 1, delta: " there", partial });
+		expect(view.tail).toStrictEqual({ thinking: "hmm", text: "Hi there", textOpen: true, writingToolCall: "bash" });
+		update({ type: "thinking_delta", contentIndex: 0, delta: ", so", partial });
+		expect(view.tail).toStrictEqual({ thinking: "hmm, so", text: "Hi there", textOpen: true, writingToolCall: "bash" });
+	});
+
 	it("shows a tool result that had no execution events (an aborted call) once", () => {
 		const session = new FakeSession();
 		const view = new SessionView(session);
