@@ -20,6 +20,14 @@ function cellWidth(code: number): number {
 	return 1;
 }
 
+/** Where the run that starts at `start` ends: of spaces, or of anything else (wrapping's words and gaps). */
+export function runEnd(text: string, start: number): number {
+	const space = text.charCodeAt(start) === 32;
+	let end = start + 1;
+	while (end < text.length && (text.charCodeAt(end) === 32) === space) end++;
+	return end;
+}
+
 /**
  * Cells `text` takes. A loop over char codes, not `for…of` over code points: every row of every frame is
  * measured, and the string iterator cost an object and a call per character. A surrogate pair is one

@@ -5,6 +5,7 @@
 // whose window moved), as long as their colouring did not change. Their ANSI is made once per row too.
 import chalk from "chalk";
 import { type Line, type Segment, type Style, toAnsi, wrapSegments } from "../render/styled-text.js";
+import { displayWidth, runEnd } from "../text-width.js";
 import { color } from "../theme.js";
 import type { CodeSegment } from "./highlight.js";
 
@@ -61,9 +62,42 @@ function cachedRows(pieces: Segment[], width: number): readonly Line[] {
 	return rows;
 }
 
+/**
+ * The row wrapSegments(pieces, width, WRAP) gives for a source line that fits in one: the indent, then
+ * each piece cut where a run of spaces starts or ends (as its tokenize cuts them), the spaces after the
+ * last word dropped. Undefined when the line needs more than a row (wrapSegments wraps it), also for
+ * one longer than the row in UTF-16 units, which seldom fits (its wide characters take more): declining
+ * is always right, and a line then walked twice cost more than wrapSegments alone. Most code lines
+ * fit, and the line being written is wrapped every frame; wrapSegments' tokens cost more than the wrap.
+ */
+export function oneRow(pieces: readonly Segment[], width: number): Line | undefined {
+	let used = CODE_INDENT[0].text.length;
+	for (const piece of pieces) used += piece.text.length;
+	if (used > width) return undefined;
+	const row: Line = [CODE_INDENT[0]];
+	used = CODE_INDENT[0].text.length;
+	let kept = row.length;
+	for (const { text, style } of pieces) {
+		for (let start = 0, end = 0; start < text.length; start = end) {
+			end = runEnd(text, start);
+			const part = end - start === text.length ? text : text.slice(start, end);
+			const space = text.charCodeAt(start) === 32;
+			used += space ? part.length : displayWidth(part);
+			row.push({ text: part, style });
+			if (space) continue;
+			// Widths only add up: a word that ends within the row leaves every earlier one within it.
+			if (used > width) return undefined;
+			kept = row.length;
+		}
+	}
+	row.length = kept;
+	return row;
+}
+
 /** Rows wrapped without the cache, their ANSI made as the cache's are. */
 function freshRows(pieces: Segment[], width: number): readonly Line[] {
-	const rows = wrapSegments(pieces, width, WRAP);
+	const one = oneRow(pieces, width);
+	const rows = one ? [one] : wrapSegments(pieces, width, WRAP);
 	for (const row of rows) rememberAnsi(row);
 	return rows;
 }

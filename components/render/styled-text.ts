@@ -2,7 +2,7 @@
 // instead of nested Ink <Text>/<Box> trees: Ink then gets one string per item whose lines already fit
 // the terminal, so it never runs Yoga text measurement or wrap-ansi (~4 µs per character) on them.
 import chalk from "chalk";
-import { displayWidth } from "../text-width.js";
+import { displayWidth, runEnd } from "../text-width.js";
 
 /** How a run of text looks. Colours are Ink colour names (or #hex); undefined means the default. */
 export interface Style {
@@ -74,8 +74,7 @@ export function tokenize(line: readonly Segment[]): Token[] {
 		let start = 0;
 		while (start < text.length) {
 			const space = text.charCodeAt(start) === 32;
-			let end = start + 1;
-			while (end < text.length && (text.charCodeAt(end) === 32) === space) end++;
+			const end = runEnd(text, start);
 			const part = end - start === text.length ? text : text.slice(start, end);
 			const width = space ? part.length : displayWidth(part);
 			if (last !== undefined && last.space === space) {

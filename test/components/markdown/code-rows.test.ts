@@ -3,7 +3,14 @@
 import chalk from "chalk";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CODE_ROW_CACHE_LINES, cachedCodeLines, codeRows, reusedCodeLines, rowAnsi } from "../../../components/markdown/code-rows.js";
+import {
+	CODE_ROW_CACHE_LINES,
+	cachedCodeLines,
+	codeRows,
+	oneRow,
+	reusedCodeLines,
+	rowAnsi,
+} from "../../../components/markdown/code-rows.js";
 import { type CodeSegment, highlightCode, loadHighlighter } from "../../../components/markdown/highlight.js";
 import { renderMarkdown } from "../../../components/markdown/render-markdown.js";
 import { type Line, toAnsi, wrapSegments } from "../../../components/render/styled-text.js";
@@ -134,5 +141,28 @@ describe("code rows a line at a time", () => {
 		} finally {
 			chalk.level = previousLevel;
 		}
+	});
+
+	it("give a line that fits the one row wrapSegments gives it, piece for piece, on random lines", () => {
+		const piece = fc.record({
+			text: fc
+				.array(fc.constantFrom("a", "word", " ", "   ", "\t", "日本", "😀", "e\u0301", "x".repeat(20), "\u0001"), {
+					minLength: 1,
+					maxLength: 6,
+				})
+				.map((p) => p.join("")),
+			style: fc.constantFrom(undefined, { color: "magenta" }, { color: "green" }),
+		});
+		assertTakenOften(
+			fc.tuple(fc.array(piece, { maxLength: 8 }), fc.integer({ min: 1, max: 80 })),
+			([pieces, width]) => {
+				const row = oneRow(pieces, width);
+				// Declining is always right: wrapSegments then wraps the line.
+				if (row === undefined) return false;
+				expect(wrapSegments(pieces, width, { firstPrefix: INDENT, restPrefix: INDENT, keepIndent: true })).toEqual([row]);
+				return true;
+			},
+			{ numRuns: 3000, atLeast: 1000 },
+		);
 	});
 });
