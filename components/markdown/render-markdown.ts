@@ -223,21 +223,52 @@ export function plainList(source: string): { lead: string | undefined; items: st
 
 const plainRows = (text: string, width: number): Line[] => wrapSegments([{ text: sanitizeTerminalText(text), style: undefined }], width);
 
+/** A plain list item's rows, as renderList draws the item marked gives. */
+function itemRows(item: string, width: number): Line[] {
+	const body = plainRows(item, Math.max(1, width - 2));
+	return prefixLines(body.length ? body : [[]], [{ text: "• " }], [{ text: "  " }]);
+}
+
+interface ListLines {
+	width: number;
+	lead: string | undefined;
+	leadRows: Line[];
+	items: string[];
+	itemRows: Line[][];
+}
+/**
+ * The last plain list drawn. Each frame of an open list draws its lead and every item but the last
+ * as the frame before did (rows depend only on a line's text and the width), so those are taken from it.
+ */
+let lastList: ListLines = { width: 0, lead: undefined, leadRows: [], items: [], itemRows: [] };
+let reusedItems = 0;
+/** How many list items were taken from the list drawn before so far (for its test). */
+export const reusedListItems = (): number => reusedItems;
+
+function plainListRows(list: { lead: string | undefined; items: string[] }, width: number): Line[] {
+	const before = lastList.width === width ? lastList : undefined;
+	const { lead, items } = list;
+	const leadRows = lead === undefined ? [] : before?.lead === lead ? before.leadRows : plainRows(lead, width);
+	const rows = [...leadRows];
+	const perItem: Line[][] = [];
+	for (let i = 0; i < items.length; i++) {
+		const same = before !== undefined && before.items[i] === items[i];
+		if (same) reusedItems++;
+		const item = same ? before.itemRows[i] : itemRows(items[i], width);
+		perItem.push(item);
+		for (const row of item) rows.push(row);
+	}
+	lastList = { width, lead, leadRows, items, itemRows: perItem };
+	return rows;
+}
+
 /** What renderBlocks gives for the tokens of `source` (sanitised), without lexing the cases above. */
 function renderSource(source: string, width: number): Line[] {
 	if (isPlainLine(source)) return plainRows(source, width);
 	const fence = openFence(source);
 	if (fence) return renderCode(fence.lang, fence.text, width);
 	const list = plainList(source);
-	if (list) {
-		// As renderList draws the items marked gives.
-		const rows = list.lead === undefined ? [] : plainRows(list.lead, width);
-		for (const item of list.items) {
-			const body = plainRows(item, Math.max(1, width - 2));
-			rows.push(...prefixLines(body.length ? body : [[]], [{ text: "• " }], [{ text: "  " }]));
-		}
-		return rows;
-	}
+	if (list) return plainListRows(list, width);
 	return renderBlocks(lexMarkdown(source), width);
 }
 

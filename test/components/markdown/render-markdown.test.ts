@@ -9,6 +9,7 @@ import {
 	openFence,
 	plainList,
 	renderMarkdown,
+	reusedListItems,
 } from "../../../components/markdown/render-markdown.js";
 import { type Line, segmentsWidth } from "../../../components/render/styled-text.js";
 import { assertTakenOften } from "../../helpers/shortcut-property.js";
@@ -278,6 +279,30 @@ describe("the tail's shortcuts past marked", () => {
 });
 
 describe("the tail's shortcut past marked for a plain list", () => {
+	it("draws a plain list streamed a delta at a time as marked's tokens draw, every frame (earlier items from the frame before)", () => {
+		const words = fc
+			.array(fc.constantFrom("the", "agent", "runs", "A", "x1", "to"), { minLength: 1, maxLength: 8 })
+			.map((w) => w.join(" "));
+		assertTakenOften(
+			fc.tuple(
+				fc.option(words),
+				fc.array(words, { minLength: 1, maxLength: 6 }),
+				fc.integer({ min: 1, max: 9 }),
+				fc.integer({ min: 3, max: 30 }),
+			),
+			([lead, items, step, width]) => {
+				const reply = [...(lead === null ? [] : [lead]), ...items.map((i) => `- ${i}`)].join("\n");
+				const before = reusedListItems();
+				for (let end = step; end < reply.length + step; end += step) {
+					const source = reply.slice(0, end);
+					expect(renderMarkdown(source, width)).toEqual(markedRows(source, width));
+				}
+				return reusedListItems() > before;
+			},
+			{ numRuns: 300, atLeast: 200 },
+		);
+	});
+
 	it("draws a paragraph line and a tight list of plain lines as marked's tokens draw, on random lists", () => {
 		const word = fc.oneof(
 			{ arbitrary: fc.constantFrom("the", "agent", "A", "x1", "2", "1."), weight: 30 },
