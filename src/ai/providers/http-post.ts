@@ -13,7 +13,9 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { type Duplex, finished } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { type FrameClock, frameClock } from "../frame-clock.js";
+import { tapBody } from "./body-tap.js";
 import { parking, preconnect } from "./preconnect.js";
 
 export interface PostResponse {
@@ -85,7 +87,7 @@ export function post(
 		});
 		request.on("close", done);
 		request.on("response", (response: IncomingMessage) => {
-			response.setEncoding("utf8");
+			// No setEncoding here: the paced body decodes the bytes itself when it takes them from the parser.
 			response.on("error", () => {});
 			resolve(wrap(response, clock));
 		});
@@ -106,6 +108,7 @@ function wrap(response: IncomingMessage, clock: FrameClock): PostResponse {
 		// Started by the first iteration only: `text()` reads the same stream its own way.
 		body: { [Symbol.asyncIterator]: () => pacedBody(response, clock) },
 		async text() {
+			response.setEncoding("utf8");
 			let text = "";
 			for await (const chunk of response as AsyncIterable<string>) text += chunk;
 			return text;
@@ -118,13 +121,16 @@ function wrap(response: IncomingMessage, clock: FrameClock): PostResponse {
 }
 
 /**
- * The body of a response (with `setEncoding("utf8")`) as text chunks, one per read burst. Ends, throws
- * and closes as the stream's own iterator does (its end and errors come from `finished`, as the
- * iterator's do); only when the socket is read changes.
+ * The body of a response (without an encoding set) as UTF-8 text chunks, one per read burst (a
+ * character split across reads is kept whole). Ends, throws and closes as the stream's own iterator
+ * does (its end and errors come from `finished`, as the iterator's do); only when the socket is read
+ * changes.
  *
  * Not the stream's async iterator: that costs, per read, a `readable` event on the next tick, a
- * `read()`, a promise, and our own promise for the wait below. Here the stream flows into a 'data'
- * listener, and a burst costs one setImmediate and one promise (docs/streaming.md, "Paced socket reads").
+ * `read()`, a promise, and our own promise for the wait below. A burst costs one setImmediate and one
+ * promise (docs/streaming.md, "Paced socket reads"). The bytes are taken from the HTTP parser
+ * (body-tap.ts) where Node's parser and the socket's handle are the ones this was written for; else
+ * the stream flows into a 'data' listener.
  */
 export function pacedBody(response: IncomingMessage, clock: FrameClock = frameClock): AsyncIterableIterator<string> {
 	return new PacedBody(response, clock);
@@ -143,16 +149,30 @@ class PacedBody implements AsyncIterableIterator<string> {
 	private failed = false;
 	private error: unknown;
 	private closed = false;
-	/** Paused by us: a burst is ready and nobody has asked for it (the iterator's backpressure). */
+	/** A burst is ready and nobody has asked for it: the socket (or the stream) is left unread. */
 	private held = false;
 	private readonly stopFinished: () => void;
+	/** Set when the bytes come from the parser (body-tap.ts): its undo, and our own decoder. */
+	private readonly untap: (() => void) | undefined;
+	private readonly decoder: StringDecoder | undefined;
 
 	constructor(
 		private readonly response: IncomingMessage,
 		clock: FrameClock,
 	) {
 		this.pacer = new ReadPacer(response.socket, clock);
-		response.on("data", this.onData);
+		// Tapped only where the pacer can stop the socket: that is also the tap's backpressure.
+		this.untap = this.pacer.canPause() ? tapBody(response, this.onBytes) : undefined;
+		if (this.untap) {
+			this.decoder = new StringDecoder("utf8");
+			// Bytes that came in the read of the headers, pushed before the tap.
+			if (response.readableLength > 0) this.onBytes(response.read() as Buffer);
+			// Flowing with no listener: the stream gets no more data, only its end.
+			response.resume();
+		} else {
+			response.setEncoding("utf8");
+			response.on("data", this.onData);
+		}
 		this.stopFinished = finished(response, { writable: false }, this.onFinished);
 	}
 
@@ -170,7 +190,8 @@ class PacedBody implements AsyncIterableIterator<string> {
 		if (this.ended && this.burst === undefined) return Promise.resolve(DONE);
 		if (this.held) {
 			this.held = false;
-			this.response.resume();
+			if (this.untap) this.pacer.unhold();
+			else this.response.resume();
 		}
 		return new Promise((resolve, reject) => {
 			this.waiter = { resolve, reject };
@@ -181,6 +202,10 @@ class PacedBody implements AsyncIterableIterator<string> {
 		this.close();
 		return DONE;
 	}
+
+	private readonly onBytes = (bytes: Buffer): void => {
+		this.onData((this.decoder as StringDecoder).write(bytes));
+	};
 
 	private readonly onData = (chunk: string): void => {
 		this.text += chunk;
@@ -196,7 +221,9 @@ class PacedBody implements AsyncIterableIterator<string> {
 		if (waiter === undefined) {
 			if (!this.ended && !this.held) {
 				this.held = true;
-				this.response.pause();
+				// A paused IncomingMessage would never end: with the tap, the socket is held instead.
+				if (this.untap) this.pacer.hold();
+				else this.response.pause();
 			}
 			return;
 		}
@@ -223,6 +250,9 @@ class PacedBody implements AsyncIterableIterator<string> {
 			return;
 		}
 		this.ended = true;
+		this.untap?.();
+		// A character cut off by the end, as the stream's decoder ends it (U+FFFD).
+		if (this.decoder) this.text += this.decoder.end();
 		this.pacer.release();
 		// Text of a burst still gathering goes first; its setImmediate ends the iteration after it.
 		if (this.burst !== undefined) return;
@@ -248,6 +278,7 @@ class PacedBody implements AsyncIterableIterator<string> {
 		if (this.closed) return;
 		this.closed = true;
 		this.ended = true;
+		this.untap?.();
 		this.response.off("data", this.onData);
 		this.stopFinished();
 		if (this.burst !== undefined) clearImmediate(this.burst);
@@ -270,35 +301,60 @@ class PacedBody implements AsyncIterableIterator<string> {
  */
 class ReadPacer {
 	private cancel: (() => void) | undefined;
+	/** Stopped by us and not restarted yet. */
+	private stopped = false;
+	/** Not restarted at the boundary: the body's consumer has not asked for the last burst. */
+	private holding = false;
 
 	constructor(
 		private readonly socket: Socket | null,
 		private readonly clock: FrameClock,
 	) {}
 
+	canPause(): boolean {
+		return this.handle() !== undefined;
+	}
+
 	/** Leaves the socket unread until the clock's next frame boundary, unless it is already paused. */
 	pause(): void {
-		if (this.cancel !== undefined) return;
+		if (this.stopped) return;
 		const handle = this.handle();
 		if (!handle) return;
 		handle.readStop();
+		this.stopped = true;
 		// Resumed in the boundary's timer callback: the poll phase right after reads what the kernel
 		// gathered without sleeping, and the frame for it is drawn before the loop sleeps again.
-		this.cancel = this.clock.nextFrame(this.resume);
+		this.cancel = this.clock.nextFrame(this.onBoundary);
+	}
+
+	/** Keeps a stopped socket stopped past its boundary, until `unhold`. */
+	hold(): void {
+		this.holding = true;
+	}
+
+	unhold(): void {
+		this.holding = false;
+		if (this.stopped && this.cancel === undefined) this.resume();
 	}
 
 	/** Reads again now if paused (the body ended or its consumer stopped). */
 	release(): void {
-		if (this.cancel === undefined) return;
-		this.cancel();
-		this.resume();
+		this.holding = false;
+		this.cancel?.();
+		this.cancel = undefined;
+		if (this.stopped) this.resume();
 	}
 
-	private readonly resume = (): void => {
+	private readonly onBoundary = (): void => {
 		this.cancel = undefined;
+		if (!this.holding) this.resume();
+	};
+
+	private resume(): void {
+		this.stopped = false;
 		// Gone when the connection was destroyed (abort) during the pause: nothing to restart.
 		this.handle()?.readStart();
-	};
+	}
 
 	private handle(): PacedHandle | undefined {
 		const socket = this.socket;

@@ -3,7 +3,13 @@
 // connection at once.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+	createServer as createHttpServer,
+	request as httpRequest,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer, request as httpsRequest } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -89,6 +95,43 @@ function writer(pieces: Buffer[], gapMs = GAP_MS) {
 	};
 }
 
+/**
+ * One POST read through `pacedBody` outside the pool (a fresh parser); `prepare` may alter the response
+ * or its socket first. `ca` makes it https.
+ */
+function pacedGet(url: string, prepare?: (response: IncomingMessage) => void, ca?: Buffer, clock?: FrameClock): Promise<string[]> {
+	return new Promise((resolve, reject) => {
+		const send = ca ? httpsRequest : httpRequest;
+		const request = send(url, { method: "POST", agent: false, ...(ca ? { ca } : {}) }, (response) => {
+			prepare?.(response);
+			collect(pacedBody(response, clock)).then(resolve, reject);
+		});
+		request.on("error", reject);
+		request.end("{}");
+	});
+}
+
+/** Counts the body chunks pushed into a response's stream (its end, a null, not counted). */
+function pushCounter() {
+	let count = 0;
+	return {
+		install(response: IncomingMessage) {
+			const push = response.push.bind(response);
+			response.push = (chunk: unknown, encoding?: BufferEncoding) => {
+				if (chunk !== null) count++;
+				return push(chunk, encoding);
+			};
+		},
+		count: () => count,
+	};
+}
+
+/** Node's HTTP parser of a response, with its class's slot numbers (node:_http_common). */
+function parserOf(response: IncomingMessage) {
+	const parser = (response.socket as Socket & { parser: Record<number, unknown> & { constructor: { kOnBody: number } } }).parser;
+	return { parser, kOnBody: parser.constructor.kOnBody };
+}
+
 async function collect(body: AsyncIterable<string>): Promise<string[]> {
 	const chunks: string[] = [];
 	for await (const chunk of body) chunks.push(chunk);
@@ -120,6 +163,124 @@ describe("post over http: paced reads", () => {
 			expect(chunks.length).toBeLessThan(WRITES / 3);
 		}
 		expect(server.connections - before).toBeLessThanOrEqual(1);
+	});
+});
+
+describe("pacedBody over http: the bytes taken from the parser", () => {
+	const { text, pieces } = scriptedBytes();
+	let server: TestServer;
+	beforeAll(async () => {
+		server = await listen(createHttpServer(writer(pieces)), "http");
+	});
+	afterAll(() => server.close());
+
+	it("leaves the response stream only its end, and gives the parser its own callback back at the end", async () => {
+		const pushes = pushCounter();
+		let tapped: { parser: Record<number, unknown>; kOnBody: number } | undefined;
+		const chunks = await pacedGet(server.url, (response) => {
+			pushes.install(response);
+			tapped = parserOf(response);
+		});
+		expect(chunks.join("")).toBe(text);
+		expect(chunks.length).toBeLessThan(WRITES / 3);
+		expect(pushes.count()).toBe(0);
+		const { parser, kOnBody } = tapped as { parser: Record<number, unknown>; kOnBody: number };
+		expect((parser[kOnBody] as () => void).name).toBe("parserOnBody");
+	});
+
+	it("flows into a 'data' listener, paced the same, when the parser's body callback is not Node's own", async () => {
+		const pushes = pushCounter();
+		let undo = () => {};
+		try {
+			const chunks = await pacedGet(server.url, (response) => {
+				pushes.install(response);
+				const { parser, kOnBody } = parserOf(response);
+				const own = parser[kOnBody] as (this: unknown, bytes: Buffer) => void;
+				parser[kOnBody] = function wrapped(this: unknown, bytes: Buffer) {
+					own.call(this, bytes);
+				};
+				// Parsers are pooled: the next test's must be Node's own again.
+				undo = () => {
+					parser[kOnBody] = own;
+				};
+			});
+			expect(chunks.join("")).toBe(text);
+			expect(chunks.length).toBeLessThan(WRITES / 3);
+			// One push per HTTP chunk the server wrote.
+			expect(pushes.count()).toBeGreaterThan(WRITES / 2);
+		} finally {
+			undo();
+		}
+	});
+
+	it("reads a content-length body (not chunked) the same way", async () => {
+		const fixed = await listen(
+			createHttpServer(async (req, res) => {
+				for await (const _ of req) {
+					// drain the request body
+				}
+				res.writeHead(200, { "content-length": String(Buffer.concat(pieces).length) });
+				for (const piece of pieces) {
+					res.write(piece);
+					await sleep(GAP_MS);
+				}
+				res.end();
+			}),
+			"http",
+		);
+		try {
+			const pushes = pushCounter();
+			const chunks = await pacedGet(fixed.url, pushes.install);
+			expect(chunks.join("")).toBe(text);
+			expect(chunks.length).toBeLessThan(WRITES / 3);
+			expect(pushes.count()).toBe(0);
+		} finally {
+			await fixed.close();
+		}
+	});
+
+	it("ends a character cut off by the body's end as the stream does (U+FFFD)", async () => {
+		const cut = Buffer.concat([Buffer.from("data: a👋"), Buffer.from("👋").subarray(0, 2)]);
+		const short = await listen(createHttpServer(writer([cut.subarray(0, 8), cut.subarray(8)])), "http");
+		try {
+			const viaStream = await post(short.url, {}, "{}", new AbortController().signal).then((r) => r.text());
+			const chunks = await pacedGet(short.url);
+			expect(chunks.join("")).toBe(viaStream);
+			expect(viaStream).toBe("data: a👋\uFFFD");
+		} finally {
+			await short.close();
+		}
+	});
+
+	it("leaves the socket unread while the last burst waits for its consumer", async () => {
+		const slow = await listen(createHttpServer(writer(pieces, 10)), "http");
+		try {
+			let starts = 0;
+			const response = await new Promise<IncomingMessage>((resolve, reject) => {
+				const request = httpRequest(slow.url, { method: "POST", agent: false }, resolve);
+				request.on("error", reject);
+				request.end("{}");
+			});
+			const handle = (response.socket as Socket & { _handle: { readStart: () => number } })._handle;
+			const readStart = handle.readStart.bind(handle);
+			handle.readStart = () => {
+				starts++;
+				return readStart();
+			};
+			const body = pacedBody(response);
+			const first = await body.next();
+			// Nobody asks for the next burst: read at the next boundary, it is held, and the socket with it.
+			await sleep(2 * FRAME_MS);
+			const before = starts;
+			await sleep(5 * FRAME_MS);
+			expect(starts).toBe(before);
+			let rest = "";
+			for (let next = await body.next(); !next.done; next = await body.next()) rest += next.value;
+			expect(first.value + rest).toBe(text);
+			expect(starts).toBeGreaterThan(before);
+		} finally {
+			await slow.close();
+		}
 	});
 });
 
@@ -235,23 +396,19 @@ describe("pacedBody over https (TLSSocket)", () => {
 		rmSync(dir, { recursive: true, force: true });
 	});
 
-	/** One https request trusting the test certificate; `prepare` may alter the response's socket first. */
-	function get(prepare?: (response: IncomingMessage) => void): Promise<string[]> {
-		return new Promise((resolve, reject) => {
-			const request = httpsRequest(server.url, { method: "POST", ca: cert, agent: false }, (response) => {
-				response.setEncoding("utf8");
-				prepare?.(response);
-				collect(pacedBody(response)).then(resolve, reject);
-			});
-			request.on("error", reject);
-			request.end("{}");
-		});
-	}
+	const get = (prepare?: (response: IncomingMessage) => void) => pacedGet(server.url, prepare, cert);
 
 	it("joins the TLS records of each read burst into one chunk, byte-identical", async () => {
 		const chunks = await get();
 		expect(chunks.join("")).toBe(text);
 		expect(chunks.length).toBeLessThan(WRITES / 3);
+	});
+
+	it("takes the bytes from the parser (TLSWrap): the response stream is pushed only its end", async () => {
+		const pushes = pushCounter();
+		const chunks = await get(pushes.install);
+		expect(chunks.join("")).toBe(text);
+		expect(pushes.count()).toBe(0);
 	});
 
 	it("reads as it comes when the handle lacks readStop/readStart", async () => {
