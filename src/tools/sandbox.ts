@@ -88,7 +88,7 @@ function isUnder(folder: string, path: string): boolean {
 	return path === folder || path.startsWith(`${folder}/`);
 }
 
-/** A private folder (0700) per sandbox, removed by `dispose`. */
+/** A private folder (0700) per sandbox. */
 export function makeSandboxFolders(): SandboxFolders & { root: string } {
 	const root = mkdtempSync(join(tmpdir(), "rudder-sandbox-"));
 	const temp = join(root, "tmp");
@@ -100,12 +100,34 @@ export function makeSandboxFolders(): SandboxFolders & { root: string } {
 	return { root, temp, empty, emptyDir };
 }
 
+/**
+ * The folders are made by the first command, not with the sandbox (the session asks for one at start
+ * to say whether commands are sandboxed), and removed by `dispose` or, when the process ends another
+ * way (a signal, `process.exit`), by its "exit" handler: a closed terminal left one in /tmp per launch.
+ */
 export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSandbox {
-	const folders = makeSandboxFolders();
+	let folders: (SandboxFolders & { root: string }) | undefined;
+	const remove = () => {
+		if (!folders) return;
+		process.off("exit", remove);
+		try {
+			rmSync(folders.root, { recursive: true, force: true });
+		} catch {
+			// Exiting or done with it; a folder we cannot remove is left to the system's temp cleaning.
+		}
+		folders = undefined;
+	};
+	const made = () => {
+		if (!folders) {
+			folders = makeSandboxFolders();
+			process.on("exit", remove);
+		}
+		return folders;
+	};
 	return {
 		name: "bwrap",
-		wrap: (file, args, cwd) => ({ file: bwrap, args: bwrapArguments(spec, folders, file, args, cwd) }),
-		dispose: () => rmSync(folders.root, { recursive: true, force: true }),
+		wrap: (file, args, cwd) => ({ file: bwrap, args: bwrapArguments(spec, made(), file, args, cwd) }),
+		dispose: remove,
 	};
 }
 

@@ -2,8 +2,8 @@
 // (`sleep 300 & sleep 300`, over a 127.0.0.1 OpenAI-compatible server) runs in its own process group,
 // and SIGTERM, SIGHUP or SIGINT to rudder must end that whole group, checked with `ps` by group id.
 import { execFileSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
 import { cliPerTest } from "../helpers/rudder-cli.js";
@@ -87,6 +87,32 @@ describe("rudder ends every tool process group", () => {
 		expect(result.code).toBe(0);
 		expect(groupRows(pgid)).toEqual([]);
 	});
+
+	it.each(["SIGTERM", "SIGHUP"] as const)(
+		"removes its temp folders (the sandbox's, the logs') on %s",
+		{ timeout: LONG },
+		async (signal) => {
+			const { server, home } = await cli.setUp();
+			const temp = join(dirname(home.cwd), "tmp");
+			mkdirSync(temp);
+			home.env.TMPDIR = temp;
+			// A long output, so the private log folder exists too; then a command still running at the signal.
+			server.enqueue(
+				{ kind: "sse", chunks: [toolCallBody("bash", { command: "seq 1 200000" })] },
+				{ kind: "sse", chunks: [toolCallBody("bash", { command: "sleep 300" })] },
+				{ kind: "sse", chunks: [textBody("done")] },
+			);
+			const client = cli.rpc(["--allow", "bash"]);
+			client.send({ id: "p1", type: "prompt", message: "run it" });
+			await client.waitFor((l) => l.type === "tool_execution_end");
+			await client.waitFor((l) => l.type === "tool_execution_start");
+			const during = readdirSync(temp).sort();
+			expect(during.some((name) => name.startsWith("rudder-sandbox-"))).toBe(true);
+			expect(during.some((name) => /^rudder-\d+-/.test(name))).toBe(true);
+			await client.signal(signal);
+			expect(readdirSync(temp)).toEqual([]);
+		},
+	);
 
 	it("keeps a long output's full log 0600 in a private 0700 folder, and removes it at exit", { timeout: LONG }, async () => {
 		const cli = await startWithToolCall("seq 1 200000");

@@ -1,7 +1,7 @@
 // The bash sandbox with the real bubblewrap: what a command inside may and may not do. `.ci/run`
 // installs bubblewrap, so these run (and must pass) in CI.
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -142,6 +142,25 @@ describe("bash in the bwrap sandbox", { timeout: 30_000 }, () => {
 		expect(asked).toBe(4);
 		expect(readFileSync(join(tmp.path, ".env"), "utf8")).toBe("TOKEN=sk-live-1\n");
 		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+	});
+
+	it("makes its folder on the first command, not before, and removes it on dispose", async () => {
+		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const before = process.env.TMPDIR;
+		process.env.TMPDIR = outside;
+		try {
+			const box = platformSandbox({ writable: [tmp.path], network: false }, "linux");
+			if (!box) throw new Error("no sandbox");
+			expect(readdirSync(outside)).toEqual([]);
+			const tool = createBashTool(tmp.path, { wrapSpawn: (file, args, cwd) => box.wrap(file, args, cwd) });
+			expect(textOf(await tool.execute("t", { command: "echo in" }))).toBe("in");
+			expect(readdirSync(outside).filter((name) => name.startsWith("rudder-sandbox-"))).toHaveLength(1);
+			box.dispose();
+			expect(readdirSync(outside)).toEqual([]);
+		} finally {
+			if (before === undefined) delete process.env.TMPDIR;
+			else process.env.TMPDIR = before;
+		}
 	});
 
 	it("hides the files it is told to hide (Rudder's keys)", async () => {
