@@ -21,7 +21,8 @@ import type { KeyPress } from "./key-map.js";
 import type { KeyBindings } from "./keybindings.js";
 import { loadHighlighter } from "./markdown/highlight.js";
 import type { SessionView } from "./session-view.js";
-import { warmReplyRendering, whenInputPauses } from "./startup/warm-up.js";
+import { collectGarbage } from "./startup/collect-garbage.js";
+import { prepareForReply, warmReplyRendering } from "./startup/warm-up.js";
 import { type CompletionMenuHandle, menuInputKey, useCompletionMenu } from "./use-completion-menu.js";
 import type { EditorHandle } from "./use-editor.js";
 
@@ -141,10 +142,18 @@ export function useKeyInput(session: AgentSessionApi, onRaw: (raw: string) => vo
 	const prepare = () => {
 		if (prepared.current) return;
 		prepared.current = true;
-		// The first markdown render compiles its regular expressions: at the first pause in typing, not
-		// in the first reply (components/startup/warm-up.ts).
-		void loadHighlighter().then(() => whenInputPauses(() => lastKeyAt.current, warmReplyRendering));
-		void session.warmUp?.().catch(() => {});
+		// The first markdown render compiles its regular expressions, the first request runs Node's
+		// HTTP client, and start-up leaves the heap near V8's first limit: all at pauses in typing, not
+		// in the first reply (components/startup/warm-up.ts, collect-garbage.ts).
+		const warmTransport = session.warmUp?.bind(session);
+		void prepareForReply({
+			lastInputAt: () => lastKeyAt.current,
+			loadRendering: loadHighlighter,
+			warmRendering: warmReplyRendering,
+			warmTransport,
+			idle: () => session.getState().phase.kind === "idle",
+			collect: collectGarbage,
+		}).catch(() => {});
 	};
 	useRawInput((raw) => {
 		lastKeyAt.current = Date.now();

@@ -71,3 +71,36 @@ export function whenInputPauses(lastInputAt: () => number, warm: () => void, pau
 	};
 	check();
 }
+
+/** What `prepareForReply` runs, and what it asks. */
+export interface ReplyPreparation {
+	/** The time of the last key. */
+	lastInputAt: () => number;
+	/** Loads what rendering needs first (the highlighter). */
+	loadRendering: () => Promise<void>;
+	/** `warmReplyRendering`. */
+	warmRendering: () => void;
+	/** The session's transport warm-up, if it has one; its failure is its own business. */
+	warmTransport?: () => Promise<void>;
+	/** Whether the session is idle (no reply to slow down). */
+	idle: () => boolean;
+	/** `collectGarbage`. */
+	collect: () => void;
+}
+
+/**
+ * The first reply's preparation, once the user starts typing: the rendering warm-up at a pause in
+ * typing, the transport's meanwhile, and when both are done, at the next pause and only while the
+ * session is idle, one full collection of the garbage they and start-up left (collect-garbage.ts).
+ */
+export async function prepareForReply(steps: ReplyPreparation, pauseMs = INPUT_PAUSE_MS): Promise<void> {
+	const pause = () => new Promise<void>((rested) => whenInputPauses(steps.lastInputAt, rested, pauseMs));
+	const rendering = steps
+		.loadRendering()
+		.then(pause)
+		.then(() => steps.warmRendering());
+	const transport = steps.warmTransport?.().catch(() => {});
+	await Promise.all([rendering, transport]);
+	await pause();
+	if (steps.idle()) steps.collect();
+}

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadHighlighter } from "../../../components/markdown/highlight.js";
 import { renderMarkdown } from "../../../components/markdown/render-markdown.js";
-import { INPUT_PAUSE_MS, warmReplyRendering, whenInputPauses } from "../../../components/startup/warm-up.js";
+import { INPUT_PAUSE_MS, prepareForReply, warmReplyRendering, whenInputPauses } from "../../../components/startup/warm-up.js";
 
 afterEach(() => vi.useRealTimers());
 
@@ -37,5 +37,68 @@ describe("warmReplyRendering", () => {
 		warmReplyRendering();
 		expect(renderMarkdown(source, 30)).toEqual(before);
 		expect(JSON.stringify(before)).toContain("color");
+	});
+});
+
+describe("prepareForReply", () => {
+	const steps = (idle = () => true) => {
+		const order: string[] = [];
+		let lastKey = Date.now();
+		let finishTransport = () => {};
+		return {
+			order,
+			key: () => {
+				lastKey = Date.now();
+			},
+			finishTransport: () => finishTransport(),
+			preparation: {
+				lastInputAt: () => lastKey,
+				loadRendering: async () => void order.push("load"),
+				warmRendering: () => void order.push("render"),
+				warmTransport: () =>
+					new Promise<void>((resolve) => {
+						finishTransport = () => {
+							order.push("transport");
+							resolve();
+						};
+					}),
+				idle,
+				collect: () => void order.push("collect"),
+			},
+		};
+	};
+
+	it("collects once, after both warm-ups, at a pause in typing", async () => {
+		vi.useFakeTimers();
+		const s = steps();
+		const done = prepareForReply(s.preparation);
+		await vi.advanceTimersByTimeAsync(INPUT_PAUSE_MS);
+		expect(s.order).toEqual(["load", "render"]);
+		s.finishTransport();
+		s.key();
+		await vi.advanceTimersByTimeAsync(INPUT_PAUSE_MS - 1);
+		expect(s.order).toEqual(["load", "render", "transport"]);
+		await vi.advanceTimersByTimeAsync(1);
+		await done;
+		expect(s.order).toEqual(["load", "render", "transport", "collect"]);
+	});
+
+	it("does not collect while a reply runs (an initial prompt)", async () => {
+		vi.useFakeTimers();
+		const s = steps(() => false);
+		const done = prepareForReply(s.preparation);
+		s.finishTransport();
+		await vi.advanceTimersByTimeAsync(INPUT_PAUSE_MS * 3);
+		await done;
+		expect(s.order).not.toContain("collect");
+	});
+
+	it("still collects when the transport's warm-up fails", async () => {
+		vi.useFakeTimers();
+		const s = steps();
+		const done = prepareForReply({ ...s.preparation, warmTransport: () => Promise.reject(new Error("no provider")) });
+		await vi.advanceTimersByTimeAsync(INPUT_PAUSE_MS * 3);
+		await done;
+		expect(s.order).toEqual(["load", "render", "collect"]);
 	});
 });
