@@ -17,7 +17,7 @@ import {
 	type ModeOutput,
 	runPrint,
 } from "../modes/print.js";
-import { runRpc } from "../modes/rpc.js";
+import { runRpc } from "../modes/rpc/index.js";
 import { processSecrets } from "../safety/secrets.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { PermissionSetup } from "../session/session-permissions.js";
