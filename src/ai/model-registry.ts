@@ -84,11 +84,16 @@ export const ZERO_COST: ModelCost = Object.freeze({ input: 0, output: 0, cacheRe
 export const DEFAULT_CONTEXT_WINDOW = 32_768;
 export const DEFAULT_MAX_TOKENS = 8_192;
 
+/** Without a key store: only env vars and declared `apiKey`s give keys. */
+const noStoredKeys: ModelSources["keyFor"] = () => undefined;
+
+const byName = (providers: readonly CustomProviderConfig[]) => new Map(providers.map((p) => [p.name, p]));
+
 /** The model catalogue over the built-ins, the user's declared providers and keys, and local servers. */
 export class ModelRegistry {
 	private readonly env: Env;
-	private customProviders = new Map<string, CustomProviderConfig>();
-	private keyFor: (provider: Provider) => string | undefined = () => undefined;
+	private customProviders: Map<string, CustomProviderConfig>;
+	private keyFor: ModelSources["keyFor"];
 	/** Models found by `discoverLocal` / `addLocalServer`. */
 	private discovered: Model[] = [];
 	/** Providers that need no key: local servers found or added at runtime. */
@@ -97,12 +102,15 @@ export class ModelRegistry {
 
 	constructor(options: ModelRegistryOptions = {}) {
 		this.env = options.env ?? process.env;
-		this.configure({ providers: options.providers ?? [], keyFor: options.keyFor ?? (() => undefined) });
+		this.customProviders = byName(options.providers ?? []);
+		this.keyFor = options.keyFor ?? noStoredKeys;
+		this.registerSecrets();
+		this.rebuild();
 	}
 
 	/** Takes the user's configuration again (after a re-read); models found on local servers stay. */
 	configure(sources: ModelSources): void {
-		this.customProviders = new Map(sources.providers.map((p) => [p.name, p]));
+		this.customProviders = byName(sources.providers);
 		this.keyFor = sources.keyFor;
 		this.registerSecrets();
 		this.rebuild();

@@ -34,13 +34,13 @@ export class UserModels extends ModelRegistry {
 	loadError: Error | undefined;
 	/** What is wrong with models.json and auth.json, as of the last `load()`. */
 	problems: ConfigProblem[] = [];
-	private readonly credentials: Record<string, string>;
+	/** The keys of auth.json, refilled by `load()`; the registry's `keyFor` reads it, so it sees the latest. */
+	private readonly credentials: Map<string, string>;
 
 	constructor(options: UserModelsOptions = {}) {
 		const env = options.env ?? process.env;
-		// The lookup reads this object, which `load()` refills: the registry always sees the latest keys.
-		const credentials: Record<string, string> = {};
-		super({ env, keyFor: (provider) => credentials[provider] });
+		const credentials = new Map<string, string>();
+		super({ env, keyFor: (provider) => credentials.get(provider) });
 		this.credentials = credentials;
 		this.configDir = options.configDir ?? defaultConfigDir(env);
 		try {
@@ -64,12 +64,12 @@ export class UserModels extends ModelRegistry {
 	 */
 	load(): void {
 		const auth = readKeys(this.authFile);
-		for (const name of Object.keys(this.credentials)) delete this.credentials[name];
-		Object.assign(this.credentials, auth.keys);
+		this.credentials.clear();
+		for (const [provider, key] of Object.entries(auth.keys)) this.credentials.set(provider, key);
 		const models = readModelsFile(this.modelsFile);
 		this.problems = [...models.problems, ...auth.problems];
 		this.loadError = this.problems[0] ? new Error(formatConfigProblem(this.problems[0])) : undefined;
-		this.configure({ providers: models.providers, keyFor: (provider) => this.credentials[provider] });
+		this.configure({ providers: models.providers, keyFor: (provider) => this.credentials.get(provider) });
 		if (this.loadError) throw this.loadError;
 	}
 
@@ -93,6 +93,6 @@ export class UserModels extends ModelRegistry {
 	 */
 	setApiKey(provider: Provider, key: string): void {
 		const stored = storeKey(this.authFile, provider, key);
-		this.credentials[stored.provider] = stored.key;
+		this.credentials.set(stored.provider, stored.key);
 	}
 }
