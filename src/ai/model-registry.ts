@@ -84,6 +84,9 @@ export const ZERO_COST: ModelCost = Object.freeze({ input: 0, output: 0, cacheRe
 export const DEFAULT_CONTEXT_WINDOW = 32_768;
 export const DEFAULT_MAX_TOKENS = 8_192;
 
+/** The env vars of a built-in provider's key; own entries only, so a provider named "constructor" has none. */
+const keyEnvOf = (provider: Provider): readonly string[] => (Object.hasOwn(PROVIDER_KEY_ENV, provider) ? PROVIDER_KEY_ENV[provider] : []);
+
 /** Without a key store: only env vars and declared `apiKey`s give keys. */
 const noStoredKeys: ModelSources["keyFor"] = () => undefined;
 
@@ -149,7 +152,7 @@ export class ModelRegistry {
 
 	/** The provider's key: its env var first, then a custom provider's `apiKey`, then the stored key. */
 	getApiKey(provider: Provider): string | undefined {
-		for (const name of PROVIDER_KEY_ENV[provider] ?? []) {
+		for (const name of keyEnvOf(provider)) {
 			const value = this.env[name]?.trim();
 			if (value) return value;
 		}
@@ -240,7 +243,7 @@ export class ModelRegistry {
 	private isKeyless(provider: Provider): boolean {
 		if (this.keylessLocal.has(provider)) return true;
 		const custom = this.customProviders.get(provider);
-		return custom !== undefined && custom.apiKey === undefined && !(provider in PROVIDER_KEY_ENV);
+		return custom !== undefined && custom.apiKey === undefined && keyEnvOf(provider).length === 0;
 	}
 
 	private best(models: Model[]): Model | undefined {

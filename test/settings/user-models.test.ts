@@ -213,6 +213,15 @@ describe("config folder", () => {
 		expect(r.getAll().length).toBe(BUILTIN_MODELS.length);
 	});
 
+	it("finds no key for a provider named like an Object property", () => {
+		writeFileSync(join(dir, "auth.json"), JSON.stringify({ groq: "plain" }), { mode: 0o600 });
+		const r = registry();
+		for (const name of ["constructor", "toString", "__proto__"]) {
+			expect(r.getApiKey(name)).toBeUndefined();
+			expect(r.isAvailable({ provider: name })).toBe(false);
+		}
+	});
+
 	it("reads keys written by hand as plain strings too", () => {
 		mkdirSync(dir, { recursive: true });
 		writeFileSync(join(dir, "auth.json"), JSON.stringify({ groq: "plain" }), { mode: 0o600 });
