@@ -12,7 +12,7 @@ import { type InputHistory, openInputHistory } from "../../components/input-hist
 import { buildKeyBindings, type KeyBindings } from "../../components/keybindings.js";
 import { ModelRegistry } from "../../src/ai/model-registry.js";
 import { registerDemoProvider } from "../../src/ai/providers/demo.js";
-import { createAgentSession } from "../../src/session/agent-session.js";
+import { createAgentSession } from "../../src/session/assemble.js";
 import type { AgentSessionApi } from "../../src/session/types.js";
 import { tick } from "./mount-app.js";
 
