@@ -4,7 +4,7 @@
 // (see assemble.ts for what each one needs and the order they are built in).
 import { resolve } from "node:path";
 import type { Agent } from "../agent/index.js";
-import type { AgentEvent, AgentMessage, StreamFn } from "../agent/types.js";
+import type { AgentEvent, AgentMessage } from "../agent/types.js";
 import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/index.js";
 import { preloadApi } from "../ai/stream.js";
 import { formatConfigProblem } from "../config/problems.js";
@@ -13,72 +13,29 @@ import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions
 import type { Skill } from "../extensions/skills.js";
 import type { ApprovalResponse } from "../permissions/gate.js";
 import type { PermissionMode } from "../permissions/types.js";
-import type { ApprovalPrompts } from "./approval-prompts.js";
-import type { CheckpointStore } from "./checkpoint-store.js";
 import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, isContextOverflowError, shouldCompact } from "./compaction.js";
-import type { CompactionRunner } from "./compaction-runner.js";
 import { exportMarkdown, writeExport } from "./export-markdown.js";
-import type { ExtensionHost } from "./extension-host.js";
-import type { InputQueue } from "./input-queue.js";
 import { isLoginCommand } from "./login-command.js";
 import { expandAttachments } from "./prompt-attachments.js";
-import type { RedactedAgentEvents } from "./redacted-agent-events.js";
 import type { RestoreWhat, RewindPoint, RewindResult, SessionRewind } from "./rewind.js";
-import type { RunPhaseBox } from "./run-phase.js";
-import { errorText, type NoticeLevel, type SessionEvents } from "./session-events.js";
-import type { SessionFile } from "./session-file.js";
+import { errorText, type NoticeLevel } from "./session-events.js";
 import { currentBranch, type ForkPoint, forkBefore, forkPoints } from "./session-fork.js";
-import type { SessionKeys, SessionModelRegistry } from "./session-keys.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
-import type { SessionPermissions } from "./session-permissions.js";
+import type { SessionParts } from "./session-parts.js";
+import { sessionState } from "./session-state.js";
 import { findSession, listSessions, type SessionInfo } from "./session-store.js";
-import type { SessionTranscript } from "./session-transcript.js";
 import type { Settings } from "./settings.js";
 import { runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import type { AgentSessionApi, RunPhase, SessionEvent, SessionState, SlashCommandInfo, SubmitOptions, SubmitOutcome } from "./types.js";
-import type { UsageTotals } from "./usage-totals.js";
 import type { UserShellResult } from "./user-shell.js";
-import type { UserShells } from "./user-shells.js";
 
 export type { SessionModelRegistry } from "./session-keys.js";
 
 const LOGIN_NOT_QUEUED = "/login cannot be queued while a run is active: wait for it to finish";
 
-/** The parts a session coordinates, in the order assemble.ts builds them. */
-export interface SessionParts {
-	cwd: string;
-	env: Record<string, string | undefined>;
-	settings: Settings;
-	events: SessionEvents;
-	phases: RunPhaseBox;
-	approvals: ApprovalPrompts;
-	permissions: SessionPermissions;
-	checkpoints: CheckpointStore;
-	keys: SessionKeys;
-	registry: SessionModelRegistry | undefined;
-	/** The system prompt for the permission mode in force. */
-	systemPrompt: () => string;
-	/** The stream function with the retry settings applied (the Agent's and the compaction's). */
-	streamFn: StreamFn;
-	agent: Agent;
-	extensions: ExtensionHost;
-	usage: UsageTotals;
-	file: SessionFile;
-	transcript: SessionTranscript;
-	rewind: SessionRewind;
-	compaction: CompactionRunner;
-	queue: InputQueue;
-	shells: UserShells;
-	agentEvents: RedactedAgentEvents;
-}
-
 function userMessage(text: string, images: ImageContent[] = []): UserMessage {
 	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
-}
-
-function clampThinking(model: Model, level: ThinkingLevel): ThinkingLevel {
-	return model.reasoning ? level : "off";
 }
 
 export class AgentSession implements AgentSessionApi, SlashCommandHost {
@@ -104,31 +61,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	// ---- State and events ----------------------------------------------------------------------
 
 	getState(): SessionState {
-		const s = this.agent.state;
-		const { phases, file, usage, permissions } = this.p;
-		return {
-			cwd: this.cwd,
-			model: s.model,
-			thinkingLevel: s.thinkingLevel,
-			messages: s.messages,
-			phase: phases.phase,
-			isStreaming: phases.runActive,
-			streamingMessage: s.streamingMessage,
-			pendingToolCalls: s.pendingToolCalls,
-			errorMessage: s.errorMessage,
-			...this.p.queue.texts(),
-			totals: usage.totals,
-			contextTokens: usage.contextTokens,
-			contextWindow: s.model.contextWindow,
-			sessionFile: file.log?.path,
-			sessionId: file.sessionId,
-			...(file.name !== undefined ? { sessionName: file.name } : {}),
-			isCompacting: this.p.compaction.active,
-			mcpServers: this.p.extensions.mcpServers(),
-			permissionMode: permissions.mode,
-			sandbox: permissions.sandboxState(),
-			pendingApproval: this.p.approvals.pendingApproval,
-		};
+		return sessionState(this.p);
 	}
 
 	subscribe(listener: (event: SessionEvent) => void): () => void {
@@ -394,36 +327,19 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	async setModel(model: Model): Promise<void> {
-		const s = this.agent.state;
-		s.model = model;
-		s.thinkingLevel = clampThinking(model, s.thinkingLevel);
-		this.p.file.log?.appendModelChange(model.provider, model.id);
-		this.p.events.emit({ type: "model_changed", model, thinkingLevel: s.thinkingLevel });
+		this.p.models.setModel(model);
 	}
 
 	setThinkingLevel(level: ThinkingLevel): void {
-		const s = this.agent.state;
-		const next = clampThinking(s.model, level);
-		if (next !== level)
-			this.notify(
-				"warning",
-				s.model.reasoning
-					? `${s.model.provider}/${s.model.id} does not support thinking level "${level}"; thinking: ${next}`
-					: `${s.model.provider}/${s.model.id} does not support thinking; thinking stays off`,
-			);
-		s.thinkingLevel = next;
-		this.p.file.log?.appendThinkingLevel(next);
-		this.p.events.emit({ type: "model_changed", model: s.model, thinkingLevel: next });
+		this.p.models.setThinkingLevel(level);
 	}
 
 	availableModels(): Model[] {
-		const current = this.agent.state.model;
-		const models = this.p.registry?.getAvailable() ?? [];
-		return models.some((m) => m.provider === current.provider && m.id === current.id) ? models : [current, ...models];
+		return this.p.models.available();
 	}
 
 	findModel(pattern: string): Model | undefined {
-		return this.p.registry?.find(pattern) ?? this.availableModels().find((m) => `${m.provider}/${m.id}`.includes(pattern));
+		return this.p.models.find(pattern);
 	}
 
 	login(provider: string, key: string): void {

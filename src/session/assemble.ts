@@ -32,6 +32,7 @@ import { SessionFile } from "./session-file.js";
 import { SessionKeys, type SessionModelRegistry } from "./session-keys.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
 import { convertToLlm } from "./session-messages.js";
+import { clampThinking, SessionModels } from "./session-models.js";
 import { type ApprovalChannel, loadPermissionSetup, type PermissionSetup, SessionPermissions } from "./session-permissions.js";
 import { sessionsByLastUse } from "./session-store.js";
 import { SessionTranscript } from "./session-transcript.js";
@@ -167,17 +168,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const compaction = new CompactionRunner({ agent, settings, phases, emit: events.emit, streamFn, apiKeyFor: keys.apiKeyFor, file, usage });
 	const queue = new InputQueue({ agent, emit: events.emit, compaction });
 	const shells = new UserShells({ cwd, emit: events.emit, busy: () => phases.phase.kind !== "idle", append: transcript.append });
+	const models = new SessionModels({ agent, registry: options.registry, file, emit: events.emit, notify: events.notify });
 	const session = new AgentSession({
-		...{ cwd, env, settings, events, phases, approvals, permissions, checkpoints, keys, registry: options.registry },
-		...{ systemPrompt, streamFn, agent, extensions, usage, file, transcript, rewind, compaction, queue, shells },
+		...{ cwd, env, settings, events, phases, approvals, permissions, checkpoints, keys },
+		...{ systemPrompt, streamFn, agent, models, extensions, usage, file, transcript, rewind, compaction, queue, shells },
 		agentEvents: new RedactedAgentEvents(events.emit),
 	});
 	for (const text of notices) events.notify("warning", text);
 	return session;
-}
-
-function clampThinking(model: Model, level: ThinkingLevel): ThinkingLevel {
-	return model.reasoning ? level : "off";
 }
 
 /** The stream function with the retry settings applied to every call; a retry wait is a run phase. */
