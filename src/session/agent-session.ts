@@ -80,14 +80,20 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	setPermissionMode(mode: PermissionMode): void {
 		this.p.permissions.setMode(mode);
-		this.agent.state.systemPrompt = this.p.systemPrompt();
+		this.permissionsChanged(mode);
 	}
 
-	/** Shift+Tab: the next mode; the system prompt names the mode in force. */
+	/** Shift+Tab: the next mode of the cycle. */
 	cyclePermissionMode(): PermissionMode {
 		const mode = this.p.permissions.cycleMode();
-		this.agent.state.systemPrompt = this.p.systemPrompt();
+		this.permissionsChanged(mode);
 		return mode;
+	}
+
+	/** The system prompt names the mode in force; listeners hear of the change once it is in place. */
+	private permissionsChanged(mode: PermissionMode): void {
+		this.agent.state.systemPrompt = this.p.systemPrompt();
+		this.p.events.emit({ type: "permissions_changed", mode });
 	}
 
 	permissionDetails() {

@@ -1,9 +1,12 @@
 // Builds a session from its parts, each given what it needs when it is made; nothing is attached
-// later. The order is the dependency graph. An approval's path, by reading:
-//   the Agent's `beforeToolCall` is the gate's (session-permissions.ts → permissions/gate.ts); the gate
-//   asks `ApprovalPrompts.ask` (approval-prompts.ts), which holds the phase at awaiting-approval and
-//   emits `approval_request` on `SessionEvents`; the UI answers with `AgentSession.respondToApproval`,
-//   which settles `ask` and the gate's hook lets the call run or denies it.
+// later. The order below is the dependency graph. An approval's path, by reading:
+//   1. the Agent's `beforeToolCall` is the gate's (`permissions.gate`, src/permissions/gate.ts), made
+//      by `SessionPermissions` (session-permissions.ts) with the channel's `ask` for "prompt" sessions;
+//   2. `ApprovalPrompts.ask` (approval-prompts.ts) holds the phase at awaiting-approval (`RunPhaseBox`)
+//      and emits `approval_request` on `SessionEvents`;
+//   3. the UI reads `getState().pendingApproval` (components/App.tsx, `useApprovalPrompt` in
+//      components/app-hooks.ts) and answers with `AgentSession.respondToApproval` (rpc: rpc-commands.ts);
+//   4. `ApprovalPrompts.respond` settles `ask` (`approval_end`), and the gate runs or blocks the call.
 import { resolve } from "node:path";
 import { Agent } from "../agent/index.js";
 import type { AgentTool, StreamFn } from "../agent/types.js";
@@ -100,7 +103,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const phases = new RunPhaseBox(events.phaseChanged);
 	// The gate and its channel: a call that needs a yes or no waits in `approvals` for the UI's answer.
 	const approvals = new ApprovalPrompts({ emit: events.emit, phases });
-	const permissions = sessionPermissions(options, { cwd, env, ask: approvals.ask, emit: events.emit });
+	const permissions = sessionPermissions(options, { cwd, env, ask: approvals.ask });
 	notices.push(...permissions.notices, ...commands.warnings, ...skills.warnings, ...mcpConfig.warnings);
 	// Before the tools: edit and write show each file to the store before changing it.
 	const persist = mode.kind !== "none";
@@ -234,7 +237,7 @@ async function chooseModel(options: CreateAgentSessionOptions, loaded: LoadedSes
 /** The permission set-up of `cwd` (or the caller's), with a mode from a flag over the settings' one. */
 function sessionPermissions(
 	options: CreateAgentSessionOptions,
-	parts: { cwd: string; env: Env; ask: ApprovalPrompts["ask"]; emit: SessionEvents["emit"] },
+	parts: { cwd: string; env: Env; ask: ApprovalPrompts["ask"] },
 ): SessionPermissions {
 	const setup = options.permissions ?? loadPermissionSetup({ cwd: parts.cwd, env: parts.env });
 	if (options.permissionMode) {

@@ -71,16 +71,9 @@ export interface SessionPermissionsOptions {
 	channel: ApprovalChannel;
 	/** Who answers when `channel` is "prompt" (ApprovalPrompts.ask); unused otherwise. */
 	ask: (request: ApprovalRequest, signal?: AbortSignal) => Promise<ApprovalResponse>;
-	/** Where `permissions_changed` goes (the session's event stream). */
-	emit: (event: PermissionEvent) => void;
 	/** Replaces the platform's sandbox (tests). */
 	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
 }
-
-export type PermissionEvent =
-	| ({ type: "approval_request" } & ApprovalRequest)
-	| { type: "approval_end"; id: string; decision: ApprovalResponse["decision"] }
-	| { type: "permissions_changed"; mode: PermissionMode };
 
 /** Modes Shift+Tab cycles through; yolo only when it was chosen explicitly. */
 function cycleOf(yoloChosen: boolean): PermissionMode[] {
@@ -178,7 +171,6 @@ export class SessionPermissions {
 	setMode(mode: PermissionMode): void {
 		if (mode === "yolo") this.yoloChosen = true;
 		this.gate.setMode(mode);
-		this.options.emit({ type: "permissions_changed", mode });
 	}
 
 	/** Shift+Tab: the next mode of the cycle. */
