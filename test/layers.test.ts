@@ -16,7 +16,7 @@ const rank: Record<string, number> = {
 	// The permission policy and gate: above the tools (edit previews), below the session that wires it.
 	"src/permissions": 3.5,
 	"src/session": 4,
-	components: 5,
+	"src/tui": 5,
 	"src/modes": 6,
 	"src/cli": 7,
 	bin: 8,
@@ -42,7 +42,7 @@ function relativeImports(file: string): string[] {
 }
 
 describe("layers", () => {
-	const files = ["src", "components", "bin"].flatMap((dir) => sourceFiles(join(root, dir)));
+	const files = ["src", "bin"].flatMap((dir) => sourceFiles(join(root, dir)));
 
 	it("finds the source files", () => {
 		expect(files.length).toBeGreaterThan(50);

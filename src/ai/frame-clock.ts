@@ -5,7 +5,7 @@
 // between.
 // Plain TypeScript, time and timers injected; `frameClock` is the process's own.
 
-/** 20 frames a second while text streams (components/use-session.ts says why 50 ms). */
+/** 20 frames a second while text streams (src/tui/app/use-session.ts says why 50 ms). */
 export const FRAME_MS = 50;
 
 export interface FrameClockDeps {

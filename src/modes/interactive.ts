@@ -3,19 +3,19 @@
 // app's lifetime so a pasted newline can never submit.
 import { render } from "ink";
 import { createElement, type ReactElement } from "react";
-import { App } from "../../components/App.js";
-import { directWrite, installFrameWrites } from "../../components/ink/frame-writes.js";
-import { frameWatch, installReflowGuard } from "../../components/ink/reflow-guard.js";
-import { loadKeyBindings } from "../../components/keybindings-file.js";
-import { warmTextMeasuring } from "../../components/startup/warm-up.js";
-import { mcpTrust, settingsTrust, TrustPrompt } from "../../components/TrustPrompt.js";
-import { enableKeyboardModes } from "../../components/terminal-modes.js";
 import { isDemoModel } from "../ai/constants.js";
 import { configFile } from "../config/paths.js";
 import { formatConfigProblem, reportConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import type { McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Widening } from "../permissions/resolve.js";
 import type { AgentSessionApi } from "../session/types.js";
+import { App } from "../tui/app/App.js";
+import { directWrite, installFrameWrites } from "../tui/ink/frame-writes.js";
+import { frameWatch, installReflowGuard } from "../tui/ink/reflow-guard.js";
+import { loadKeyBindings } from "../tui/keys/keybindings-file.js";
+import { enableKeyboardModes } from "../tui/keys/terminal-modes.js";
+import { mcpTrust, settingsTrust, TrustPrompt } from "../tui/overlays/TrustPrompt.js";
+import { warmTextMeasuring } from "../tui/warm-up/warm-up.js";
 import { whenInputRests } from "./input-rest.js";
 
 export interface InteractiveOptions {
@@ -76,7 +76,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		// Streaming frames are coalesced by use-session.ts; Ink's own throttle (30 fps by default) would
 		// only hold back keystrokes behind them (measured: echo 59 ms → 6.5 ms at 200 tok/s). maxFps 0:
 		// every commit drawn at once, without the two timers (wake-ups) Ink's throttles set per frame
-		// (components/ink/patches.ts).
+		// (src/tui/ink/patches.ts).
 		// Ink's incrementalRendering is off on purpose: with <Static> writes between frames it left stale
 		// copies of the live region on screen (caught by test/e2e/tmux.test.ts).
 		{ patchConsole: false, exitOnCtrlC: false, maxFps: 0 },
@@ -84,7 +84,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	// MCP servers start once the first frame is on screen and the keyboard rests: neither launch nor a
 	// keystroke waits for them. A prompt sent sooner starts them itself (the session waits for them).
 	const cancelMcpStart = whenInputRests(process.stdin, () => session.startMcpServers?.("interactive"));
-	// Off the first frame's path, before a user is likely to press anything (components/startup/warm-up.ts).
+	// Off the first frame's path, before a user is likely to press anything (src/tui/warm-up/warm-up.ts).
 	const warm = setTimeout(warmTextMeasuring, 200);
 	// After the warm-up, so the cache holds what it compiled; long before a launch is likely to end.
 	const cancelFirstScreen = options.afterFirstScreen
