@@ -19,7 +19,7 @@ const inkDir = join(root, "src", "tui", "ink");
 const { patchStartupFile, startupPatchFilter } = await import(
 	pathToFileURL(join(root, "dist", "src", "tui", "ink", "startup", "patches.js")).href
 );
-const plainWidth = join(root, "src", "tui", "ink", "startup", "plain-text.ts");
+const plainWidth = join(root, "src", "tui", "text", "plain-text.ts");
 
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 const problem = inkVersionProblem(

@@ -8,9 +8,7 @@ import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "r
 import { type FrameClock, frameClock } from "../../ai/frame-clock.js";
 import type { AgentSessionApi, SessionState } from "../../session/types.js";
 import type { LiveTick } from "../frame/frame-scheduler.js";
-import { frameCounts } from "../ink/frame-counts.js";
-import { liveRegionFor, never } from "../ink/live-region.js";
-import { useRawInput } from "../ink/use-raw-input.js";
+import { frameCounts, liveRegionFor, never, useRawInput } from "../ink/index.js";
 import { type Completion, completionsFor, type DirEntry } from "../input/completion.js";
 import { type EditorState, emptyEditor } from "../input/editor-state.js";
 import { editInExternalEditor } from "../input/external-editor.js";

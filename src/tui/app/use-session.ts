@@ -5,7 +5,7 @@ import { useEffect, useMemo, useReducer } from "react";
 import { frameClock } from "../../ai/frame-clock.js";
 import type { AgentSessionApi, SessionState } from "../../session/types.js";
 import { createFrameScheduler, createLiveTick, type LiveTick } from "../frame/frame-scheduler.js";
-import { frameCounts } from "../ink/frame-counts.js";
+import { frameCounts } from "../ink/index.js";
 import { SessionView } from "../transcript/session-view.js";
 
 /**

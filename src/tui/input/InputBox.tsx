@@ -3,7 +3,7 @@
 import { Box, Text } from "ink";
 import React from "react";
 import { sanitizeTerminalText } from "../../safety/sanitize.js";
-import { MAX_INPUT_ROWS } from "../ink/live-budget.js";
+import { MAX_INPUT_ROWS } from "../ink/index.js";
 import { wrapLine } from "../text/text-width.js";
 import { color, theme } from "../text/theme.js";
 import { charAt, type EditorState } from "./editor-state.js";

@@ -1,6 +1,6 @@
 // The input's text model, pure: a string, a cursor (a UTF-16 index into it) and the pastes hidden
 // behind placeholders. Every edit returns a new state; `use-editor.ts` holds it in React.
-import { plainSegmenter } from "../ink/startup/plain-text.js";
+import { plainSegmenter } from "../text/plain-text.js";
 
 export interface EditorState {
 	text: string;

@@ -9,7 +9,7 @@
 // live region is drawn again (src/tui/ink/reflow-guard.ts), so the scrollback holds the
 // conversation once however often the window is resized.
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import type { RegionHistory } from "../ink/live-region.js";
+import type { RegionHistory } from "../ink/index.js";
 import { batchText, type HistoryBatch } from "./History.js";
 import type { RenderHints } from "./render/hints.js";
 import type { HistoryItem } from "./session-view.js";

@@ -5,8 +5,7 @@
 // app is idle after its first frame keeps both launch and that frame fast.
 import stringWidth from "string-width";
 import wrapAnsi from "wrap-ansi";
-import { partText } from "../ink/live-frame.js";
-import { staticRows } from "../ink/row-cached-output.js";
+import { partText, staticRows } from "../ink/index.js";
 import { renderMarkdown } from "../markdown/render-markdown.js";
 import { tailAnsiRows } from "../transcript/StreamingMessage.js";
 

@@ -19,7 +19,7 @@ const YOGA_WASM = "yoga-layout/dist/binaries/yoga-wasm-base64-esm.js";
 const YOGA_INDEX = "yoga-layout/dist/src/index.js";
 const INK_RECONCILER = "ink/build/reconciler.js";
 
-/** Patches by file; `plainText` is the path of src/tui/ink/startup/plain-text.ts. */
+/** Patches by file; `plainText` is the path of src/tui/text/plain-text.ts. */
 export function startupPatches(plainText: string): Record<string, DependencyPatch[]> {
 	const from = JSON.stringify(plainText);
 	// Every package here built an Intl.Segmenter when loaded; the first of a process loads ICU's break

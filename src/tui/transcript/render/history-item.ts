@@ -2,7 +2,7 @@
 // terminal width by us, every outside string sanitised before it is styled. Rendered once per item.
 
 import { sanitizeTerminalText } from "../../../safety/sanitize.js";
-import { type FrameCounts, frameCounts } from "../../ink/frame-counts.js";
+import { type FrameCounts, frameCounts } from "../../ink/index.js";
 import { renderMarkdown } from "../../markdown/render-markdown.js";
 import { type Line, linesToAnsi, type Segment, wrapSegments } from "../../text/styled-text.js";
 import { color, theme } from "../../text/theme.js";

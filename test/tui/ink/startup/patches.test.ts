@@ -12,7 +12,7 @@ import { patchStartupFile, STARTUP_PATCHED_FILES, startupPatchFilter, startupPat
 import { countNewSegmenters } from "../../../helpers/segmenter-count.js";
 
 const root = join(import.meta.dirname, "..", "..", "..", "..");
-const plainWidth = join(root, "src", "tui", "ink", "startup", "plain-text.ts");
+const plainWidth = join(root, "src", "tui", "text", "plain-text.ts");
 const installed = (file: string) => join(root, "node_modules", file);
 const work = mkdtempSync(join(tmpdir(), "rudder-startup-patches-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -3,7 +3,7 @@
 // drawing, braille, CJK. The packages under Ink that measure and split text are patched
 // (src/tui/ink/startup/patches.ts) to ask this first, because their general path (Intl.Segmenter, and
 // string-width's /\p{RGI_Emoji}/v regex) costs 20-90 ms to set up on first use, and the first frame
-// already has "›" and "·" in it. test/tui/ink/startup/plain-text.test.ts checks every code point of
+// already has "›" and "·" in it. test/tui/text/plain-text.test.ts checks every code point of
 // RANGES against the installed packages; anything else (marks, emoji, Hangul, CR) goes their own way.
 
 type EastAsianWidth = (codePoint: number, options?: { ambiguousAsWide?: boolean }) => number;

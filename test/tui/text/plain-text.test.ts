@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { eastAsianWidth } from "get-east-asian-width";
 import { describe, expect, it } from "vitest";
 // The two string-width releases in Ink's tree (Ink's own, and wrap-ansi's), as installed and unpatched.
-import stringWidth8 from "../../../../node_modules/string-width/index.js";
-import stringWidth7 from "../../../../node_modules/wrap-ansi/node_modules/string-width/index.js";
-import { plainSegmenter, plainWidth, RANGES, standalone } from "../../../../src/tui/ink/startup/plain-text.js";
+import stringWidth8 from "../../../node_modules/string-width/index.js";
+import stringWidth7 from "../../../node_modules/wrap-ansi/node_modules/string-width/index.js";
+import { plainSegmenter, plainWidth, RANGES, standalone } from "../../../src/tui/text/plain-text.js";
 
 const widths = [stringWidth8, stringWidth7] as ((text: string, options?: { ambiguousIsNarrow?: boolean }) => number)[];
 const segmenter = new Intl.Segmenter();
