@@ -5,12 +5,14 @@
 import { render } from "ink";
 import { createElement, type ReactElement } from "react";
 import { isDemoModel } from "../ai/constants.js";
+import { paceReadsBy } from "../ai/read-pace.js";
 import { configFile } from "../config/paths.js";
 import { formatConfigProblem, reportConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import type { McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Widening } from "../permissions/resolve.js";
 import type { AgentSessionApi } from "../session/types.js";
 import { App } from "./app/App.js";
+import { frameClock } from "./frame/frame-clock.js";
 import { directWrite, frameWatch, installFrameWrites, installReflowGuard } from "./ink/index.js";
 import { loadKeyBindings } from "./keys/keybindings-file.js";
 import { enableKeyboardModes } from "./keys/terminal-modes.js";
@@ -50,6 +52,9 @@ export function mountApp(session: AgentSessionApi, options: MountOptions = {}): 
 		exitCode = code;
 		resolveExit();
 	};
+	// Socket reads resume at the app's frame boundaries: the frame for what a read brought is drawn in
+	// the same wake-up (src/ai/read-pace.ts).
+	const restorePace = paceReadsBy(frameClock);
 	stdout.write(BRACKETED_PASTE_ON);
 	// Shift+Enter as its own key where the terminal can send it (restored at exit and on a crash).
 	const restoreKeyboard = stdout.isTTY ? enableKeyboardModes(stdout) : () => {};
@@ -98,6 +103,7 @@ export function mountApp(session: AgentSessionApi, options: MountOptions = {}): 
 			process.off("exit", restore);
 			restore();
 			restoreKeyboard();
+			restorePace();
 		},
 	};
 }

@@ -5,8 +5,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
-import { type FrameClock, frameClock } from "../../ai/frame-clock.js";
 import type { AgentSessionApi, SessionState } from "../../session/types.js";
+import { type FrameClock, frameClock } from "../frame/frame-clock.js";
 import type { LiveTick } from "../frame/frame-scheduler.js";
 import { frameCounts, liveRegionFor, never, useRawInput } from "../ink/index.js";
 import { type Completion, completionsFor, type DirEntry } from "../input/completion.js";
@@ -85,7 +85,7 @@ export function useApprovalPrompt(session: AgentSessionApi, pending: SessionStat
 /**
  * Spinners and elapsed seconds move while something runs, a few times a second. While a reply streams,
  * its own frames already move them: tick only after a quiet TICK_MS. No standing interval: one wake-up
- * on the app's frame clock (src/ai/frame-clock.ts) TICK_MS after the last frame, which shares the
+ * on the app's frame clock (src/tui/frame/frame-clock.ts) TICK_MS after the last frame, which shares the
  * boundary timer with the frames and reads while they run, and is the only wake-up when they stop.
  */
 export function useBusyTick(

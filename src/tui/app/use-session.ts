@@ -2,18 +2,18 @@
 // hears about per-token events at most once a frame of the app's clock (frame-scheduler.ts): a model streaming 200
 // tokens a second gives 20 renders, not 200 (docs/ink.md §1: Ink lays out on every commit, unthrottled).
 import { useEffect, useMemo, useReducer } from "react";
-import { frameClock } from "../../ai/frame-clock.js";
 import type { AgentSessionApi, SessionState } from "../../session/types.js";
+import { frameClock } from "../frame/frame-clock.js";
 import { createFrameScheduler, createLiveTick, type LiveTick } from "../frame/frame-scheduler.js";
 import { frameCounts } from "../ink/index.js";
 import { SessionView } from "../transcript/session-view.js";
 
 /**
- * The frame, FRAME_MS of src/ai/frame-clock.ts: 20 frames a second while text streams, smooth to the
+ * The frame, FRAME_MS of src/tui/frame/frame-clock.ts: 20 frames a second while text streams, smooth to the
  * eye, and measured against 30 fps it writes a third fewer bytes (89 → 60 per token at 200 tok/s) for
  * 12% less CPU. Keys are never held back.
  */
-export { FRAME_MS } from "../../ai/frame-clock.js";
+export { FRAME_MS } from "../frame/frame-clock.js";
 
 export interface SessionSnapshot {
 	view: SessionView;

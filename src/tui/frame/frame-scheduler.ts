@@ -1,10 +1,10 @@
 // When React hears about session events. Per-token updates are coalesced to at most one frame per
-// frame of the app's clock (src/ai/frame-clock.ts, shared with the paced socket reads): the first
+// frame of the app's clock (src/tui/frame/frame-clock.ts, shared with the paced socket reads): the first
 // after a quiet spell, or right after a read at a frame boundary, is drawn in the same turn once the
 // burst's events are in; one arriving in a frame already drawn waits for the next boundary. Every
 // other event (a run ending after Esc, a tool starting, the queue changing) is rare and is what the
 // user is waiting to see, so it is drawn at once. Plain TypeScript, clock and deferral injected.
-import type { FrameClock } from "../../ai/frame-clock.js";
+import type { FrameClock } from "./frame-clock.js";
 
 export interface FrameSchedulerDeps {
 	clock: FrameClock;

@@ -2,8 +2,8 @@
 // are being drawn anyway, one per TICK_MS (200 ms) when they stop.
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
-import { createFrameClock, type FrameClock } from "../../../src/ai/frame-clock.js";
 import { useBusyTick } from "../../../src/tui/app/app-hooks.js";
+import { createFrameClock, type FrameClock } from "../../../src/tui/frame/frame-clock.js";
 import { createLiveTick } from "../../../src/tui/frame/frame-scheduler.js";
 import { liveRegionFor } from "../../../src/tui/ink/live-region.js";
 import { manualTimers } from "../../helpers/manual-timers.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createFrameClock } from "../../../src/ai/frame-clock.js";
+import { createFrameClock } from "../../../src/tui/frame/frame-clock.js";
 import { createFrameScheduler } from "../../../src/tui/frame/frame-scheduler.js";
 import { manualTimers } from "../../helpers/manual-timers.js";
 

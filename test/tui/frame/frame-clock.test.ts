@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createFrameClock } from "../../src/ai/frame-clock.js";
-import { manualTimers } from "../helpers/manual-timers.js";
+import { createFrameClock } from "../../../src/tui/frame/frame-clock.js";
+import { manualTimers } from "../../helpers/manual-timers.js";
 
 function harness(frameMs = 50) {
 	const timers = manualTimers();

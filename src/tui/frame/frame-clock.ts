@@ -3,17 +3,15 @@
 // frames and the spinner's idle tick share one timer on one grid of frame boundaries: the socket is
 // read at a boundary, the frame with what it read is drawn in the same turn, and nothing else wakes
 // between.
-// Plain TypeScript, time and timers injected; `frameClock` is the process's own.
+// Plain TypeScript, time and timers injected; `frameClock` is the app's own (src/tui/mount.ts lends it
+// to the socket reads, src/ai/read-pace.ts).
 
-/** 20 frames a second while text streams (src/tui/app/use-session.ts says why 50 ms). */
+import type { PaceDeps } from "../../ai/read-pace.js";
+
+/** 20 frames a second while text streams (src/tui/app/use-session.ts says why 50 ms); READ_PACE_MS of src/ai/read-pace.ts is the same. */
 export const FRAME_MS = 50;
 
-export interface FrameClockDeps {
-	frameMs: number;
-	now?: () => number;
-	setTimer?: (fn: () => void, ms: number) => unknown;
-	clearTimer?: (handle: unknown) => void;
-}
+export type FrameClockDeps = PaceDeps;
 
 export interface FrameClock {
 	readonly frameMs: number;
@@ -124,5 +122,5 @@ export function createFrameClock(deps: FrameClockDeps): FrameClock {
 	};
 }
 
-/** The process's clock: the socket reads (src/ai/providers/http-post.ts) and the UI's frames share it. */
+/** The app's clock: the UI's frames and, while the app is mounted, the socket reads (src/ai/read-pace.ts) share it. */
 export const frameClock: FrameClock = createFrameClock({ frameMs: FRAME_MS });
