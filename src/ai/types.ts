@@ -13,6 +13,8 @@ export interface TextContent {
 	text: string;
 	/** Opaque provider signature of the text block (OpenAI Responses message id). */
 	textSignature?: string;
+	/** OpenAI Responses: whether the message item was commentary or the final answer; sent back as it came. */
+	phase?: "commentary" | "final_answer";
 }
 
 export interface ThinkingContent {
