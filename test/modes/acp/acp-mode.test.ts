@@ -1,0 +1,279 @@
+// `rudder --mode acp` driven by the official SDK's client side (built CLI, scripted model on 127.0.0.1).
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { textRecords, toolCallBody } from "../../helpers/openai-chunks.js";
+import { cliPerTest } from "../../helpers/rudder-cli.js";
+import { sse } from "../../helpers/sse-server.js";
+import { type AcpTestClient, agentText, initialize, startAcp } from "./acp-client.js";
+
+const LONG = 90_000;
+const cli = cliPerTest();
+const clients: AcpTestClient[] = [];
+afterEach(() => {
+	for (const c of clients.splice(0)) c.child.kill("SIGKILL");
+});
+
+function start(home: Parameters<typeof startAcp>[0], args: string[] = [], fs = false): AcpTestClient {
+	const c = startAcp(home, ["--mode", "acp", "--model", "mock/mock-1", ...args], { fs });
+	clients.push(c);
+	return c;
+}
+
+describe("acp mode", () => {
+	it("initialize, session/new, a prompt streamed as agent_message_chunk ending end_turn", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		server.enqueue({ kind: "sse", chunks: textRecords(["Hel", "lo ", "there"]) });
+		const c = start(home);
+		const init = await initialize(c);
+		expect(init).toMatchObject({
+			protocolVersion: 1,
+			agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } },
+			agentInfo: { name: "rudder" },
+		});
+		const session = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		expect(session.modes?.currentModeId).toBe("ask");
+		expect(session.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "auto-edit", "plan", "yolo"]);
+		const commands = await c.waitForUpdate((n) => n.update.sessionUpdate === "available_commands_update");
+		expect(commands.sessionId).toBe(session.sessionId);
+		const names = commands.update.sessionUpdate === "available_commands_update" ? commands.update.availableCommands.map((a) => a.name) : [];
+		expect(names).toEqual(expect.arrayContaining(["help", "model", "compact", "permissions"]));
+		// The editor ends sessions: no /quit.
+		expect(names).not.toContain("quit");
+		const response = await c.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "hi" }] });
+		expect(response.stopReason).toBe("end_turn");
+		expect(agentText(c.updates)).toBe("Hello there");
+		expect(server.requests[0]?.body.messages.at(-1)).toMatchObject({ role: "user", content: "hi" });
+		expect(await c.end()).toBe(0);
+	});
+
+	it("a call that would ask sends session/request_permission: allow once runs it, reject denies it, always adds a session rule", {
+		timeout: LONG,
+	}, async () => {
+		const { server, home } = await cli.setUp();
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo approved > made.txt" }, "call_a")] });
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "rm -rf build" }, "call_b")] });
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo same" }, "call_c")] });
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo same" }, "call_d")] });
+		server.enqueue({ kind: "sse", chunks: textRecords(["done"]) });
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		const answers = ["allow_once", "reject_once", "allow_always"];
+		c.answer = (request) => {
+			// Rudder has not run the call while it asks.
+			if (request.toolCall.toolCallId === "call_a") expect(existsSync(join(home.cwd, "made.txt"))).toBe(false);
+			return { outcome: { outcome: "selected", optionId: answers.shift() ?? "reject_once" } };
+		};
+		const response = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+		expect(response.stopReason).toBe("end_turn");
+		expect(existsSync(join(home.cwd, "made.txt"))).toBe(true);
+		// Three asks: the fourth call ("echo same" again) ran on the session rule "always" added.
+		expect(c.permissionRequests.map((r) => r.toolCall.toolCallId)).toEqual(["call_a", "call_b", "call_c"]);
+		const first = c.permissionRequests[0];
+		expect(first?.options.map((o) => [o.optionId, o.kind])).toEqual([
+			["allow_once", "allow_once"],
+			["allow_always", "allow_always"],
+			["reject_once", "reject_once"],
+		]);
+		expect(first?.toolCall).toMatchObject({ kind: "execute", title: "Run echo approved > made.txt", status: "pending" });
+		const updates = c.updates.map((n) => n.update);
+		// Each call: announced (tool_call, pending) before the permission request, then in progress, then its end.
+		expect(updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "call_a")).toMatchObject({
+			kind: "execute",
+			title: "Run echo approved > made.txt",
+			status: "pending",
+			rawInput: { command: "echo approved > made.txt" },
+		});
+		const endOf = (id: string) =>
+			updates.find(
+				(u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === id && (u.status === "completed" || u.status === "failed"),
+			);
+		expect(endOf("call_a")).toMatchObject({ status: "completed" });
+		expect(endOf("call_b")).toMatchObject({ status: "failed" });
+		expect(endOf("call_d")).toMatchObject({ status: "completed", content: [{ type: "content", content: { type: "text", text: "same" } }] });
+		const results = server.requests[2]?.body.messages.filter((m: any) => m.role === "tool").map((m: any) => m.content);
+		expect(results).toEqual(["(no output)", "The user denied this call."]);
+		expect(await c.end()).toBe(0);
+	});
+
+	it("with the client's fs capability, read and edit go through fs/read_text_file and fs/write_text_file (the editor's buffer)", {
+		timeout: LONG,
+	}, async () => {
+		const { server, home } = await cli.setUp();
+		const file = join(home.cwd, "notes.txt");
+		writeFileSync(file, "on disk\n");
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("read", { path: "notes.txt" }, "call_r")] });
+		server.enqueue({
+			kind: "sse",
+			chunks: [toolCallBody("edit", { path: "notes.txt", edits: [{ oldText: "unsaved", newText: "edited" }] }, "call_e")],
+		});
+		server.enqueue({ kind: "sse", chunks: textRecords(["ok"]) });
+		const c = start(home, [], true);
+		await initialize(c, true);
+		c.buffers.set(file, "unsaved line\n");
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		await c.agent.request("session/set_mode", { sessionId, modeId: "auto-edit" });
+		await c.waitForUpdate((n) => n.update.sessionUpdate === "current_mode_update" && n.update.currentModeId === "auto-edit");
+		const response = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "fix it" }] });
+		expect(response.stopReason).toBe("end_turn");
+		// The model read the buffer, not the disk; the edit went to the editor, the disk is untouched.
+		expect(server.requests[1]?.body.messages.find((m: any) => m.role === "tool")?.content).toBe("unsaved line\n");
+		expect(c.writes).toEqual([{ path: file, content: "edited line\n" }]);
+		expect(readFileSync(file, "utf8")).toBe("on disk\n");
+		expect(c.permissionRequests).toEqual([]);
+		const edit = c.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "call_e");
+		expect(edit).toMatchObject({ kind: "edit", title: "Edit notes.txt", locations: [{ path: file }] });
+		expect(await c.end()).toBe(0);
+	});
+
+	it("session/cancel mid-stream: the prompt ends cancelled and the model's HTTP stream is closed", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		const pieces = Array.from({ length: 40 }, (_, i) => `word${i} `);
+		server.enqueue({ kind: "sse", chunks: textRecords(pieces), delayMs: 150 });
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		const prompt = c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk" }] });
+		await c.waitForUpdate((n) => n.update.sessionUpdate === "agent_message_chunk");
+		expect(server.openSockets()).toBe(1);
+		await c.agent.notify("session/cancel", { sessionId });
+		expect((await prompt).stopReason).toBe("cancelled");
+		await vi.waitFor(() => expect(server.openSockets()).toBe(0), { timeout: 10_000 });
+		expect(agentText(c.updates)).not.toContain("word39");
+		expect(await c.end()).toBe(0);
+	});
+
+	it("finish reasons: length is max_tokens, a content filter is refusal (not an error)", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		server.enqueue({ kind: "sse", chunks: [finishing("cut", "length")] });
+		server.enqueue({ kind: "sse", chunks: [finishing("", "content_filter")] });
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		expect(await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "a" }] })).toEqual({
+			stopReason: "max_tokens",
+		});
+		expect(await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "b" }] })).toEqual({
+			stopReason: "refusal",
+		});
+		expect(await c.end()).toBe(0);
+	});
+
+	it("session/load replays a saved session (user, tool call, agent text) before answering, then continues it", {
+		timeout: LONG,
+	}, async () => {
+		const { server, home } = await cli.setUp();
+		writeFileSync(join(home.cwd, "a.txt"), "alpha\n");
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("read", { path: "a.txt" }, "call_r")] });
+		server.enqueue({ kind: "sse", chunks: textRecords(["It says alpha."]) });
+		const first = start(home);
+		await initialize(first);
+		const { sessionId } = await first.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		await first.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "what is in a.txt?" }] });
+		expect(await first.end()).toBe(0);
+
+		server.enqueue({ kind: "sse", chunks: textRecords(["Still alpha."]) });
+		const second = start(home);
+		const init = await initialize(second);
+		expect(init.agentCapabilities?.loadSession).toBe(true);
+		const loaded = await second.agent.request("session/load", { sessionId, cwd: home.cwd, mcpServers: [] });
+		expect(loaded?.modes?.currentModeId).toBe("ask");
+		const replay = second.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
+		expect(replay.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "tool_call", "agent_message_chunk"]);
+		expect(replay[0]).toMatchObject({ content: { type: "text", text: "what is in a.txt?" } });
+		expect(replay[1]).toMatchObject({
+			toolCallId: "call_r",
+			kind: "read",
+			status: "completed",
+			locations: [{ path: join(home.cwd, "a.txt") }],
+			content: [{ type: "content", content: { type: "text", text: "alpha" } }],
+		});
+		expect(replay[2]).toMatchObject({ content: { text: "It says alpha." } });
+		const next = await second.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "again?" }] });
+		expect(next.stopReason).toBe("end_turn");
+		const sent = JSON.stringify(server.requests[2]?.body.messages);
+		expect(sent).toContain("what is in a.txt?");
+		expect(sent).toContain("It says alpha.");
+		expect(await second.end()).toBe(0);
+	});
+
+	it("_rudder/steer, _rudder/follow_up and a session/prompt sent while a turn runs all join that turn", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo hi" }, "call_s")] });
+		server.enqueue({ kind: "sse", chunks: textRecords(["first answer"]) });
+		server.enqueue({ kind: "sse", chunks: textRecords(["second answer"]) });
+		server.enqueue({ kind: "sse", chunks: textRecords(["third answer"]) });
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		let extra: Promise<unknown> | undefined;
+		// While the turn waits for the permission answer: prompt again, steer, queue a follow-up. The agent
+		// handles messages in order, so the prompt is queued by the time the steer is answered.
+		c.answer = async () => {
+			extra = c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "prompted meanwhile" }] });
+			await c.agent.request("_rudder/steer", { sessionId, text: "steer: use printf" });
+			await c.agent.request("_rudder/follow_up", { sessionId, text: "then summarise" });
+			return { outcome: { outcome: "selected", optionId: "allow_once" } };
+		};
+		const response = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+		expect(response.stopReason).toBe("end_turn");
+		expect(await extra).toEqual({ stopReason: "end_turn" });
+		// Steering is delivered one message per model call (the default steeringMode), the follow-up after both.
+		expect(server.requests).toHaveLength(4);
+		const sent = server.requests.map((r) => JSON.stringify(r.body.messages));
+		expect(sent[1]).toContain("prompted meanwhile");
+		expect(sent[1]).not.toContain("steer: use printf");
+		expect(sent[2]).toContain("steer: use printf");
+		expect(sent[2]).not.toContain("then summarise");
+		expect(sent[3]).toContain("then summarise");
+		// Messages the client did not send as the turn's prompt are shown as the user's.
+		const userTexts = c.updates
+			.map((n) => n.update)
+			.flatMap((u) => (u.sessionUpdate === "user_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
+		expect(userTexts).toEqual(["prompted meanwhile", "steer: use printf", "then summarise"]);
+		expect(agentText(c.updates)).toBe("first answersecond answerthird answer");
+		// Nothing runs now: steering has nothing to join.
+		await expect(c.agent.request("_rudder/steer", { sessionId, text: "late" })).rejects.toMatchObject({ code: -32600 });
+		expect(await c.end()).toBe(0);
+	});
+
+	it("protocol errors get JSON-RPC errors and the agent keeps serving", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		server.enqueue({ kind: "sse", chunks: textRecords(["still here"]) });
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		const prompt = (params: unknown) => c.agent.request("session/prompt", params as never);
+		await expect(prompt({ sessionId: "no-such-session", prompt: [] })).rejects.toMatchObject({
+			code: -32002,
+			data: { sessionId: "no-such-session" },
+		});
+		await expect(prompt({ sessionId, prompt: "not a list" })).rejects.toMatchObject({ code: -32602 });
+		await expect(prompt({ prompt: [] })).rejects.toMatchObject({ code: -32602 });
+		await expect(c.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] })).rejects.toMatchObject({ code: -32602 });
+		await expect(c.agent.request("session/new", { cwd: join(home.cwd, "missing"), mcpServers: [] })).rejects.toMatchObject({
+			code: -32602,
+		});
+		await expect(c.agent.request("session/load", { sessionId: "nope", cwd: home.cwd, mcpServers: [] })).rejects.toMatchObject({
+			code: -32002,
+		});
+		await expect(c.agent.request("session/set_mode", { sessionId, modeId: "reckless" })).rejects.toMatchObject({ code: -32602 });
+		await expect(c.agent.request("_rudder/steer", { sessionId })).rejects.toMatchObject({ code: -32602 });
+		await expect(c.agent.request("rudder/unknown", {})).rejects.toMatchObject({ code: -32601 });
+		c.sendRaw("{this is not json");
+		c.sendRaw('{"jsonrpc":"2.0","id":99,"method":"session/prompt","params":{"sessionId":42}}');
+		const response = await prompt({ sessionId, prompt: [{ type: "text", text: "hello?" }] });
+		expect(response.stopReason).toBe("end_turn");
+		expect(agentText(c.updates)).toBe("still here");
+		expect(c.stderr()).not.toMatch(/\n\s+at /);
+		expect(await c.end()).toBe(0);
+	});
+});
+
+/** A text answer that ends with `reason` (OpenAI chat-completions records). */
+function finishing(text: string, reason: string): string {
+	const base = { id: "chatcmpl-test", object: "chat.completion.chunk", created: 1, model: "mock-1" };
+	const record = (delta: object, finish: string | null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
+	return sse([record({ role: "assistant", content: text }, null), record({}, reason)], { done: true });
+}
