@@ -194,6 +194,7 @@ async function runAcpMode(
 			sessions: {
 				persist,
 				hasSaved: (cwd, id) => listSessions(cwd, env).some((s) => s.id === id),
+				list: (cwd) => listSessions(cwd, env),
 				open: async (cwd, savedId) => {
 					const permissions = await setUpPermissions(args, "acp", cwd, env);
 					if (!permissions.ok) throw new Error(permissions.message);

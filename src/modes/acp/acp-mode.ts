@@ -23,7 +23,12 @@ export interface AcpSessionSource {
 	open(cwd: string, savedId?: string): Promise<AgentSession>;
 	/** Whether `cwd` has a saved session with this id. */
 	hasSaved(cwd: string, id: string): boolean;
+	/** The saved sessions of `cwd`, newest first. */
+	list(cwd: string): { id: string; modified: Date; firstMessage: string }[];
 }
+
+/** A listed session's title: its first prompt, on one line. */
+const TITLE_CHARS = 80;
 
 export interface AcpOptions {
 	version: string;
@@ -95,7 +100,7 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 						loadSession: options.sessions.persist,
 						promptCapabilities: { image: true, embeddedContext: true, audio: false },
 						mcpCapabilities: { http: false, sse: false },
-						sessionCapabilities: { close: {} },
+						sessionCapabilities: { close: {}, ...(options.sessions.persist ? { list: {} } : {}) },
 					},
 					agentInfo: { name: "rudder", title: "Rudder", version: options.version },
 					authMethods: [],
@@ -120,6 +125,21 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 				await session.replay();
 				afterResponse(session, params.mcpServers ?? []);
 				return { modes: session.modes() };
+			}),
+		)
+		.onRequest(
+			"session/list",
+			guarded(({ params }) => {
+				// Rudder keeps sessions by folder: without a cwd, the folder the agent was started in.
+				const cwd = params.cwd ?? process.cwd();
+				checkCwd(cwd);
+				const sessions = options.sessions.list(cwd).map((s) => ({
+					sessionId: s.id,
+					cwd,
+					title: s.firstMessage.replace(/\s+/g, " ").trim().slice(0, TITLE_CHARS) || null,
+					updatedAt: s.modified.toISOString(),
+				}));
+				return { sessions };
 			}),
 		)
 		.onRequest(

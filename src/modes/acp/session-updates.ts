@@ -18,6 +18,8 @@ type ResultContent = AgentToolResult<unknown>["content"];
  */
 export class UpdateMapper {
 	private readonly announced = new Map<string, ToolCallContent[]>();
+	/** Waiting approvals: approval id → tool call id. */
+	private readonly asking = new Map<string, string>();
 	/** The next user message is the turn's own prompt, which the client already shows. */
 	private promptPending = false;
 
@@ -57,6 +59,16 @@ export class UpdateMapper {
 			}
 			case "tool_execution_end":
 				return [this.finished(event.toolCallId, event.result.content, event.isError)];
+			// The permission check runs after execution starts: the call is pending again while it asks.
+			case "approval_request":
+				this.asking.set(event.id, event.toolCallId);
+				return [{ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, status: "pending" }];
+			case "approval_end": {
+				const toolCallId = this.asking.get(event.id);
+				this.asking.delete(event.id);
+				const runs = event.decision === "allow" || event.decision === "always";
+				return toolCallId && runs ? [{ sessionUpdate: "tool_call_update", toolCallId, status: "in_progress" }] : [];
+			}
 			case "notice":
 				// Command output (`/help`, `/model`) and warnings: shown as the agent's text, one line each.
 				return [chunk("agent_message_chunk", `${event.level === "info" ? "" : `${capitalise(event.level)}: `}${event.text}\n`)];

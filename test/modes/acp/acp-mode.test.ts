@@ -85,6 +85,9 @@ describe("acp mode", () => {
 			status: "pending",
 			rawInput: { command: "echo approved > made.txt" },
 		});
+		// Running, then pending again while it asks, then running once allowed.
+		const statuses = updates.flatMap((u) => (u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_a" ? [u.status] : []));
+		expect(statuses).toEqual(["in_progress", "pending", "in_progress", "completed"]);
 		const endOf = (id: string) =>
 			updates.find(
 				(u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === id && (u.status === "completed" || u.status === "failed"),
@@ -177,6 +180,8 @@ describe("acp mode", () => {
 		const second = start(home);
 		const init = await initialize(second);
 		expect(init.agentCapabilities?.loadSession).toBe(true);
+		const listed = await second.agent.request("session/list", { cwd: home.cwd });
+		expect(listed.sessions).toEqual([{ sessionId, cwd: home.cwd, title: "what is in a.txt?", updatedAt: expect.any(String) }]);
 		const loaded = await second.agent.request("session/load", { sessionId, cwd: home.cwd, mcpServers: [] });
 		expect(loaded?.modes?.currentModeId).toBe("ask");
 		const replay = second.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
