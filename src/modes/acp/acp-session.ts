@@ -1,5 +1,6 @@
-// One ACP session: a Rudder session and what its client sees of it. Events become `session/update`s
-// (in order: each waits for the one before), a prompt is a turn that ends with a stop reason, approvals
+// One ACP session: a Rudder session and what its client sees of it. Events become `session/update`s,
+// sent at once (the SDK writes messages in the order they are sent, so updates, fs requests and the
+// prompt's response reach the client in event order), a prompt is a turn that ends with a stop reason, approvals
 // become `session/request_permission`, permission modes are the session's modes.
 import type { AgentContext, PromptResponse, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../session/agent-session.js";
@@ -22,7 +23,7 @@ interface Turn {
 
 export class AcpSession {
 	private readonly mapper: UpdateMapper;
-	/** The last update sent; the next is sent after it, so the client sees them in event order. */
+	/** The last update sent (written once it settles). */
 	private sent: Promise<void> = Promise.resolve();
 	private turn?: Turn;
 	/** The open `session/request_permission`, withdrawn on cancel. */
@@ -42,9 +43,9 @@ export class AcpSession {
 		return { currentModeId: this.session.getState().permissionMode ?? "ask", availableModes: SESSION_MODES };
 	}
 
-	/** Sends `update` after every update before it; a closed connection drops it. */
+	/** Sends `update` now; a closed connection drops it. */
 	send(update: SessionUpdate): Promise<void> {
-		this.sent = this.sent.then(() => this.client.notify("session/update", { sessionId: this.id, update })).catch(() => {});
+		this.sent = this.client.notify("session/update", { sessionId: this.id, update }).catch(() => {});
 		return this.sent;
 	}
 
@@ -139,7 +140,6 @@ export class AcpSession {
 		const why = request.kind === "unsandboxed" ? `It failed inside the sandbox: ${request.reason}` : request.reason;
 		let response: ReturnType<typeof approvalResponseOf>;
 		try {
-			await this.sent;
 			const answer = await this.client.request(
 				"session/request_permission",
 				{

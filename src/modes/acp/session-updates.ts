@@ -106,7 +106,8 @@ export class UpdateMapper {
 			sessionUpdate: "tool_call_update",
 			toolCallId,
 			status: isError ? "failed" : "completed",
-			content: [...this.diffOf(toolCallId), ...resultContent(content)],
+			// A failed edit changed nothing: its diff is no longer shown.
+			content: [...(isError ? [] : this.diffOf(toolCallId)), ...resultContent(content)],
 		};
 		this.announced.delete(toolCallId);
 		return update;

@@ -163,6 +163,21 @@ describe("session updates", () => {
 		});
 	});
 
+	it("a failed edit changed nothing: its end shows the error without the diff", () => {
+		const cwd = tempDir();
+		writeFileSync(join(cwd, "a.txt"), "x\n");
+		const mapper = new UpdateMapper(cwd);
+		mapper.updatesFor({ type: "tool_execution_start", toolCallId: "c2", toolName: "write", args: { path: "a.txt", content: "y" } });
+		const [end] = mapper.updatesFor({
+			type: "tool_execution_end",
+			toolCallId: "c2",
+			toolName: "write",
+			result: { content: [{ type: "text", text: "Cannot write a.txt: read it first" }], details: {} },
+			isError: true,
+		});
+		expect(end).toMatchObject({ status: "failed", content: [{ type: "content", content: { text: "Cannot write a.txt: read it first" } }] });
+	});
+
 	it("replays a transcript: thinking, text, and tool calls with their results (an interrupted call failed)", () => {
 		const messages = [
 			{ role: "user", content: "hi", timestamp: 0 },
