@@ -40,7 +40,7 @@ const MODE_TEXT: Readonly<Record<PermissionMode, { name: string; description: st
 	ask: { name: "Ask", description: "Reads run; edits and commands ask first" },
 	"auto-edit": { name: "Auto-edit", description: "Reads and edits in the workspace run; commands ask first" },
 	plan: { name: "Plan", description: "Read only: no edits, no commands" },
-	yolo: { name: "Yolo", description: "Nothing asks (deny rules and the workspace still apply)" },
+	yolo: { name: "Yolo", description: "Nothing asks; only deny rules still refuse" },
 };
 
 export const SESSION_MODES: SessionMode[] = PERMISSION_MODES.map((id) => ({ id, ...MODE_TEXT[id] }));

@@ -273,6 +273,10 @@ describe("acp mode", () => {
 		expect(agentText(c.updates)).toBe("still here");
 		expect(c.stderr()).not.toMatch(/\n\s+at /);
 		expect(await c.end()).toBe(0);
+		// A client that skips initialize is told so.
+		const early = start(home);
+		await expect(early.agent.request("session/new", { cwd: home.cwd, mcpServers: [] })).rejects.toMatchObject({ code: -32600 });
+		expect(await early.end()).toBe(0);
 	});
 });
 
