@@ -4,7 +4,7 @@
 // become `session/request_permission`, permission modes are the session's modes.
 import type { AgentContext, PromptResponse, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../session/agent-session.js";
-import type { ApprovalRequest, SessionEvent } from "../../session/types.js";
+import type { ApprovalRequest, RunPhase, SessionEvent } from "../../session/types.js";
 import { internalError, invalidParams, invalidRequest } from "./acp-error.js";
 import { approvalResponseOf, isPermissionMode, permissionOptions, SESSION_MODES } from "./permission-options.js";
 import { type PromptInput, promptInput } from "./prompt-content.js";
@@ -19,6 +19,13 @@ const EDITOR_OWNED_COMMANDS = new Set(["quit", "exit"]);
 interface Turn {
 	done: Promise<PromptResponse>;
 	cancelled: boolean;
+	/** Error notices while it ran (also shown as message chunks). */
+	errors: string[];
+}
+
+/** The model run has ended; the session is saving or compacting after it (as rpc mode reads the phase). */
+function isSettling(phase: RunPhase): boolean {
+	return (phase.kind === "running" && phase.settling === true) || (phase.kind === "compacting" && phase.reason !== "manual");
 }
 
 export class AcpSession {
@@ -70,21 +77,29 @@ export class AcpSession {
 
 	/**
 	 * `session/prompt`. While a turn runs the prompt steers it (Rudder's steering: it reaches the model
-	 * at its next step) and its response is that turn's; otherwise it starts a turn.
+	 * at its next step) and its response is that turn's; otherwise it starts a turn. A turn whose run
+	 * has not started yet, or has ended (it is saving), takes no steering: the prompt waits for it and
+	 * starts the next turn.
 	 */
 	async prompt(blocks: Parameters<typeof promptInput>[0]): Promise<PromptResponse> {
 		const input = promptInput(blocks);
-		if (this.turn) {
+		const running = this.turn;
+		const phase = this.session.getState().phase;
+		if (running && phase.kind !== "idle" && !isSettling(phase)) {
 			await this.session.submit(input.text, { images: input.images });
-			return this.turn.done;
+			return running.done;
 		}
-		// A run that ended a moment ago may still be saving: start after it.
-		await this.session.waitForIdle();
-		const turn: Turn = { cancelled: false, done: Promise.resolve({ stopReason: "end_turn" }) };
-		turn.done = this.runTurn(input, turn).finally(() => {
+		// The turn is claimed before the first await, so two prompts sent together never both start one.
+		const turn: Turn = { cancelled: false, errors: [], done: Promise.resolve({ stopReason: "end_turn" }) };
+		this.turn = turn;
+		turn.done = (async () => {
+			await running?.done.catch(() => {});
+			// A run that ended a moment ago may still be saving: start after it.
+			await this.session.waitForIdle();
+			return this.runTurn(input, turn);
+		})().finally(() => {
 			if (this.turn === turn) this.turn = undefined;
 		});
-		this.turn = turn;
 		return turn.done;
 	}
 
@@ -94,8 +109,12 @@ export class AcpSession {
 		const outcome = await this.session.submit(input.text, { images: input.images });
 		if (outcome.kind === "prompted" || outcome.kind === "shell") await this.session.waitForIdle();
 		await this.sent;
-		const end = turnEnd(this.session.getState().messages.slice(start), turn.cancelled);
+		const added = this.session.getState().messages.slice(start);
+		const end = turnEnd(added, turn.cancelled);
 		if ("error" in end) throw internalError(end.error.split("\n")[0] ?? "");
+		// A run that could not start (no key for the provider) or a command that failed: the error, not end_turn.
+		const [failure] = turn.errors;
+		if (failure !== undefined && !added.some((m) => (m as { role?: string }).role === "assistant")) throw internalError(failure);
 		return { stopReason: end.stopReason satisfies StopReason };
 	}
 
@@ -127,6 +146,7 @@ export class AcpSession {
 
 	private onEvent(event: SessionEvent): void {
 		for (const update of this.mapper.updatesFor(event)) void this.send(update);
+		if (event.type === "notice" && event.level === "error") this.turn?.errors.push(event.text.split("\n")[0] ?? "");
 		if (event.type === "approval_request") void this.askPermission(event);
 		else if (event.type === "permissions_changed") void this.send({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
 	}

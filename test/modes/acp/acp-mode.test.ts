@@ -130,6 +130,84 @@ describe("acp mode", () => {
 		expect(await c.end()).toBe(0);
 	});
 
+	it("slash commands: /help answers in message chunks (end_turn, no model call); a failing command is the prompt's error", {
+		timeout: LONG,
+	}, async () => {
+		const { server, home } = await cli.setUp();
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		const help = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/help" }] });
+		expect(help.stopReason).toBe("end_turn");
+		expect(agentText(c.updates)).toContain("/compact");
+		await expect(
+			c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "/model no-such-model" }] }),
+		).rejects.toMatchObject({ code: -32603, message: 'Internal error: No model matches "no-such-model" (list them with /model)' });
+		expect(server.requests).toHaveLength(0);
+		expect(await c.end()).toBe(0);
+	});
+
+	it("two prompts sent together: the first starts the turn, the second steers it; both answer when it ends", {
+		timeout: LONG,
+	}, async () => {
+		const { server, home } = await cli.setUp();
+		server.enqueue({ kind: "sse", chunks: textRecords(["one"]) });
+		server.enqueue({ kind: "sse", chunks: textRecords(["two"]) });
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		const first = c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "first" }] });
+		const second = c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "second" }] });
+		expect(await Promise.all([first, second])).toEqual([{ stopReason: "end_turn" }, { stopReason: "end_turn" }]);
+		expect(server.requests).toHaveLength(2);
+		expect(JSON.stringify(server.requests[0]?.body.messages)).not.toContain("second");
+		expect(server.requests[1]?.body.messages.at(-1)).toMatchObject({ role: "user", content: "second" });
+		expect(agentText(c.updates)).toBe("onetwo");
+		expect(await c.end()).toBe(0);
+	});
+
+	it("session/cancel while a permission request is open: the request is withdrawn, the call never runs, the turn is cancelled", {
+		timeout: LONG,
+	}, async () => {
+		const { server, home } = await cli.setUp();
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo ran > ran.txt" }, "call_x")] });
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		c.answer = async () => {
+			await c.agent.notify("session/cancel", { sessionId });
+			// An editor closes its dialog on $/cancel_request and answers "cancelled".
+			return { outcome: { outcome: "cancelled" } };
+		};
+		const response = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+		expect(response.stopReason).toBe("cancelled");
+		expect(existsSync(join(home.cwd, "ran.txt"))).toBe(false);
+		expect(server.requests).toHaveLength(1);
+		expect(await c.end()).toBe(0);
+	});
+
+	it("with the editor's files, an edit in ask mode still asks first; rejected, nothing is written", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		const file = join(home.cwd, "keep.txt");
+		writeFileSync(file, "keep\n");
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("read", { path: "keep.txt" }, "call_r")] });
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("write", { path: "keep.txt", content: "gone" }, "call_w")] });
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("read", { path: "/etc/hostname" }, "call_o")] });
+		server.enqueue({ kind: "sse", chunks: textRecords(["ok"]) });
+		const c = start(home, [], true);
+		await initialize(c, true);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		c.answer = () => ({ outcome: { outcome: "selected", optionId: "reject_once" } });
+		await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+		expect(c.permissionRequests.map((r) => [r.toolCall.toolCallId, r.toolCall.kind])).toEqual([
+			["call_w", "edit"],
+			["call_o", "read"],
+		]);
+		expect(c.writes).toEqual([]);
+		expect(readFileSync(file, "utf8")).toBe("keep\n");
+		expect(await c.end()).toBe(0);
+	});
+
 	it("session/cancel mid-stream: the prompt ends cancelled and the model's HTTP stream is closed", { timeout: LONG }, async () => {
 		const { server, home } = await cli.setUp();
 		const pieces = Array.from({ length: 40 }, (_, i) => `word${i} `);
