@@ -51,12 +51,14 @@ export function clientFileTools(files: ClientFiles, cwd: string, ownRead: Execut
 			if (IMAGE_FILE.test(params.path)) return ownRead(toolCallId, params, signal, onUpdate);
 			const absolute = resolveToolPath(params.path, cwd);
 			const line = params.offset ?? 1;
-			const text = await files.read(absolute, { line, limit: params.limit ?? DEFAULT_MAX_LINES }, signal);
+			const limit = Math.min(params.limit ?? DEFAULT_MAX_LINES, DEFAULT_MAX_LINES);
+			// One line more than asked for tells whether the file goes on (the editor does not say how long it is).
+			const lines = splitLines(await files.read(absolute, { line, limit: limit + 1 }, signal));
 			seen.add(absolute);
-			const cut = truncateHead(text, { maxLines: DEFAULT_MAX_LINES, maxBytes: DEFAULT_MAX_BYTES });
-			const more = cut.truncated
-				? `\n\n[Showing lines ${line}-${line + cut.outputLines - 1}. Use offset=${line + cut.outputLines} to continue.]`
-				: "";
+			const cut = truncateHead(lines.slice(0, limit).join("\n"), { maxLines: limit, maxBytes: DEFAULT_MAX_BYTES });
+			const goesOn = cut.truncated || lines.length > limit;
+			const next = line + cut.outputLines;
+			const more = goesOn ? `\n\n[Showing lines ${line}-${next - 1}. Use offset=${next} to continue.]` : "";
 			return textResult(`${cut.content}${more}`, {});
 		},
 		write: async (_toolCallId, params: { path: string; content: string }, signal) => {
@@ -95,6 +97,13 @@ export function routeFilesThroughClient(tools: readonly AgentTool[], files: Clie
 const missingRead: Execute = async () => {
 	throw new Error("Images cannot be read in this session (the read tool is off)");
 };
+
+/** Lines of `text`; a final newline ends the last line rather than starting an empty one. */
+function splitLines(text: string): string[] {
+	const lines = text.split("\n");
+	if (lines.length > 1 && lines.at(-1) === "") lines.pop();
+	return lines;
+}
 
 function textResult<T>(text: string, details: T): AgentToolResult<T> {
 	return { content: [{ type: "text", text }], details };

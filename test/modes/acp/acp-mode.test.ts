@@ -121,7 +121,7 @@ describe("acp mode", () => {
 		const response = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "fix it" }] });
 		expect(response.stopReason).toBe("end_turn");
 		// The model read the buffer, not the disk; the edit went to the editor, the disk is untouched.
-		expect(server.requests[1]?.body.messages.find((m: any) => m.role === "tool")?.content).toBe("unsaved line\n");
+		expect(server.requests[1]?.body.messages.find((m: any) => m.role === "tool")?.content).toBe("unsaved line");
 		expect(c.writes).toEqual([{ path: file, content: "edited line\n" }]);
 		expect(readFileSync(file, "utf8")).toBe("on disk\n");
 		expect(c.permissionRequests).toEqual([]);
