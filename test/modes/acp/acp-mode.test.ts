@@ -1,5 +1,6 @@
 // `rudder --mode acp` driven by the official SDK's client side (built CLI, scripted model on 127.0.0.1).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { textRecords, toolCallBody } from "../../helpers/openai-chunks.js";
@@ -208,6 +209,51 @@ describe("acp mode", () => {
 		expect(await c.end()).toBe(0);
 	});
 
+	it("the model's thinking streams as agent_thought_chunk, its answer as agent_message_chunk", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		server.enqueue({ kind: "sse", chunks: [openAiRecords([{ reasoning_content: "weighing it" }, { content: "the answer" }], "stop")] });
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		expect(await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "think" }] })).toEqual({
+			stopReason: "end_turn",
+		});
+		const kinds = c.updates.map((n) => n.update).filter((u) => u.sessionUpdate !== "available_commands_update");
+		expect(kinds).toEqual([
+			{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "weighing it" } },
+			{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "the answer" } },
+		]);
+		expect(await c.end()).toBe(0);
+	});
+
+	it("the sandbox applies as in the terminal: a command that failed inside asks again with outside / inside with network / reject", {
+		timeout: LONG,
+	}, async () => {
+		const listener = createServer((socket) => socket.end("pong\n"));
+		await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+		try {
+			const port = (listener.address() as AddressInfo).port;
+			const { server, home } = await cli.setUp();
+			const command = `head -1 < /dev/tcp/127.0.0.1/${port}`;
+			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command }, "call_n")] });
+			server.enqueue({ kind: "sse", chunks: textRecords(["ok"]) });
+			const c = start(home);
+			await initialize(c);
+			const { sessionId } = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+			const answers = ["allow_once", "allow_network"];
+			c.answer = () => ({ outcome: { outcome: "selected", optionId: answers.shift() ?? "reject_once" } });
+			await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "ping" }] });
+			expect(c.permissionRequests).toHaveLength(2);
+			const retry = c.permissionRequests[1];
+			expect(retry?.options.map((o) => o.optionId)).toEqual(["allow_once", "allow_network", "reject_once"]);
+			expect(JSON.stringify(retry?.toolCall.content)).toContain("It failed inside the sandbox");
+			expect(server.requests[1]?.body.messages.find((m: any) => m.role === "tool")?.content).toBe("pong");
+			expect(await c.end()).toBe(0);
+		} finally {
+			await new Promise<void>((resolve) => listener.close(() => resolve()));
+		}
+	});
+
 	it("session/cancel mid-stream: the prompt ends cancelled and the model's HTTP stream is closed", { timeout: LONG }, async () => {
 		const { server, home } = await cli.setUp();
 		const pieces = Array.from({ length: 40 }, (_, i) => `word${i} `);
@@ -358,9 +404,14 @@ describe("acp mode", () => {
 	});
 });
 
-/** A text answer that ends with `reason` (OpenAI chat-completions records). */
-function finishing(text: string, reason: string): string {
+/** OpenAI chat-completions records: one per delta, then the finish reason. */
+function openAiRecords(deltas: object[], reason: string): string {
 	const base = { id: "chatcmpl-test", object: "chat.completion.chunk", created: 1, model: "mock-1" };
 	const record = (delta: object, finish: string | null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
-	return sse([record({ role: "assistant", content: text }, null), record({}, reason)], { done: true });
+	return sse([record({ role: "assistant" }, null), ...deltas.map((d) => record(d, null)), record({}, reason)], { done: true });
+}
+
+/** A text answer that ends with `reason`. */
+function finishing(text: string, reason: string): string {
+	return openAiRecords(text ? [{ content: text }] : [], reason);
 }
