@@ -112,7 +112,7 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 			guarded(async ({ params, client }) => {
 				const session = await open(client, params.cwd);
 				afterResponse(session, params.mcpServers ?? []);
-				return { sessionId: session.id, modes: session.modes() };
+				return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() };
 			}),
 		)
 		.onRequest(
@@ -124,7 +124,7 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 				const session = await open(client, params.cwd, params.sessionId);
 				await session.replay();
 				afterResponse(session, params.mcpServers ?? []);
-				return { modes: session.modes() };
+				return { modes: session.modes(), configOptions: session.configOptions() };
 			}),
 		)
 		.onRequest(
@@ -152,6 +152,12 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 				sessionOf(params.sessionId).setMode(params.modeId);
 				return {};
 			}),
+		)
+		.onRequest(
+			"session/set_config_option",
+			guarded(async ({ params }) => ({
+				configOptions: await sessionOf(params.sessionId).setConfigOption(params.configId, params.value),
+			})),
 		)
 		.onRequest(
 			"session/close",

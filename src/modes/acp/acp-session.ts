@@ -2,10 +2,18 @@
 // sent at once (the SDK writes messages in the order they are sent, so updates, fs requests and the
 // prompt's response reach the client in event order), a prompt is a turn that ends with a stop reason, approvals
 // become `session/request_permission`, permission modes are the session's modes.
-import type { AgentContext, PromptResponse, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type {
+	AgentContext,
+	PromptResponse,
+	SessionConfigOption,
+	SessionModeState,
+	SessionUpdate,
+	StopReason,
+} from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../session/agent-session.js";
 import type { ApprovalRequest, RunPhase, SessionEvent } from "../../session/types.js";
 import { internalError, invalidParams, invalidRequest } from "./acp-error.js";
+import { configOptionsOf, setConfigOption } from "./config-options.js";
 import { approvalResponseOf, isPermissionMode, permissionOptions, SESSION_MODES } from "./permission-options.js";
 import { type PromptInput, promptInput } from "./prompt-content.js";
 import { replayUpdates, UpdateMapper } from "./session-updates.js";
@@ -44,6 +52,16 @@ export class AcpSession {
 	) {
 		this.mapper = new UpdateMapper(session.cwd);
 		this.unsubscribe = session.subscribe((event) => this.onEvent(event));
+	}
+
+	/** The model and thinking level the editor can pick. */
+	configOptions(): SessionConfigOption[] {
+		return configOptionsOf(this.session);
+	}
+
+	async setConfigOption(configId: string, value: unknown): Promise<SessionConfigOption[]> {
+		await setConfigOption(this.session, configId, value);
+		return this.configOptions();
 	}
 
 	modes(): SessionModeState {
@@ -149,6 +167,7 @@ export class AcpSession {
 		if (event.type === "notice" && event.level === "error") this.turn?.errors.push(event.text.split("\n")[0] ?? "");
 		if (event.type === "approval_request") void this.askPermission(event);
 		else if (event.type === "permissions_changed") void this.send({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
+		else if (event.type === "model_changed") void this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
 	}
 
 	/** An approval as `session/request_permission`, after the tool call it names has been announced. */

@@ -254,6 +254,31 @@ describe("acp mode", () => {
 		}
 	});
 
+	it("the model and thinking level are config options: the editor's pick is the next request's model", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp({ modelIds: ["mock-1", "mock-2"] });
+		server.enqueue({ kind: "sse", chunks: textRecords(["from two"]) });
+		const c = start(home);
+		await initialize(c);
+		const created = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
+		const model = created.configOptions?.find((o) => o.id === "model");
+		expect(model).toMatchObject({ type: "select", category: "model", currentValue: "mock/mock-1" });
+		expect(model?.type === "select" && model.options.map((o) => ("value" in o ? o.value : ""))).toEqual(["mock/mock-1", "mock/mock-2"]);
+		expect(created.configOptions?.find((o) => o.id === "thinking")).toMatchObject({ category: "thought_level", currentValue: "off" });
+		const { sessionId } = created;
+		const set = await c.agent.request("session/set_config_option", { sessionId, configId: "model", value: "mock/mock-2" });
+		expect(set.configOptions.find((o) => o.id === "model")?.currentValue).toBe("mock/mock-2");
+		await c.waitForUpdate((n) => n.update.sessionUpdate === "config_option_update");
+		await expect(c.agent.request("session/set_config_option", { sessionId, configId: "model", value: "mock/nope" })).rejects.toMatchObject({
+			code: -32602,
+		});
+		await expect(c.agent.request("session/set_config_option", { sessionId, configId: "colour", value: "red" })).rejects.toMatchObject({
+			code: -32602,
+		});
+		await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
+		expect(server.requests[0]?.body.model).toBe("mock-2");
+		expect(await c.end()).toBe(0);
+	});
+
 	it("session/cancel mid-stream: the prompt ends cancelled and the model's HTTP stream is closed", { timeout: LONG }, async () => {
 		const { server, home } = await cli.setUp();
 		const pieces = Array.from({ length: 40 }, (_, i) => `word${i} `);
