@@ -11,7 +11,7 @@ import type {
 	StopReason,
 } from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../session/agent-session.js";
-import type { ApprovalRequest, RunPhase, SessionEvent } from "../../session/types.js";
+import type { ApprovalRequest, RunPhase, SessionEvent, SessionState } from "../../session/types.js";
 import { internalError, invalidParams, invalidRequest } from "./acp-error.js";
 import { configOptionsOf, setConfigOption } from "./config-options.js";
 import { approvalResponseOf, isPermissionMode, permissionOptions, SESSION_MODES } from "./permission-options.js";
@@ -29,6 +29,16 @@ interface Turn {
 	cancelled: boolean;
 	/** Error notices while it ran (also shown as message chunks). */
 	errors: string[];
+}
+
+/** Context use after a turn (input tokens of the last request, of the model's window) and the session's cost so far. */
+function usageUpdate(state: SessionState): SessionUpdate {
+	return {
+		sessionUpdate: "usage_update",
+		used: state.contextTokens,
+		size: state.contextWindow,
+		...(state.totals.cost > 0 ? { cost: { amount: state.totals.cost, currency: "USD" } } : {}),
+	};
 }
 
 /** The model run has ended; the session is saving or compacting after it (as rpc mode reads the phase). */
@@ -126,6 +136,8 @@ export class AcpSession {
 		this.mapper.turnStarted();
 		const outcome = await this.session.submit(input.text, { images: input.images });
 		if (outcome.kind === "prompted" || outcome.kind === "shell") await this.session.waitForIdle();
+		await this.runLateMessages(turn);
+		void this.send(usageUpdate(this.session.getState()));
 		await this.sent;
 		const added = this.session.getState().messages.slice(start);
 		const end = turnEnd(added, turn.cancelled);
@@ -134,6 +146,20 @@ export class AcpSession {
 		const [failure] = turn.errors;
 		if (failure !== undefined && !added.some((m) => (m as { role?: string }).role === "assistant")) throw internalError(failure);
 		return { stopReason: end.stopReason satisfies StopReason };
+	}
+
+	/**
+	 * Steering or a follow-up that arrived after the run's last look at its queues (as its model call
+	 * ended) would wait for the next prompt; the turn runs it instead, as one message.
+	 */
+	private async runLateMessages(turn: Turn): Promise<void> {
+		while (!turn.cancelled) {
+			const queued = this.session.takeQueuedMessages();
+			const late = [...queued.steering, ...queued.followUp];
+			if (late.length === 0) return;
+			const outcome = await this.session.submit(late.join("\n\n"));
+			if (outcome.kind === "prompted") await this.session.waitForIdle();
+		}
 	}
 
 	/** `session/cancel`: everything stops at once, as Esc in the terminal (queued messages are dropped). */
