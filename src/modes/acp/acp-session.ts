@@ -1,7 +1,7 @@
 // One ACP session: a Rudder session and what its client sees of it. Events become `session/update`s,
 // sent at once (the SDK writes messages in the order they are sent, so updates, fs requests and the
-// prompt's response reach the client in event order), a prompt is a turn that ends with a stop reason, approvals
-// become `session/request_permission`, permission modes are the session's modes.
+// prompt's response reach the client in event order); a prompt is a turn that ends with a stop reason;
+// approvals become `session/request_permission`; permission modes are the session's modes.
 import type {
 	AgentContext,
 	PromptResponse,
@@ -31,7 +31,7 @@ interface Turn {
 	errors: string[];
 }
 
-/** Context use after a turn (input tokens of the last request, of the model's window) and the session's cost so far. */
+/** Context use after a turn (the last request's tokens, of the model's window) and the session's cost so far. */
 function usageUpdate(state: SessionState): SessionUpdate {
 	return {
 		sessionUpdate: "usage_update",
