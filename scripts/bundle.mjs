@@ -62,6 +62,8 @@ rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 // main script from source, never parses them (docs/startup.md: parsing leaves its memory behind).
 const VENDOR_GROUPS = {
 	mcp: { packages: ["@modelcontextprotocol/sdk"], lazy: true },
+	// The ACP SDK with its schemas (~165 KB), for `--mode acp` only.
+	acp: { packages: ["@agentclientprotocol/sdk"], lazy: true },
 	highlight: { packages: ["highlight.js"], lazy: true },
 	typebox: { packages: ["typebox"] },
 	react: { packages: ["react", "react-reconciler", "scheduler"] },

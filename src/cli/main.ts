@@ -93,6 +93,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		demo: async () => (await import("../ai/providers/demo.js")).registerDemoProvider(),
 	});
 	if (!choice.ok) return fail(choice.message, choice.exitCode);
+	if (mode === "acp") return await runAcpMode(args, { env, registry, model: choice.model });
 
 	let prompt = args.message;
 	if (mode === "print" || mode === "json") {
@@ -162,11 +163,64 @@ async function runMode(
 					fullUpdates: args.rpcFullUpdates,
 				},
 			);
+		case "acp":
+			throw new Error("acp mode opens its sessions itself (runAcpMode)");
 		case "interactive": {
 			const { runInteractive } = await import("../modes/interactive.js");
 			return await runInteractive(session, { initialPrompt: prompt || undefined, ...app });
 		}
 	}
+}
+
+/**
+ * ACP mode: no session up front; the editor opens them (`session/new`, `session/load`), each in its own
+ * folder with that folder's settings and permissions, and the model, tools and flags of this command.
+ */
+async function runAcpMode(
+	args: CliArgs,
+	base: { env: Record<string, string | undefined>; registry: UserModels; model: Model },
+): Promise<number> {
+	const picked = [args.continue && "--continue", args.resume && "--resume", args.session !== undefined && "--session"].filter(Boolean);
+	if (picked.length > 0) return fail(`${picked.join(", ")}: in acp mode the editor picks the session (session/new, session/load)`, 2);
+	const { env, registry } = base;
+	const [{ runAcp }, { createAgentSession }, { findSession, listSessions }] = await Promise.all([
+		import("../modes/acp/acp-mode.js"),
+		import("../session/assemble.js"),
+		import("../session/session-store.js"),
+	]);
+	const persist = !args.noSession;
+	return await runAcp(
+		{ stdin: process.stdin, stdout },
+		{
+			version: readVersion(),
+			sessions: {
+				persist,
+				hasSaved: (cwd, id) => listSessions(cwd, env).some((s) => s.id === id),
+				list: (cwd) => listSessions(cwd, env),
+				open: async (cwd, savedId) => {
+					const permissions = await setUpPermissions(args, "acp", cwd, env);
+					if (!permissions.ok) throw new Error(permissions.message);
+					const path = savedId === undefined ? undefined : findSession(cwd, savedId, env).path;
+					return await createAgentSession({
+						cwd,
+						// A loaded session keeps the model it was using unless a flag names one.
+						model: path && !args.model && !args.provider ? undefined : base.model,
+						thinkingLevel: args.thinking,
+						tools: args.tools,
+						systemPrompt: args.systemPrompt,
+						appendSystemPrompt: args.appendSystemPrompt,
+						sessionMode: path ? { kind: "file", path } : persist ? { kind: "new" } : { kind: "none" },
+						registry,
+						settings: loadSettingsChecked({ cwd, env }).settings,
+						env,
+						apiKey: args.apiKey,
+						permissions: permissions.setup,
+						approvals: "prompt",
+					});
+				},
+			},
+		},
+	);
 }
 
 /**
