@@ -11,8 +11,9 @@ import type {
 	BeforeToolCallContext,
 	BeforeToolCallResult,
 } from "../agent/types.js";
-import { decide, type Target, targetOf } from "./policy.js";
+import { decide, needsShellParser, type Target, targetOf } from "./policy.js";
 import { type ApprovalPreview, previewCall } from "./preview.js";
+import { loadShellParser } from "./shell-parse.js";
 import type { PermissionMode, PermissionPolicy, PermissionRule, ToolRequest } from "./types.js";
 
 export interface ApprovalRequest {
@@ -128,6 +129,8 @@ export class PermissionGate {
 	readonly beforeToolCall = async (ctx: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> => {
 		const request: ToolRequest = { tool: ctx.toolCall.name, args: (ctx.args ?? {}) as Record<string, unknown> };
 		const target = targetOf(request, this.policy);
+		// Command rules are judged on a parse; the parser loads on the first command that needs it.
+		if (target.kind === "run" && needsShellParser(this.policy)) await loadShellParser().catch(() => undefined);
 		const verdict = await this.verdict(ctx, request, target, signal);
 		if (verdict === undefined && target.path !== undefined && PINNED_TOOLS.has(request.tool)) {
 			// Bounded: an entry is taken when its call runs; calls that never ran leave few.

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../../src/permissions/policy.js";
 import { parseRule, splitCommand } from "../../src/permissions/rules.js";
+import { loadShellParser } from "../../src/permissions/shell-parse.js";
 import type { PermissionMode, PermissionPolicy } from "../../src/permissions/types.js";
 import { createWorkspace, realTarget } from "../../src/permissions/workspace.js";
 
@@ -15,7 +16,9 @@ const ws = join(root, "ws");
 const outside = join(root, "outside");
 const extra = join(root, "extra");
 
-beforeAll(() => {
+beforeAll(async () => {
+	// Command rules are judged on a parse; the gate loads the parser before deciding, this table directly.
+	await loadShellParser();
 	for (const dir of [ws, outside, extra, join(ws, "src"), join(ws, ".git"), join(ws, "secrets", "deep")])
 		mkdirSync(dir, { recursive: true });
 	writeFileSync(join(ws, "src", "a.ts"), "a");
