@@ -212,6 +212,7 @@ function sessionTools(
 			beforeMutate: (path) => beforeMutate.target?.(path) ?? Promise.resolve(),
 			bash: { wrapSpawn: permissions.wrapSpawn },
 			deniedPaths: permissions.deniedPaths,
+			linkedReads: permissions.linkedReads,
 			checkedPath: (id) => permissions.gate.takeCheckedPath(id),
 		},
 		c.env,

@@ -12,6 +12,7 @@ import type { PermissionMode } from "../permissions/types.js";
 import { realTarget } from "../permissions/workspace.js";
 import { createBashTool } from "../tools/bash.js";
 import type { PathDenial } from "../tools/denied-paths.js";
+import type { LinkCheck } from "../tools/linked-outside.js";
 import { type CommandSandbox, looksLikeSandboxDenial, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
 import { globalSettingsPath, projectSettingsPath, readSettingsChecked } from "./settings.js";
 
@@ -187,6 +188,15 @@ export class SessionPermissions {
 		const cwd = this.gate.workspace[0] ?? this.options.cwd;
 		return (realPath, isDirectory) => denyingRule(rules, tool, realPath, cwd, isDirectory, false)?.text;
 	};
+
+	/**
+	 * Links grep, find and ls meet: followed only where a read of the target would not ask
+	 * (linked-outside.ts); a target a deny rule names is left to `deniedPaths`, which hides and counts it.
+	 */
+	readonly linkedReads =
+		(tool: string): LinkCheck =>
+		(realTarget) =>
+			this.gate.decide({ tool, args: { path: realTarget } }).kind !== "ask";
 
 	/** The bash tool's launch hook: sandboxed unless yolo or no sandbox is available. */
 	readonly wrapSpawn = (file: string, args: string[], cwd: string): { file: string; args: string[] } => {
