@@ -172,9 +172,13 @@ export function decide(request: ToolRequest, policy: PermissionPolicy, target = 
 			if (!target.inside) return { kind: "ask", reason: `${describe(request, target)} is outside the workspace` };
 			if (inProtectedFolder(policy, target.path as string))
 				return { kind: "ask", reason: `${describe(request, target)} is in a protected folder (${PROTECTED_FOLDERS.join(", ")})` };
-			return policy.mode === "auto-edit" ? { kind: "allow" } : { kind: "ask", reason: `${describe(request, target)} changes a file` };
+			return policy.mode === "auto-edit" || policy.mode === "auto"
+				? { kind: "allow" }
+				: { kind: "ask", reason: `${describe(request, target)} changes a file` };
 		case "run":
-			return { kind: "ask", reason: "commands ask first" };
+			// The sandbox carries the risk: only leaving it (afterToolCall's rerun) asks.
+			if (policy.mode === "auto" && policy.sandboxed) return { kind: "allow" };
+			return { kind: "ask", reason: policy.mode === "auto" ? "commands ask first: there is no sandbox" : "commands ask first" };
 		default:
 			return { kind: "ask", reason: `${request.tool} is not a built-in tool` };
 	}

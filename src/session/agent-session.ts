@@ -14,6 +14,7 @@ import { type LoadedMcpConfig, loadMcpConfig } from "../extensions/mcp/config.js
 import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
 import { formatSkillsForPrompt, loadSkills, type Skill } from "../extensions/skills.js";
 import type { ApprovalResponse } from "../permissions/gate.js";
+import type { RuleAdmin } from "../permissions/rule-admin.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { childEnv } from "../safety/child-env.js";
 import { processSecrets, redactSecrets } from "../safety/secrets.js";
@@ -195,6 +196,7 @@ function sessionPermissions(options: CreateAgentSessionOptions, cwd: string, env
 	if (options.permissionMode) {
 		setup.resolved.policy = { ...setup.resolved.policy, mode: options.permissionMode };
 		setup.resolved.yoloChosen = options.permissionMode === "yolo";
+		setup.resolved.modeChosen = true;
 	}
 	return new SessionPermissions({ cwd, env, setup, channel: options.approvals ?? "print", sandboxFactory: options.sandboxFactory });
 }
@@ -431,6 +433,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	setPermissionMode(mode: PermissionMode): void {
 		this.permissions.setMode(mode);
+	}
+
+	/** List, add and remove rules, in force and in their files (the /permissions screen). */
+	permissionRules(): RuleAdmin {
+		return this.permissions.rules;
 	}
 
 	permissionDetails() {

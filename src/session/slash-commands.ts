@@ -114,7 +114,7 @@ export const slashCommands: readonly SlashCommand[] = [
 	{
 		name: "permissions",
 		description: "Show the permission mode, rules and workspace, or switch mode",
-		args: "[ask|auto-edit|plan|yolo]",
+		args: "[ask|auto-edit|auto|plan|yolo]",
 		run: (s, args) => {
 			if (args) {
 				if (!(PERMISSION_MODES as readonly string[]).includes(args)) {

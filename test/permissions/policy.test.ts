@@ -52,6 +52,13 @@ const rows: Row[] = [
 	["ask", {}, "write", { path: "src/new.ts", content: "" }, "ask"],
 	["ask", {}, "bash", { command: "ls" }, "ask"],
 	["ask", {}, "mcp__github__create_issue", {}, "ask"],
+	// auto without a working sandbox: edits inside run, commands ask (with one: auto-mode.test.ts), outside asks.
+	["auto", {}, "edit", { path: "src/a.ts", edits: [] }, "allow"],
+	["auto", {}, "write", { path: "../outside/x", content: "" }, "ask"],
+	["auto", {}, "write", { path: ".git/config", content: "" }, "ask"],
+	["auto", {}, "bash", { command: "ls" }, "ask"],
+	["auto", {}, "read", { path: "escape/secret.txt" }, "ask"],
+	["auto", { deny: ["bash(rm*)"] }, "bash", { command: "rm -rf x" }, "deny"],
 	// auto-edit: writes inside run; outside, through a symlink, into .git or .rudder, and bash ask.
 	["auto-edit", {}, "edit", { path: "src/a.ts", edits: [] }, "allow"],
 	["auto-edit", {}, "write", { path: "src/deep/new/file.ts", content: "" }, "allow"],

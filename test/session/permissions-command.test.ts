@@ -23,7 +23,7 @@ describe("/permissions", () => {
 		expect(session.getState().permissionMode).toBe("plan");
 		expect(fx.notices().at(-1)).toBe("Permission mode: plan");
 		await session.submit("/permissions careful");
-		expect(fx.notices().at(-1)).toBe('Unknown permission mode "careful" (one of ask, auto-edit, plan, yolo)');
+		expect(fx.notices().at(-1)).toBe('Unknown permission mode "careful" (one of ask, auto-edit, auto, plan, yolo)');
 		expect(session.getState().permissionMode).toBe("plan");
 	});
 });
