@@ -91,7 +91,7 @@ function deniedBy(rules: readonly PermissionRule[], request: ToolRequest, target
 	if (byText) return byText;
 	const patterns = rules.filter((r) => r.pattern !== undefined && !r.exact && ruleNamesTool(r, request.tool));
 	if (patterns.length === 0) return undefined;
-	for (const words of everyCommand(command)) {
+	for (const words of everyCommand(command, 0, parsedOf(target))) {
 		const hit = patterns.find((r) => denyHits(r.pattern as string, words));
 		if (hit) return hit;
 	}
@@ -105,8 +105,8 @@ function parsedOf(target: Target): ParsedLine | undefined {
 }
 
 /** Every simple command of a line, nested ones and the scripts of `bash -c` / `eval` included. */
-function everyCommand(command: string, depth = 0): string[][] {
-	const line = parseLoaded(command);
+function everyCommand(command: string, depth = 0, parsed?: ParsedLine): string[][] {
+	const line = parsed ?? parseLoaded(command);
 	if (!line || depth > 3) return [];
 	const out: string[][] = [];
 	for (const { words } of line.commands) {

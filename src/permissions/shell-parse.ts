@@ -55,7 +55,9 @@ function wasmFile(name: string): string {
 export function loadShellParser(): Promise<TsParser> {
 	if (parser) return Promise.resolve(parser);
 	loading ??= (async () => {
-		const ts = await import("@vscode/tree-sitter-wasm");
+		// A UMD file: Node's own ES loader gives its exports as `default` only; bundlers give them named.
+		const loaded = (await import("@vscode/tree-sitter-wasm")) as typeof import("@vscode/tree-sitter-wasm") & { default?: unknown };
+		const ts = (loaded.default ?? loaded) as typeof import("@vscode/tree-sitter-wasm");
 		await ts.Parser.init({ wasmBinary: readFileSync(wasmFile("tree-sitter.wasm")) } as never);
 		const bash = await ts.Language.load(readFileSync(wasmFile("tree-sitter-bash.wasm")));
 		const made = new ts.Parser();

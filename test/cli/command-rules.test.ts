@@ -1,7 +1,8 @@
 // The BUILT CLI judges --allow command rules on the shell parse: the parser's WebAssembly is found
 // beside the bundle (scripts/bundle.mjs copies it), loaded on the first command a rule has to judge.
+import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
 import { cliPerTest, runCli } from "../helpers/rudder-cli.js";
@@ -31,5 +32,12 @@ describe("rudder -p with bash rules (built CLI)", () => {
 		expect(existsSync(join(home.cwd, "pwned"))).toBe(false);
 		const second = JSON.stringify(server.requests[2].body.messages.at(-1));
 		expect(second).toContain("Not run");
+	});
+
+	it("the unbundled build (dist/src, Node's own ES loader) loads the parser too", () => {
+		const module = resolve(import.meta.dirname, "../../dist/src/permissions/shell-parse.js");
+		const script = `import(${JSON.stringify(module)}).then(async (m) => console.log(JSON.stringify(await m.parseCommandLine("git  -c x=y push"))))`;
+		const out = execFileSync(process.execPath, ["-e", script], { encoding: "utf8" });
+		expect(JSON.parse(out)).toEqual({ commands: [{ words: ["git", "-c", "x=y", "push"], literal: true, assignments: 0 }] });
 	});
 });

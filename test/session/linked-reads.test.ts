@@ -22,12 +22,12 @@ async function openIn(mode: PermissionMode) {
 	const home = join(fx.root, "fake-home");
 	mkdirSync(join(home, ".ssh"), { recursive: true });
 	writeFileSync(join(home, ".ssh", "id_ed25519"), `-----BEGIN KEY-----\n${KEY}\n`);
-	mkdirSync(join(fx.cwd, "docs"));
-	writeFileSync(join(fx.cwd, "docs", "guide.md"), "KEY handling guide\n");
+	mkdirSync(join(fx.cwd, "handbook"));
+	writeFileSync(join(fx.cwd, "handbook", "guide.md"), "KEY handling guide\n");
 	// What a hostile clone ships: a link that looks like documentation.
-	symlinkSync(join(home, ".ssh", "id_ed25519"), join(fx.cwd, "docs", "notes.md"));
+	symlinkSync(join(home, ".ssh", "id_ed25519"), join(fx.cwd, "handbook", "notes.md"));
 	// A link that stays inside is followed as before.
-	symlinkSync(join(fx.cwd, "docs", "guide.md"), join(fx.cwd, "guide-link.md"));
+	symlinkSync(join(fx.cwd, "handbook", "guide.md"), join(fx.cwd, "guide-link.md"));
 	return fx.open({ tools: ["read", "grep", "find", "ls"], approvals: "print", permissionMode: mode, sandboxFactory: () => undefined });
 }
 
@@ -35,8 +35,8 @@ const calls = () =>
 	fauxAssistantMessage([
 		fauxToolCall("grep", { pattern: "KEY" }),
 		fauxToolCall("find", { pattern: "*.md" }),
-		fauxToolCall("ls", { path: "docs" }),
-		fauxToolCall("read", { path: "docs/notes.md" }),
+		fauxToolCall("ls", { path: "handbook" }),
+		fauxToolCall("read", { path: "handbook/notes.md" }),
 	]);
 
 describe("grep, find and ls follow the gate through symlinks", { timeout: 30_000 }, () => {
@@ -48,10 +48,10 @@ describe("grep, find and ls follow the gate through symlinks", { timeout: 30_000
 			const [grep, find, ls, read] = toolResults(session);
 			for (const result of toolResults(session)) expect(resultText(result)).not.toContain(KEY);
 			expect(resultText(grep)).toBe(
-				"docs/guide.md:1: KEY handling guide\nguide-link.md:1: KEY handling guide\n\n[1 linked entry outside the workspace skipped (read one by its path to be asked)]",
+				"guide-link.md:1: KEY handling guide\nhandbook/guide.md:1: KEY handling guide\n\n[1 linked entry outside the workspace skipped (read one by its path to be asked)]",
 			);
 			expect(resultText(find)).toBe(
-				"docs/guide.md\nguide-link.md\n\n[1 linked entry outside the workspace skipped (read one by its path to be asked)]",
+				"guide-link.md\nhandbook/guide.md\n\n[1 linked entry outside the workspace skipped (read one by its path to be asked)]",
 			);
 			expect(resultText(ls)).toBe("guide.md\n\n[1 linked entry outside the workspace skipped (read one by its path to be asked)]");
 			expect(read.isError).toBe(true);
@@ -64,8 +64,8 @@ describe("grep, find and ls follow the gate through symlinks", { timeout: 30_000
 		fx.faux.setResponses([calls(), fauxAssistantMessage([fauxText("ok")])]);
 		await session.prompt("look around");
 		const [grep, find, ls] = toolResults(session);
-		expect(resultText(grep)).toContain(`docs/notes.md:2: ${KEY}`);
-		expect(resultText(find)).toContain("docs/notes.md");
+		expect(resultText(grep)).toContain(`handbook/notes.md:2: ${KEY}`);
+		expect(resultText(find)).toContain("handbook/notes.md");
 		expect(resultText(ls)).toBe("guide.md\nnotes.md");
 	});
 });
