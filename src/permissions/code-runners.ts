@@ -21,6 +21,10 @@ interface CodeRunner {
 	short?: string;
 	/** Options count only before the first non-option word (git's global options). */
 	globalOnly?: true;
+	/** Options that run a program wherever they stand (`git fetch --upload-pack=…`, `git grep -O…`). */
+	anywhere?: readonly string[];
+	/** Options that run a program after one subcommand only. */
+	bySubcommand?: Readonly<Record<string, readonly string[]>>;
 	/** Subcommands (the first non-option word) that run code. */
 	subcommands?: readonly string[];
 	/** The subcommands it has; any other is an alias, which runs whatever the configuration says. */
@@ -29,7 +33,7 @@ interface CodeRunner {
 	script?: (script: string) => boolean;
 }
 
-const INTERPRETER: CodeRunner = { short: "ecpEr", options: ["--eval", "--print", "--require", "--import", "--loader", "--command"] };
+const INTERPRETER: CodeRunner = { short: "ecpErM", options: ["--eval", "--print", "--require", "--import", "--loader", "--command"] };
 
 const GIT_SUBCOMMANDS = [
 	"add",
@@ -172,6 +176,9 @@ export const CODE_RUNNERS: Readonly<Record<string, CodeRunner>> = {
 	git: {
 		options: ["-c", "-C", "--config-env", "--exec-path", "--git-dir", "--work-tree", "--namespace", "--super-prefix"],
 		globalOnly: true,
+		anywhere: ["--upload-pack", "--receive-pack", "--exec", "--open-files-in-pager", "--extcmd", "--ext-diff"],
+		// Short ones that mean a command only there (`git push -u` is --set-upstream).
+		bySubcommand: { clone: ["-u"], rebase: ["-x"], grep: ["-O"] },
 		subcommands: ["config", "difftool", "mergetool", "filter-branch", "submodule", "bisect", "send-email", "daemon", "var"],
 		known: GIT_SUBCOMMANDS,
 	},
@@ -189,6 +196,9 @@ export const CODE_RUNNERS: Readonly<Record<string, CodeRunner>> = {
 		],
 	},
 	rsync: { options: ["--rsh", "--rsync-path", "-e"] },
+	sort: { options: ["--compress-program"] },
+	zip: { options: ["-TT", "--unzip-command"] },
+	cargo: { options: ["--config", "-Z"] },
 	scp: { options: ["-o", "-S", "-F"] },
 	make: { options: ["--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory"] },
 	vim: { options: ["-c", "-S", "--cmd"], always: true },
@@ -240,6 +250,14 @@ export function codeRunToken(words: readonly string[]): CodeToken | undefined {
 		if (hit) return hit;
 	}
 	const sub = firstPlain === -1 ? undefined : args[firstPlain];
+	const anywhere = [
+		...(runner.anywhere ?? []),
+		...(sub !== undefined && runner.bySubcommand && Object.hasOwn(runner.bySubcommand, sub) ? runner.bySubcommand[sub] : []),
+	];
+	for (const word of anywhere.length > 0 ? args : []) {
+		const hit = optionHit({ options: anywhere }, word);
+		if (hit) return hit;
+	}
 	if (sub !== undefined && runner.subcommands?.includes(sub)) return { kind: "word", text: sub };
 	if (sub !== undefined && runner.known && !runner.known.includes(sub)) return { kind: "word", text: sub };
 	if (runner.script) {
