@@ -1,6 +1,7 @@
 // The parser corpus (test/fixtures/shell-rules/corpus.json): hostile and benign command lines, each with
 // the rules in force and the verdict the policy must reach in ask mode. Every bypass issue 30 names is a
-// case; on the text splitter these rules were matched with before, 140 of the 267 cases (all 8 from the issue) got another verdict: 75 that must ask and 10 that must be denied were allowed.
+// case; on the text splitter these rules were matched with before, 140 of the 267 cases (all 8 from
+// the issue) got another verdict: 75 that must ask and 10 that must be denied were allowed.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
