@@ -116,7 +116,7 @@ export const slashCommands: readonly SlashCommand[] = [
 	{
 		name: "permissions",
 		description: "Show the permission mode, rules and workspace, switch mode, or add / remove a rule",
-		args: "[ask|auto-edit|auto|plan|yolo | allow <rule> | deny <rule> | remove <rule>]",
+		args: "[<mode>|allow|deny|remove <rule>]",
 		run: (s, args) => {
 			const change = /^(allow|deny|remove)\s+(.+)$/s.exec(args);
 			if (change) {
