@@ -73,9 +73,10 @@ function buildProgram(version: string): Command {
 		.option("--append-system-prompt <text>", "append to the system prompt")
 		.option("--list-models [search]", "list known models (filtered by search) and exit")
 		.addOption(
-			new Option("--permission-mode <mode>", "ask (default), auto-edit (edits run), plan (read only) or yolo (nothing asks)").choices(
-				PERMISSION_MODES as string[],
-			),
+			new Option(
+				"--permission-mode <mode>",
+				"auto (default where the bwrap sandbox works: commands run sandboxed without asking), ask (the default without one), auto-edit (edits run), plan (read only) or yolo (nothing asks)",
+			).choices(PERMISSION_MODES as string[]),
 		)
 		.option("--allow <rule>", 'let matching calls run without asking, e.g. "bash(npm test*)" or "edit(src/**)" (repeatable)', collect, [])
 		.option("--deny <rule>", 'refuse matching calls in every mode, e.g. "read(.env)" (repeatable)', collect, [])

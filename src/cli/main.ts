@@ -65,6 +65,13 @@ export async function main(argv: string[], hooks: StartupHooks = {}): Promise<nu
 }
 
 async function run(argv: string[], hooks: StartupHooks): Promise<number> {
+	if (argv[2] === "permissions") {
+		const { runPermissionsCommand } = await import("./permissions-command.js");
+		const result = runPermissionsCommand(argv.slice(3), process.cwd(), process.env);
+		stdout.write(result.stdout);
+		stderr.write(result.stderr);
+		return result.code;
+	}
 	const parsed = parseCliArgs(argv, readVersion());
 	if (parsed.kind === "exit") {
 		stdout.write(parsed.stdout);

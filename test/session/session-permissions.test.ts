@@ -153,21 +153,13 @@ describe("approvals in a session", { timeout: 30_000 }, () => {
 		expect(fx.faux.calls[2].context.systemPrompt).toContain("Permission mode: auto-edit.");
 	});
 
-	it("Shift+Tab's cycle: ask → auto-edit → plan → ask; yolo only when it was chosen", async () => {
+	it("Shift+Tab's cycle: ask → auto-edit → auto → plan → ask; yolo only when it was chosen", async () => {
 		const session = await open();
-		expect([session.cyclePermissionMode(), session.cyclePermissionMode(), session.cyclePermissionMode()]).toEqual([
-			"auto-edit",
-			"plan",
-			"ask",
-		]);
+		const cycled = [1, 2, 3, 4].map(() => session.cyclePermissionMode());
+		expect(cycled).toEqual(["auto-edit", "auto", "plan", "ask"]);
 		const yolo = await fx.open({ permissionMode: "yolo" });
 		expect(yolo.getState().permissionMode).toBe("yolo");
-		expect([yolo.cyclePermissionMode(), yolo.cyclePermissionMode(), yolo.cyclePermissionMode(), yolo.cyclePermissionMode()]).toEqual([
-			"ask",
-			"auto-edit",
-			"plan",
-			"yolo",
-		]);
+		expect([1, 2, 3, 4, 5].map(() => yolo.cyclePermissionMode())).toEqual(["ask", "auto-edit", "auto", "plan", "yolo"]);
 	});
 
 	it("an untrusted project's widening is ignored with one notice; its deny rules apply", async () => {
@@ -269,7 +261,8 @@ describe("a command that needs the network", { timeout: 30_000 }, () => {
 		const port = (server.address() as { port: number }).port;
 		fx = await createFixture();
 		const outside = makeOutside();
-		const session = await fx.open({ tools: ["bash"], approvals: "prompt" });
+		// In ask mode (auto, the default with a working sandbox, would not ask the first time: auto-mode.test.ts).
+		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
 		const command = `head -1 < /dev/tcp/127.0.0.1/${port} && touch ${outside}/x`;
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
 		const run = session.prompt("go");
@@ -360,7 +353,11 @@ describe("read deny rules hold for every tool", { timeout: 30_000 }, () => {
 		const session = await fx.open({
 			tools: ["bash"],
 			approvals: "prompt",
-			permissions: loadPermissionSetup({ cwd: fx.cwd, env: fx.env, flags: { deny: ["read(.env)", "read(secrets/**)", "read(**/*.pem)"] } }),
+			permissions: loadPermissionSetup({
+				cwd: fx.cwd,
+				env: fx.env,
+				flags: { mode: "ask", deny: ["read(.env)", "read(secrets/**)", "read(**/*.pem)"] },
+			}),
 		});
 		expect(session.getState().sandbox).toBe("bwrap");
 		const command = "cat .env src/env-link src/certs/server.pem; ls -A secrets; grep -r SECRET . ; cat src/app.ts";

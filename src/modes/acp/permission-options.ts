@@ -39,6 +39,10 @@ export function approvalResponseOf(outcome: RequestPermissionOutcome, offered: r
 const MODE_TEXT: Readonly<Record<PermissionMode, { name: string; description: string }>> = {
 	ask: { name: "Ask", description: "Reads run; edits and commands ask first" },
 	"auto-edit": { name: "Auto-edit", description: "Reads and edits in the workspace run; commands ask first" },
+	auto: {
+		name: "Auto",
+		description: "Reads and edits in the workspace run; commands run in the sandbox without asking, leaving it asks",
+	},
 	plan: { name: "Plan", description: "Read only: no edits, no commands" },
 	yolo: { name: "Yolo", description: "Nothing asks; only deny rules still refuse" },
 };
