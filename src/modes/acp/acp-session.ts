@@ -29,6 +29,11 @@ interface Turn {
 	cancelled: boolean;
 	/** Error notices while it ran (also shown as message chunks). */
 	errors: string[];
+	/**
+	 * Prompts sent while it runs, on their way into the steering queue: `submit` awaits before it
+	 * enqueues, so the turn waits for them before its last look at the queue.
+	 */
+	steers: Promise<unknown>[];
 }
 
 /** Context use after a turn (the last request's tokens, of the model's window) and the session's cost so far. */
@@ -114,11 +119,13 @@ export class AcpSession {
 		const running = this.turn;
 		const phase = this.session.getState().phase;
 		if (running && phase.kind !== "idle" && !isSettling(phase)) {
-			await this.session.submit(input.text, { images: input.images });
+			const steer = this.session.submit(input.text, { images: input.images });
+			running.steers.push(steer);
+			await steer;
 			return running.done;
 		}
 		// The turn is claimed before the first await, so two prompts sent together never both start one.
-		const turn: Turn = { cancelled: false, errors: [], done: Promise.resolve({ stopReason: "end_turn" }) };
+		const turn: Turn = { cancelled: false, errors: [], steers: [], done: Promise.resolve({ stopReason: "end_turn" }) };
 		this.turn = turn;
 		turn.done = (async () => {
 			await running?.done.catch(() => {});
@@ -154,11 +161,13 @@ export class AcpSession {
 	 */
 	private async runLateMessages(turn: Turn): Promise<void> {
 		while (!turn.cancelled) {
+			await Promise.allSettled(turn.steers.splice(0));
+			// A run the session started itself for what was left in its queue ends first.
+			await this.session.waitForIdle();
 			const queued = this.session.takeQueuedMessages();
 			const late = [...queued.steering, ...queued.followUp];
-			if (late.length === 0) return;
-			const outcome = await this.session.submit(late.join("\n\n"));
-			if (outcome.kind === "prompted") await this.session.waitForIdle();
+			if (late.length === 0 && turn.steers.length === 0) return;
+			if (late.length > 0) await this.session.submit(late.join("\n\n"));
 		}
 	}
 

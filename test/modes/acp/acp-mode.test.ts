@@ -16,7 +16,9 @@ afterEach(() => {
 });
 
 function start(home: Parameters<typeof startAcp>[0], args: string[] = [], fs = false): AcpTestClient {
-	const c = startAcp(home, ["--mode", "acp", "--model", "mock/mock-1", ...args], { fs });
+	// Ask mode unless a test names another: auto, the default where bwrap works, would not ask for bash.
+	const mode = args.includes("--permission-mode") ? [] : ["--permission-mode", "ask"];
+	const c = startAcp(home, ["--mode", "acp", "--model", "mock/mock-1", ...mode, ...args], { fs });
 	clients.push(c);
 	return c;
 }
@@ -34,7 +36,7 @@ describe("acp mode", () => {
 		});
 		const session = await c.agent.request("session/new", { cwd: home.cwd, mcpServers: [] });
 		expect(session.modes?.currentModeId).toBe("ask");
-		expect(session.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "auto-edit", "plan", "yolo"]);
+		expect(session.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "auto-edit", "auto", "plan", "yolo"]);
 		const commands = await c.waitForUpdate((n) => n.update.sessionUpdate === "available_commands_update");
 		expect(commands.sessionId).toBe(session.sessionId);
 		const names = commands.update.sessionUpdate === "available_commands_update" ? commands.update.availableCommands.map((a) => a.name) : [];

@@ -79,7 +79,7 @@ describe("permission options", () => {
 	});
 
 	it("the permission modes are the session modes", () => {
-		expect(SESSION_MODES.map((m) => m.id)).toEqual(["ask", "auto-edit", "plan", "yolo"]);
+		expect(SESSION_MODES.map((m) => m.id)).toEqual(["ask", "auto-edit", "auto", "plan", "yolo"]);
 		expect(isPermissionMode("plan")).toBe(true);
 		expect(isPermissionMode("__proto__")).toBe(false);
 	});
