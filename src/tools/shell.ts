@@ -6,22 +6,57 @@ import { delimiter, join } from "node:path";
 import type { Readable } from "node:stream";
 import { trackProcessGroup } from "./process-registry.js";
 
+/** How a process is started: what a sandbox makes of `shell -c command`. */
+export interface Launch {
+	file: string;
+	args: string[];
+	/** Bytes the process reads on its descriptor 3 (bwrap's `--seccomp 3` program), sent through a pipe. */
+	fd3?: Buffer;
+	/**
+	 * Called once the process exited: what the sandbox saw (a limit that ended it, a planted git folder
+	 * it moved aside), as lines for the result. Never derived from what the command printed.
+	 */
+	finish?: (exit: { code: number | null; signal: NodeJS.Signals | null }) => Promise<string[]> | string[];
+}
+
+/** Turns `file args` into a (sandboxed) launch; `callId` names the tool call it is for. */
+export type WrapSpawn = (file: string, args: string[], cwd: string, callId?: string) => Launch;
+
 export interface ShellCommand {
 	shell: string;
 	command: string;
 	cwd: string;
 	env?: NodeJS.ProcessEnv;
 	/** Turns the launch into a sandboxed one (see sandbox.ts). */
-	wrap?: (file: string, args: string[], cwd: string) => { file: string; args: string[] };
+	wrap?: WrapSpawn;
+	/** The tool call the command is for, passed to `wrap`. */
+	callId?: string;
+}
+
+/** What `wrap` makes of `shell -c command`, or that as is. */
+export function shellLaunch({ shell, command, cwd, wrap, callId }: ShellCommand): Launch {
+	return wrap?.(shell, ["-c", command], cwd, callId) ?? { file: shell, args: ["-c", command] };
 }
 
 /**
- * Starts `shell -c command` as the leader of its own process group (one signal to the group stops
- * everything it started), registered so that the group is killed when Rudder exits.
+ * Starts `shell -c command` (or the given launch of it) as the leader of its own process group (one
+ * signal to the group stops everything it started), registered so that the group is killed when
+ * Rudder exits.
  */
-export function spawnShellCommand({ shell, command, cwd, env, wrap }: ShellCommand): ChildProcessByStdio<null, Readable, Readable> {
-	const launch = wrap?.(shell, ["-c", command], cwd) ?? { file: shell, args: ["-c", command] };
-	const child = spawn(launch.file, launch.args, { cwd, env: env ?? process.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+export function spawnShellCommand(command: ShellCommand, launch = shellLaunch(command)): ChildProcessByStdio<null, Readable, Readable> {
+	const stdio: ("ignore" | "pipe")[] = launch.fd3 ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"];
+	const child = spawn(launch.file, launch.args, {
+		cwd: command.cwd,
+		env: command.env ?? process.env,
+		detached: true,
+		stdio,
+	}) as ChildProcessByStdio<null, Readable, Readable>;
+	if (launch.fd3) {
+		// A pipe, not a file: each start reads its own copy to the end, and nothing is left on disk.
+		const pipe = child.stdio[3] as unknown as NodeJS.WritableStream & { on(event: "error", listener: () => void): void };
+		pipe.on("error", () => {});
+		pipe.end(launch.fd3);
+	}
 	if (child.pid !== undefined) trackProcessGroup(child.pid);
 	return child;
 }

@@ -204,12 +204,13 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 	let outside: string;
 	afterEach(() => rmSync(outside, { recursive: true, force: true }));
 
-	it("runs outside it only after an approval that says so", async () => {
+	it("runs outside it only after an approval that says so, when the sandbox saw it hit its walls (a refused connection)", async () => {
 		fx = await createFixture();
 		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
 		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
 		expect(session.getState().sandbox).toBe("bwrap");
-		const command = `echo hi > ${outside}/x.txt`;
+		// Port 9 (discard) on loopback: refused inside the sandbox's empty network.
+		const command = `(exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; echo hi > ${outside}/x.txt`;
 		fx.faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("bash", { command })]),
 			fauxAssistantMessage([fauxToolCall("bash", { command })]),
@@ -220,6 +221,7 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 		session.respondToApproval(ask.id, { decision: "allow" });
 		const retry = await fx.waitForEvent("approval_request", (e) => e.kind === "unsandboxed");
 		expect(retry.preview).toMatchObject({ type: "command", command, sandbox: "none" });
+		expect(retry.reason).toMatch(/connection\(s\) were refused/);
 		expect(existsSync(join(outside, "x.txt"))).toBe(false);
 		session.respondToApproval(retry.id, { decision: "deny" });
 		const again = await fx.waitForEvent("approval_request", (e) => e.id !== ask.id && e.id !== retry.id);
@@ -233,6 +235,19 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 		expect(allowed.isError).toBe(false);
 		expect(readFileSync(join(outside, "x.txt"), "utf8")).toBe("hi\n");
 	});
+
+	it("is not offered on what the command printed: a script that prints EROFS and fails asks nothing more", async () => {
+		fx = await createFixture();
+		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
+		const command = "echo 'EROFS: read-only file system, open /home/u/.npmrc; connect ECONNREFUSED; Operation not permitted' >&2; exit 1";
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
+		const run = session.prompt("go");
+		session.respondToApproval((await fx.waitForEvent("approval_request")).id, { decision: "allow" });
+		await run;
+		expect(requests(fx)).toHaveLength(1);
+		expect(resultText(toolResults(session)[0])).not.toContain("ran in a sandbox");
+	});
 });
 
 describe("a command that fails in the sandbox where nobody can approve (print)", { timeout: 30_000 }, () => {
@@ -242,7 +257,7 @@ describe("a command that fails in the sandbox where nobody can approve (print)",
 	it("is never run outside it: the model gets the failure and a note on the sandbox", async () => {
 		fx = await createFixture();
 		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
-		const command = `echo hi > ${outside}/x.txt`;
+		const command = `(exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; echo hi > ${outside}/x.txt`;
 		const session = await fx.open({
 			tools: ["bash"],
 			approvals: "print",
