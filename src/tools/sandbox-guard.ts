@@ -5,15 +5,15 @@
 // real folder. After the command such an entry is moved aside to `<name>.rudder-quarantine-<n>`
 // (a link that was there is put back), and the result says so. Detection is by change time, which a
 // command cannot set back (utimes sets the others).
-import { lstatSync, readlinkSync, renameSync, type Stats, symlinkSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readlinkSync, renameSync, type Stats, symlinkSync } from "node:fs";
 import { lstat, readdir, readFile } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 
 /** Entries of every writable folder that stay read-only in the sandbox and are watched here. */
 export const PROTECTED_NAMES = [".git", ".rudder", ".claude", ".mcp.json"] as const;
 
 /** What in a git folder makes git run or read something a command could choose. */
-const GIT_CONTROL = ["", "config", "config.worktree", "commondir", "hooks", "info", "info/attributes"];
+const GIT_CONTROL = ["config", "config.worktree", "commondir", "hooks", "info", "info/attributes"];
 
 /** Folders the nested-repository walk does not enter. */
 const NOT_WALKED = new Set(["node_modules"]);
@@ -34,6 +34,8 @@ export interface ProtectedSnapshot {
 	roots: readonly string[];
 	/** By absolute path of each protected entry of each root. */
 	entries: Map<string, Identity>;
+	/** The nested `.git` entries there were before the command (path → inode). */
+	gits: Map<string, number>;
 	/** When the command started (ms since the epoch). */
 	started: number;
 }
@@ -51,11 +53,14 @@ function identity(path: string): Identity {
 
 const same = (a: Identity, b: Identity) => a.kind === b.kind && a.ino === b.ino && a.target === b.target;
 
-/** Taken just before the command starts. */
-export function snapshotProtected(roots: readonly string[], now = Date.now()): ProtectedSnapshot {
+/**
+ * Taken just before the command starts. `gits`: the nested git entries the last check found (the
+ * sandbox keeps them from one command to the next), else they are looked for now.
+ */
+export function snapshotProtected(roots: readonly string[], gits?: Map<string, number>, now = Date.now()): ProtectedSnapshot {
 	const entries = new Map<string, Identity>();
 	for (const root of roots) for (const name of PROTECTED_NAMES) entries.set(join(root, name), identity(join(root, name)));
-	return { roots, entries, started: now };
+	return { roots, entries, gits: gits ?? findGits(roots, { left: GUARD_WALK_LIMIT, cut: false }), started: now };
 }
 
 /** `path` moved aside to the first free `<path>.rudder-quarantine-<n>`; that name. */
@@ -71,8 +76,11 @@ function quarantine(path: string): string {
 	}
 }
 
-/** Lines for the result: each entry moved aside, and why. */
-export async function checkAfterCommand(before: ProtectedSnapshot, limit = GUARD_WALK_LIMIT): Promise<string[]> {
+/** Lines for the result (each entry moved aside, and why), and the nested git entries that remain. */
+export async function checkAfterCommand(
+	before: ProtectedSnapshot,
+	limit = GUARD_WALK_LIMIT,
+): Promise<{ notes: string[]; gits: Map<string, number> }> {
 	const notes: string[] = [];
 	const moved = (path: string, aside: string, why: string) =>
 		notes.push(`Rudder moved ${path} aside to ${aside}: ${why}. Check it before you rename it back; git and Rudder ignore it there.`);
@@ -88,47 +96,52 @@ export async function checkAfterCommand(before: ProtectedSnapshot, limit = GUARD
 		}
 	}
 	const budget = { left: limit, cut: false };
-	for (const root of before.roots) await walk(root, root, before, budget, moved, notes);
+	const since = before.started - CLOCK_SLACK_MS;
+	const gits = findGits(before.roots, budget);
+	for (const [path, ino] of gits) {
+		if (before.gits.get(path) === ino && !(await changedGit(path, since))) continue;
+		try {
+			moved(path, quarantine(path), "the sandboxed command made or changed this git folder, whose config and hooks git would run");
+			gits.delete(path);
+		} catch (error) {
+			notes.push(`Rudder could not move aside ${path}, a git folder the sandboxed command changed: ${(error as Error).message}`);
+		}
+	}
 	if (budget.cut) notes.push(`Rudder checked only the first ${limit} entries of the workspace for git folders the command planted.`);
-	return notes;
+	return { notes, gits };
 }
 
-/** Finds `.git` entries below the root's own and moves aside those the command made or changed. */
-async function walk(
-	root: string,
-	folder: string,
-	before: ProtectedSnapshot,
-	budget: { left: number; cut: boolean },
-	moved: (path: string, aside: string, why: string) => void,
-	notes: string[],
-): Promise<void> {
-	let names: { name: string; isDirectory: boolean }[];
-	try {
-		names = (await readdir(folder, { withFileTypes: true })).map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
-	} catch {
-		return;
-	}
-	for (const { name, isDirectory } of names) {
-		if (--budget.left < 0) {
-			budget.cut = true;
+/**
+ * The `.git` entries (folders, files, links) below the roots, except each root's own (read-only in
+ * the sandbox, and a new one there is a protected entry), by path → inode. node_modules is not entered.
+ */
+export function findGits(roots: readonly string[], budget: { left: number; cut: boolean }): Map<string, number> {
+	const found = new Map<string, number>();
+	const visit = (folder: string, root: string) => {
+		let entries: Dirent[];
+		try {
+			entries = readdirSync(folder, { withFileTypes: true });
+		} catch {
 			return;
 		}
-		const path = join(folder, name);
-		if (name === ".git") {
-			// A root's own `.git` is read-only in the sandbox, and a new one there was handled above.
-			if (before.roots.includes(folder)) continue;
-			if (await changedGit(path, root, before.started - CLOCK_SLACK_MS)) {
-				try {
-					moved(path, quarantine(path), "the sandboxed command made or changed this git folder, whose config and hooks git would run");
-				} catch (error) {
-					notes.push(`Rudder could not move aside ${path}, a git folder the sandboxed command changed: ${(error as Error).message}`);
-				}
+		for (const entry of entries) {
+			if (--budget.left < 0) {
+				budget.cut = true;
+				return;
 			}
-			continue;
+			const path = join(folder, entry.name);
+			if (entry.name === ".git") {
+				const ino = roots.includes(folder) ? undefined : lstatSync(path, { throwIfNoEntry: false })?.ino;
+				if (ino !== undefined) found.set(path, ino);
+				continue;
+			}
+			if (!entry.isDirectory() || NOT_WALKED.has(entry.name)) continue;
+			if (folder === root && PROTECTED_NAMES.includes(entry.name as never)) continue;
+			visit(path, root);
 		}
-		if (isDirectory && !NOT_WALKED.has(name) && !(folder === root && PROTECTED_NAMES.includes(name as never)))
-			await walk(root, path, before, budget, moved, notes);
-	}
+	};
+	for (const root of roots) visit(root, root);
+	return found;
 }
 
 async function changedSince(path: string, since: number): Promise<boolean> {
@@ -136,20 +149,19 @@ async function changedSince(path: string, since: number): Promise<boolean> {
 	return stat !== undefined && stat.ctimeMs >= since;
 }
 
-/** The `.git` (folder, or file naming one) or what git would read through it changed since `since`. */
-async function changedGit(path: string, root: string, since: number): Promise<boolean> {
+/** What git would read through an existing `.git` (folder, or file naming one) changed since `since`. */
+async function changedGit(path: string, since: number): Promise<boolean> {
 	const stat = await lstat(path).catch(() => undefined);
 	if (!stat) return false;
-	if (stat.ctimeMs >= since) return true;
+	if (stat.isSymbolicLink()) return true;
 	let gitDir = path;
 	if (stat.isFile()) {
+		if (stat.ctimeMs >= since) return true;
 		// `gitdir: <path>`: a worktree or submodule; its folder inside the workspace is watched too.
 		const text = await readFile(path, "utf8").catch(() => "");
 		const named = /^gitdir:\s*(.+)$/m.exec(text)?.[1]?.trim();
 		if (!named) return false;
 		gitDir = isAbsolute(named) ? named : resolve(dirname(path), named);
-		const rel = relative(root, gitDir);
-		if (rel.startsWith("..") || isAbsolute(rel)) return false;
 	} else if (!stat.isDirectory()) return false;
 	for (const part of GIT_CONTROL) if (await changedSince(join(gitDir, part), since)) return true;
 	const hooks = await readdir(join(gitDir, "hooks")).catch(() => [] as string[]);

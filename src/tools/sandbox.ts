@@ -156,6 +156,8 @@ export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSan
 	let folders: (SandboxFolders & { root: string }) | undefined;
 	let pids: PidsCgroup | undefined;
 	const seen = new Map<string, string>();
+	/** The nested git entries the last command left (see sandbox-guard.ts). */
+	let gits: Map<string, number> | undefined;
 	const remove = () => {
 		if (!folders) return;
 		process.off("exit", remove);
@@ -185,13 +187,15 @@ export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSan
 			const inner = probe ? netProbe(file, args, `/tmp/${probe.slice(box.temp.length + 1)}`) : { file, args: [...args] };
 			const launch = { file: bwrap, args: bwrapArguments(spec, box, inner.file, inner.args, cwd) };
 			const outer = pids ? pids.wrap(launch.file, launch.args) : launch;
-			const before = snapshotProtected(spec.writable);
+			const before = snapshotProtected(spec.writable, gits);
 			const refusedBefore = pids?.refusals() ?? 0;
 			return {
 				...outer,
 				fd3: box.seccomp,
 				finish: async (exit) => {
-					const notes = await checkAfterCommand(before);
+					const checked = await checkAfterCommand(before);
+					gits = checked.gits;
+					const notes = checked.notes;
 					const limit = limitNote(limits, exit);
 					if (limit) notes.unshift(limit);
 					if (pids && pids.refusals() > refusedBefore)
