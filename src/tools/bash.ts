@@ -3,6 +3,7 @@
 import { type Static, Type } from "typebox";
 import { onAbort } from "../agent/abort-fanout.js";
 import type { AgentTool, AgentToolUpdateCallback } from "../agent/types.js";
+import { withoutSecretValues } from "../safety/child-env.js";
 import { OutputCollector, type OutputSnapshot } from "./output-collector.js";
 import { type ProcessSlots, toolProcessSlots } from "./process-slots.js";
 import { findShell, killProcessGroup, shellLaunch, spawnShellCommand, type WrapSpawn } from "./shell.js";
@@ -94,7 +95,8 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 	const output = new OutputCollector(ctx.maxLines, ctx.maxBytes);
 
 	return new Promise<{ content: { type: "text"; text: string }[]; details: BashToolDetails }>((resolve, reject) => {
-		const command = { shell, command: params.command, cwd: ctx.cwd, env: options.env, wrap: options.wrapSpawn, callId: ctx.callId };
+		const env = withoutSecretValues(options.env ?? process.env);
+		const command = { shell, command: params.command, cwd: ctx.cwd, env, wrap: options.wrapSpawn, callId: ctx.callId };
 		const launch = shellLaunch(command);
 		const child = spawnShellCommand(command, launch);
 		let settled = false;
