@@ -93,15 +93,19 @@ export function bwrapArguments(spec: SandboxSpec, folders: SandboxFolders, file:
 			out.push("--ro-bind", real, real);
 		}
 	}
-	for (const folder of spec.hiddenFolders ?? []) {
-		const real = realOrUndefined(folder);
-		if (!real || writable.some((w) => isUnder(real, w)) || isOwn(real)) continue;
+	// Outermost first; one inside another already hidden is hidden with it (`$RUDDER_HOME/data`).
+	const hiddenFolders = (spec.hiddenFolders ?? []).map(realOrUndefined).filter((f): f is string => f !== undefined);
+	hiddenFolders.sort((a, b) => a.length - b.length);
+	const hidden: string[] = [];
+	for (const real of hiddenFolders) {
+		if (writable.some((w) => isUnder(real, w)) || isOwn(real) || hidden.some((h) => isUnder(h, real))) continue;
+		hidden.push(real);
 		out.push("--perms", "0500", "--tmpfs", real, "--remount-ro", real);
 	}
 	for (const path of [...(spec.hidden ?? []), ...(spec.hide?.() ?? [])]) {
 		const kind = statSync(path, { throwIfNoEntry: false });
 		// The sandbox's /tmp and /run are its own: the host's files there are not visible to cover.
-		if (!kind || (isOwn(path) && !writable.some((w) => isUnder(w, path)))) continue;
+		if (!kind || (isOwn(path) && !writable.some((w) => isUnder(w, path))) || hidden.some((h) => isUnder(h, path))) continue;
 		out.push("--ro-bind", kind.isDirectory() ? folders.emptyDir : folders.empty, path);
 	}
 	out.push("--unshare-user", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");

@@ -407,3 +407,33 @@ describe("read deny rules hold for every tool", { timeout: 30_000 }, () => {
 		expect(resultText(grep)).toBe(`.env:1: TOKEN=${SECRET}\nsrc/env-link:1: TOKEN=${SECRET}\n\n[1 path hidden by permissions.deny rules]`);
 	});
 });
+
+describe("Rudder's own folders in the sandbox", { timeout: 30_000 }, () => {
+	it("are hidden whole: keys, sessions and checkpoints (copies of files deny rules hide) list empty", async () => {
+		fx = await createFixture();
+		const { cacheDir, configDir, dataDir } = await import("../../src/config/paths.js");
+		const { platformSandbox } = await import("../../src/tools/sandbox.js");
+		const store = join(dataDir(fx.env), "checkpoints", "ws");
+		mkdirSync(store, { recursive: true });
+		writeFileSync(join(store, "blob"), "copy of a denied .env: SECRET=1");
+		mkdirSync(configDir(fx.env), { recursive: true });
+		writeFileSync(join(configDir(fx.env), "auth.json"), '{"k":"sk-auth-json-key-1234"}');
+		let folders: readonly string[] | undefined;
+		const session = await fx.open({
+			tools: ["bash"],
+			approvals: "print",
+			permissions: loadPermissionSetup({ cwd: fx.cwd, env: fx.env, flags: { allow: ["bash"] } }),
+			sandboxFactory: (spec) => {
+				folders = spec.hiddenFolders;
+				return platformSandbox(spec, "linux");
+			},
+		});
+		const command = `cat ${join(store, "blob")} ${join(configDir(fx.env), "auth.json")} 2>/dev/null; ls -A ${dataDir(fx.env)} ${configDir(fx.env)} 2>/dev/null; echo end`;
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
+		await session.prompt("go");
+		expect(folders).toEqual([configDir(fx.env), dataDir(fx.env), cacheDir(fx.env)]);
+		const text = resultText(toolResults(session)[0]);
+		expect(text).not.toMatch(/SECRET|sk-auth|checkpoints|auth\.json/);
+		expect(text).toMatch(/end$/);
+	});
+});
