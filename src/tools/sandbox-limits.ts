@@ -1,7 +1,7 @@
 // Resource limits of a sandboxed command: set in the sandbox, just before the command starts, as hard
-// limits (a process without capabilities cannot raise them again). `prlimit` (util-linux) when the
-// host has it, else bash's `ulimit`. The process count is RLIMIT_NPROC, which Linux does not apply to
-// root: as root a pids cgroup holds it where one can be made (see pids-cgroup.ts).
+// limits (a process without capabilities cannot raise them again), by bash's `ulimit` in the one shell
+// that starts the command. The process count is RLIMIT_NPROC, which Linux does not apply to root: as
+// root a pids cgroup holds it where one can be made (see pids-cgroup.ts).
 import { findOnPath } from "./find-on-path.js";
 
 export interface SandboxLimits {
@@ -28,27 +28,29 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 
 const MiB = 1024 * 1024;
 
-/** `file args` started under the limits: prlimit's arguments, or a bash that sets them and execs. */
-export function limitedCommand(limits: SandboxLimits, file: string, args: readonly string[], path = process.env.PATH): string[] {
-	const prlimit = findOnPath("prlimit", path);
-	if (prlimit) {
-		return [
-			prlimit,
-			`--nproc=${limits.processes}`,
-			`--data=${limits.memoryMiB * MiB}`,
-			`--fsize=${limits.fileSizeMiB * MiB}`,
-			// SIGXCPU at the soft limit (it can be reported), SIGKILL a second later for one that ignores it.
-			`--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
-			"--core=0",
-			"--",
-			file,
-			...args,
-		];
-	}
+/**
+ * `file args` started by one bash inside the sandbox: it sets the limits (hard, and the CPU time's soft
+ * one a second below it so SIGXCPU comes first), runs the command as its child, and then — where
+ * `probe` names a file — copies the network namespace's counters there with builtins only (no process
+ * more to start per command). A limit that cannot be set stops the start (exit 125) rather than run
+ * the command without it.
+ */
+export function limitedCommand(
+	limits: SandboxLimits,
+	file: string,
+	args: readonly string[],
+	probe?: string,
+	path = process.env.PATH,
+): string[] {
 	const bash = findOnPath("bash", path) ?? "/bin/bash";
-	// ulimit without -S/-H sets both; -d and -f count KiB, -t seconds.
-	const set = `ulimit -u ${limits.processes} -d ${limits.memoryMiB * 1024} -f ${limits.fileSizeMiB * 1024} -c 0 && ulimit -H -t ${limits.cpuSeconds + 1} && ulimit -S -t ${limits.cpuSeconds}`;
-	return [bash, "-c", `${set} && exec "$0" "$@"`, file, ...args];
+	// bash counts -d and -f in KiB.
+	const set = [
+		`ulimit -u ${limits.processes} -d ${limits.memoryMiB * 1024} -f ${limits.fileSizeMiB * 1024} -c 0`,
+		`ulimit -S -t ${limits.cpuSeconds}`,
+		`ulimit -H -t ${limits.cpuSeconds + 1}`,
+	].join(" && ");
+	const copy = probe ? `; { while IFS= read -r line; do printf '%s\\n' "$line"; done < /proc/net/snmp > '${probe}'; } 2>/dev/null` : "";
+	return [bash, "-c", `{ ${set}; } || exit 125; "$@"; s=$?${copy}; exit $s`, "rudder-sandbox", file, ...args];
 }
 
 /**

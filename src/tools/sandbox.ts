@@ -76,7 +76,14 @@ function realOrUndefined(path: string): string | undefined {
  * guard watches the link). Rudder's folders and hidden paths come last. `/run` is an empty tmpfs: a
  * read-only mount does not stop a connect() to a socket there (docker.sock, the D-Bus buses, agents).
  */
-export function bwrapArguments(spec: SandboxSpec, folders: SandboxFolders, file: string, args: readonly string[], cwd: string): string[] {
+export function bwrapArguments(
+	spec: SandboxSpec,
+	folders: SandboxFolders,
+	file: string,
+	args: readonly string[],
+	cwd: string,
+	probe?: string,
+): string[] {
 	const out = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", folders.temp, "/tmp", "--tmpfs", "/run"];
 	// With the network on, name resolution may live there (systemd-resolved's resolv.conf).
 	if (spec.network) out.push("--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve");
@@ -108,11 +115,11 @@ export function bwrapArguments(spec: SandboxSpec, folders: SandboxFolders, file:
 		if (!kind || (isOwn(path) && !writable.some((w) => isUnder(w, path))) || hidden.some((h) => isUnder(h, path))) continue;
 		out.push("--ro-bind", kind.isDirectory() ? folders.emptyDir : folders.empty, path);
 	}
-	out.push("--unshare-user", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
+	out.push("--unshare-user", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc");
 	out.push("--new-session", "--die-with-parent");
 	if (!spec.network) out.push("--unshare-net");
 	if (folders.seccomp) out.push("--seccomp", "3");
-	const command = folders.limited ? limitedCommand(spec.limits ?? DEFAULT_SANDBOX_LIMITS, file, args) : [file, ...args];
+	const command = folders.limited ? limitedCommand(spec.limits ?? DEFAULT_SANDBOX_LIMITS, file, args, probe) : [file, ...args];
 	out.push("--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--", ...command);
 	return out;
 }
@@ -122,8 +129,8 @@ export interface SandboxFolders {
 	temp: string;
 	empty: string;
 	emptyDir: string;
-	/** The seccomp program bwrap reads on descriptor 3; none where there is no table for this machine. */
-	seccomp?: Buffer;
+	/** The file of the seccomp program bwrap reads on descriptor 3; none where there is no table for this machine. */
+	seccomp?: string;
 	/** Start the command under the resource limits (default true). */
 	limited?: boolean;
 }
@@ -147,7 +154,12 @@ export function makeSandboxFolders(): SandboxFolders & { root: string } {
 	mkdirSync(temp, { mode: 0o700 });
 	mkdirSync(emptyDir, { mode: 0o500 });
 	writeFileSync(empty, "", { mode: 0o400 });
-	return { root, temp, empty, emptyDir, seccomp: arch ? seccompProgram(arch) : undefined, limited: true };
+	let seccomp: string | undefined;
+	if (arch) {
+		seccomp = join(root, "seccomp.bpf");
+		writeFileSync(seccomp, seccompProgram(arch), { mode: 0o400 });
+	}
+	return { root, temp, empty, emptyDir, seccomp, limited: true };
 }
 
 /**
@@ -188,14 +200,14 @@ export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSan
 		wrap: (file, args, cwd, callId) => {
 			const box = made();
 			const probe = spec.network ? undefined : join(box.temp, `.rudder-net-${process.pid}-${++probes}`);
-			const inner = probe ? netProbe(file, args, `/tmp/${probe.slice(box.temp.length + 1)}`) : { file, args: [...args] };
-			const launch = { file: bwrap, args: bwrapArguments(spec, box, inner.file, inner.args, cwd) };
+			const inside = probe ? `/tmp/${probe.slice(box.temp.length + 1)}` : undefined;
+			const launch = { file: bwrap, args: bwrapArguments(spec, box, file, args, cwd, inside) };
 			const outer = pids ? pids.wrap(launch.file, launch.args) : launch;
 			const before = snapshotProtected(spec.writable, gits);
 			const refusedBefore = pids?.refusals() ?? 0;
 			return {
 				...outer,
-				fd3: box.seccomp,
+				fd3File: box.seccomp,
 				finish: async (exit) => {
 					const checked = await checkAfterCommand(before);
 					gits = checked.gits;
@@ -222,16 +234,6 @@ export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSan
 }
 
 let probes = 0;
-
-/**
- * The command, then a look at its network namespace's counters, written to a file in the sandbox's
- * own /tmp that Rudder reads after it: connections that found no route (the namespace is empty) or
- * were refused (nothing listens in it) are the sandbox's doing, whatever the command printed.
- */
-function netProbe(file: string, args: readonly string[], probe: string): { file: string; args: string[] } {
-	const script = `"$@"; s=$?; cat /proc/net/snmp > '${probe}' 2>/dev/null; exit $s`;
-	return { file: "/bin/sh", args: ["-c", script, "rudder-sandbox", file, ...args] };
-}
 
 /** "… 2 connections found no route …" from the probe's counters, or undefined when none failed. */
 export function netEvidence(snmp: string): string | undefined {

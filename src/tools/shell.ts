@@ -1,7 +1,7 @@
 // Which shell runs `bash` commands, the one place tool and `!cmd` processes are spawned, and how a
 // command's whole process group is stopped.
 import { type ChildProcessByStdio, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { Readable } from "node:stream";
 import { trackProcessGroup } from "./process-registry.js";
@@ -10,8 +10,8 @@ import { trackProcessGroup } from "./process-registry.js";
 export interface Launch {
 	file: string;
 	args: string[];
-	/** Bytes the process reads on its descriptor 3 (bwrap's `--seccomp 3` program), sent through a pipe. */
-	fd3?: Buffer;
+	/** A file the process reads on its descriptor 3 (bwrap's `--seccomp 3` program), opened for each start. */
+	fd3File?: string;
 	/**
 	 * Called once the process exited: what the sandbox saw (a limit that ended it, a planted git folder
 	 * it moved aside), as lines for the result. Never derived from what the command printed.
@@ -44,21 +44,16 @@ export function shellLaunch({ shell, command, cwd, wrap, callId }: ShellCommand)
  * Rudder exits.
  */
 export function spawnShellCommand(command: ShellCommand, launch = shellLaunch(command)): ChildProcessByStdio<null, Readable, Readable> {
-	const stdio: ("ignore" | "pipe")[] = launch.fd3 ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"];
-	const child = spawn(launch.file, launch.args, {
-		cwd: command.cwd,
-		env: command.env ?? process.env,
-		detached: true,
-		stdio,
-	}) as ChildProcessByStdio<null, Readable, Readable>;
-	if (launch.fd3) {
-		// A pipe, not a file: each start reads its own copy to the end, and nothing is left on disk.
-		const pipe = child.stdio[3] as unknown as NodeJS.WritableStream & { on(event: "error", listener: () => void): void };
-		pipe.on("error", () => {});
-		pipe.end(launch.fd3);
+	// Opened for each start, so each reads the file from its beginning; closed here once the child has it.
+	const fd3 = launch.fd3File === undefined ? undefined : openSync(launch.fd3File, "r");
+	try {
+		const stdio: ("ignore" | "pipe" | number)[] = fd3 === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", "pipe", "pipe", fd3];
+		const child = spawn(launch.file, launch.args, { cwd: command.cwd, env: command.env ?? process.env, detached: true, stdio });
+		if (child.pid !== undefined) trackProcessGroup(child.pid);
+		return child as ChildProcessByStdio<null, Readable, Readable>;
+	} finally {
+		if (fd3 !== undefined) closeSync(fd3);
 	}
-	if (child.pid !== undefined) trackProcessGroup(child.pid);
-	return child;
 }
 
 /** bash when it can be found (the model writes bash), else $SHELL, else sh. */

@@ -341,9 +341,7 @@ describe.each(sandboxUsers())("bash in the bwrap sandbox, as $name", { timeout: 
 		writeFileSync(secret, '{"key":"sk-secret"}');
 		const box = makeSandboxFolders();
 		giveTo(user, box.root);
-		const program = join(box.root, "seccomp.bpf");
-		writeFileSync(program, box.seccomp ?? Buffer.alloc(0));
-		const fd = openSync(program, "r");
+		const fd = openSync(box.seccomp as string, "r");
 		try {
 			const args = bwrapArguments({ writable: [ws], network: false, hidden: [secret] }, box, "/bin/cat", [secret], ws);
 			const launch = user.as({ file: bwrap as string, args });
