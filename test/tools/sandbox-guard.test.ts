@@ -40,6 +40,7 @@ describe.each(sandboxUsers())("a repository planted by a sandboxed command, as $
 		return execFileSync(launch.file, launch.args, { cwd, encoding: "utf8", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1" } });
 	};
 	const run = async (command: string) => {
+		sandbox?.dispose();
 		sandbox = platformSandbox({ writable: [ws], network: false }, "linux");
 		const bash = createBashTool(ws, { wrapSpawn: wrapAs(sandbox as CommandSandbox, user) });
 		return textOf(await bash.execute("t", { command }));
