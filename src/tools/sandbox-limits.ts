@@ -26,8 +26,6 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 	cpuSeconds: 3600,
 });
 
-const MiB = 1024 * 1024;
-
 /**
  * `file args` started by one bash inside the sandbox: it sets the limits (hard, and the CPU time's soft
  * one a second below it so SIGXCPU comes first), runs the command as its child, and then — where
