@@ -11,7 +11,7 @@ import { createBashTool } from "../../src/tools/bash.js";
 import { type CommandSandbox, findOnPath, platformSandbox } from "../../src/tools/sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS } from "../../src/tools/sandbox-limits.js";
 import { SECCOMP_TABLES, seccompArch } from "../../src/tools/seccomp.js";
-import { giveTo, removeUserFolder, type SandboxUser, sandboxUsers, userFolder, wrapAs } from "./sandbox-users.js";
+import { giveTo, removeUserFolder, type SandboxUser, sandboxUsers, usePassableTmpdir, userFolder, wrapAs } from "./sandbox-users.js";
 
 const corpus = join(import.meta.dirname, "..", "fixtures", "hostile", "sandbox");
 const KEY = "sk-hostile-sandbox-key-0123456789";
@@ -88,6 +88,7 @@ describe("the hostile corpus has a row for every script", () => {
 });
 
 describe.each(sandboxUsers())("sandbox escapes from the hostile corpus, as $name", { timeout: 60_000 }, (user: SandboxUser) => {
+	usePassableTmpdir(user);
 	let place: Place;
 	let sandbox: CommandSandbox | undefined;
 

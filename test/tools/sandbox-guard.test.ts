@@ -9,10 +9,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBashTool } from "../../src/tools/bash.js";
 import { type CommandSandbox, platformSandbox } from "../../src/tools/sandbox.js";
 import { checkAfterCommand, snapshotProtected } from "../../src/tools/sandbox-guard.js";
-import { giveTo, removeUserFolder, type SandboxUser, sandboxUsers, userFolder, wrapAs } from "./sandbox-users.js";
+import { giveTo, removeUserFolder, type SandboxUser, sandboxUsers, usePassableTmpdir, userFolder, wrapAs } from "./sandbox-users.js";
 import { textOf } from "./temp-folder.js";
 
 describe.each(sandboxUsers())("a repository planted by a sandboxed command, as $name", { timeout: 30_000 }, (user: SandboxUser) => {
+	usePassableTmpdir(user);
 	let outer: string;
 	let ws: string;
 	let marks: string;

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { accessSync, chownSync, constants, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import type { CommandSandbox } from "../../src/tools/sandbox.js";
 import type { Launch, WrapSpawn } from "../../src/tools/shell.js";
 
@@ -114,3 +115,20 @@ export function removeUserFolder(folder: string | undefined): void {
 
 /** For a check that nothing of a test was left: the entries of a folder. */
 export const entries = (folder: string) => readdirSync(folder);
+
+/**
+ * For the run as another user: the sandbox makes its own folder under TMPDIR, which that user must be
+ * able to reach (a TMPDIR under /root is not). Points TMPDIR at a passable folder for the describe.
+ */
+export function usePassableTmpdir(user: SandboxUser): void {
+	let before: string | undefined;
+	beforeAll(() => {
+		before = process.env.TMPDIR;
+		if (user.uid === (process.getuid?.() ?? 0) || passable(tmpdir())) return;
+		process.env.TMPDIR = ["/var/tmp", "/tmp"].find((folder) => passable(folder) && writable(folder)) ?? tmpdir();
+	});
+	afterAll(() => {
+		if (before === undefined) delete process.env.TMPDIR;
+		else process.env.TMPDIR = before;
+	});
+}

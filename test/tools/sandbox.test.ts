@@ -28,7 +28,7 @@ import {
 } from "../../src/tools/sandbox.js";
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "../../src/tools/sandbox-limits.js";
 import { SECCOMP_TABLES, seccompArch } from "../../src/tools/seccomp.js";
-import { giveTo, removeUserFolder, type SandboxUser, sandboxUsers, userFolder, wrapAs } from "./sandbox-users.js";
+import { giveTo, removeUserFolder, type SandboxUser, sandboxUsers, usePassableTmpdir, userFolder, wrapAs } from "./sandbox-users.js";
 import { textOf } from "./temp-folder.js";
 
 const bwrap = findOnPath("bwrap");
@@ -36,6 +36,7 @@ const perl = findOnPath("perl", "/usr/bin:/bin");
 const arch = seccompArch();
 
 describe.each(sandboxUsers())("bash in the bwrap sandbox, as $name", { timeout: 30_000 }, (user: SandboxUser) => {
+	usePassableTmpdir(user);
 	let ws: string;
 	let outside: string;
 	let sandbox: CommandSandbox | undefined;
