@@ -24,12 +24,17 @@ describe("childEnv", () => {
 });
 
 describe("a variable whose value is a known key", () => {
-	it("is dropped whatever its name, even when passed through", async () => {
+	it("is dropped whatever its name, unless shell.passEnv names it (at the start and again at each command)", async () => {
 		const { createRedactor } = await import("../../src/safety/secrets.js");
 		const secrets = createRedactor();
 		secrets.add("llm-cred-0123456789");
 		const env = { PATH: "/usr/bin", LLM_CRED: "llm-cred-0123456789", AUTH_HEADER: "Bearer llm-cred-0123456789", OTHER: "fine" };
-		expect(childEnv(env, ["LLM_CRED"], secrets)).toEqual({ PATH: "/usr/bin", OTHER: "fine" });
+		expect(childEnv(env, [], secrets)).toEqual({ PATH: "/usr/bin", OTHER: "fine" });
+		const passed = childEnv(env, ["LLM_CRED"], secrets);
+		expect(passed).toEqual({ PATH: "/usr/bin", LLM_CRED: "llm-cred-0123456789", OTHER: "fine" });
+		const { withoutSecretValues } = await import("../../src/safety/child-env.js");
+		expect(withoutSecretValues(passed, secrets)).toEqual(passed);
+		expect(withoutSecretValues({ ...passed }, secrets)).toEqual({ PATH: "/usr/bin", OTHER: "fine" });
 		expect(childEnv(env, [], createRedactor())).toEqual(env);
 	});
 });
