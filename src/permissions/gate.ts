@@ -56,8 +56,11 @@ export interface GateHost {
 	modeName: string;
 	/** Called when the mode or the rules change. */
 	onChange?(): void;
-	/** Whether a sandboxed failure looks like the sandbox's doing (see sandbox.ts). */
-	looksLikeSandboxDenial(output: string): boolean;
+	/**
+	 * What the sandbox itself observed of this call's command hitting its walls (see sandbox.ts
+	 * `evidence`), taken once; the only ground for offering to run a command outside it.
+	 */
+	sandboxEvidence(toolCallId: string): string | undefined;
 }
 
 /** The tools that open the checked real path, and so take it (`takeCheckedPath`). */
@@ -180,13 +183,17 @@ export class PermissionGate {
 		return undefined;
 	}
 
-	/** A sandboxed command that failed like the sandbox makes commands fail may run again outside it, if the user says so. */
+	/**
+	 * A sandboxed command that failed where the sandbox saw it hit its walls may run again outside it,
+	 * if the user says so. Only the sandbox's own observation counts, never the command's output: a
+	 * repository's script can print "EROFS" at will.
+	 */
 	readonly afterToolCall = async (ctx: AfterToolCallContext, signal?: AbortSignal): Promise<AfterToolCallResult | undefined> => {
-		if (ctx.toolCall.name !== "bash" || !ctx.isError || this.host.sandbox() === "none") return undefined;
+		if (ctx.toolCall.name !== "bash" || this.host.sandbox() === "none") return undefined;
+		const evidence = this.host.sandboxEvidence(ctx.toolCall.id);
+		if (!ctx.isError || evidence === undefined) return undefined;
 		const output = ctx.result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-		if (!this.host.looksLikeSandboxDenial(output)) return undefined;
-		const note =
-			"\n\n[This command ran in a sandbox: only the workspace and /tmp are writable, .git and .rudder are read-only, and there is no network.]";
+		const note = `\n\n[This command ran in a sandbox: only the workspace and /tmp are writable, .git and .rudder are read-only, and there is no network; ${evidence}.]`;
 		if (!this.host.ask || !this.host.runUnsandboxed || signal?.aborted) return { content: [{ type: "text", text: output + note }] };
 		const command = String((ctx.args as { command?: unknown })?.command ?? "");
 		const response = await this.ask(
@@ -194,7 +201,7 @@ export class PermissionGate {
 				toolCallId: ctx.toolCall.id,
 				tool: "bash",
 				args: ctx.args,
-				reason: "it failed inside the sandbox; run it again outside the sandbox (full file system and network)?",
+				reason: `it failed inside the sandbox (${evidence}); run it again outside the sandbox (full file system and network)?`,
 				kind: "unsandboxed",
 				preview: { type: "command", command, sandbox: "none", network: true },
 			},

@@ -1,5 +1,6 @@
 // From settings layers and flags to one policy. The global file and the flags are the user's own; the
 // project file comes with the folder (a clone) and may only narrow until the folder is trusted.
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "../tools/sandbox-limits.js";
 import { parseRule } from "./rules.js";
 import type { PermissionsSection, SandboxSection } from "./settings-section.js";
 import { MODE_STRICTNESS, type PermissionMode, type PermissionPolicy, type PermissionRule, type RuleScope } from "./types.js";
@@ -40,6 +41,8 @@ export interface ResolvedPermissions {
 	policy: PermissionPolicy;
 	/** Sandboxed commands may reach the network. */
 	network: boolean;
+	/** Resource limits of each sandboxed command: the user's (or the defaults), lowered by the project's. */
+	limits: SandboxLimits;
 	/** The mode was chosen explicitly as yolo (flag or setting): Shift+Tab may come back to it. */
 	yoloChosen: boolean;
 	/** A flag or a settings file chose the mode; otherwise it is the default (`auto` where the sandbox works). */
@@ -91,9 +94,20 @@ export function resolvePermissions(inputs: PermissionInputs): ResolvedPermission
 	return {
 		policy: { mode, allow, deny, workspace: createWorkspace(inputs.cwd, flags.addDirs) },
 		network,
+		limits: sandboxLimits(global.sandbox?.limits, project.sandbox?.limits),
 		yoloChosen: mode === "yolo",
 		modeChosen,
 		widenings,
 		notices,
 	};
+}
+
+/** The user's limits over the defaults; a project's value counts only where it is lower (it may not widen). */
+export function sandboxLimits(global: Partial<SandboxLimits> | undefined, project: Partial<SandboxLimits> | undefined): SandboxLimits {
+	const out = { ...DEFAULT_SANDBOX_LIMITS, ...global };
+	for (const name of Object.keys(out) as (keyof SandboxLimits)[]) {
+		const lower = project?.[name];
+		if (lower !== undefined && lower < out[name]) out[name] = lower;
+	}
+	return out;
 }

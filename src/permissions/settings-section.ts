@@ -1,5 +1,6 @@
 // The `permissions` and `sandbox` sections of a settings file: their shape and their checks, used by
 // the settings loader so that a typo is an error naming the file and the field.
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from "../tools/sandbox-limits.js";
 import { parseRule } from "./rules.js";
 import { PERMISSION_MODES, type PermissionMode } from "./types.js";
 
@@ -12,6 +13,8 @@ export interface PermissionsSection {
 export interface SandboxSection {
 	/** Let sandboxed commands reach the network. Default false. */
 	network?: boolean;
+	/** Resource limits of each sandboxed command (defaults: DEFAULT_SANDBOX_LIMITS). A project's may only lower them. */
+	limits?: Partial<SandboxLimits>;
 }
 
 type Check = (value: unknown) => string | undefined;
@@ -37,6 +40,19 @@ export const permissionsChecks: Record<string, Check> = {
 	deny: ruleList,
 };
 
+const limitsCheck: Check = (value) => {
+	if (typeof value !== "object" || value === null || Array.isArray(value))
+		return `must be an object such as {"processes": ${DEFAULT_SANDBOX_LIMITS.processes}, "memoryMiB": ${DEFAULT_SANDBOX_LIMITS.memoryMiB}}`;
+	for (const [name, limit] of Object.entries(value)) {
+		if (!(name in DEFAULT_SANDBOX_LIMITS))
+			return `has "${name}", which is not a limit (known: ${Object.keys(DEFAULT_SANDBOX_LIMITS).join(", ")})`;
+		if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)
+			return `has ${name} ${JSON.stringify(limit)}, which must be a whole number of at least 1`;
+	}
+	return undefined;
+};
+
 export const sandboxChecks: Record<string, Check> = {
 	network: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
+	limits: limitsCheck,
 };

@@ -7,6 +7,7 @@ import type { AgentMessage } from "../agent/types.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 import type { FileChange, OpenedCheckpoints } from "./checkpoints/index.js";
 import { type CheckpointRecord, previewRewind, type RewindPreview } from "./checkpoints/rewind-plan.js";
+import { shownChanges, shownPreview } from "./checkpoints/shown-path.js";
 import type { EntryOf, SessionEntry } from "./session-format.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
 import type { SessionLog } from "./session-log.js";
@@ -121,7 +122,8 @@ export class SessionRewind {
 		if (opened) {
 			const now = () => opened.engine.snapshot();
 			for (const point of points.slice(0, POINTS_WITH_CHANGES)) {
-				if (point.checkpoint) point.changes = await opened.engine.changes(point.checkpoint.before, point.checkpoint.after ?? (await now()));
+				if (point.checkpoint)
+					point.changes = shownChanges(await opened.engine.changes(point.checkpoint.before, point.checkpoint.after ?? (await now())));
 			}
 		}
 		return points;
@@ -130,7 +132,7 @@ export class SessionRewind {
 	/** What a code restore to before `entryId` would change, and which of those files changed outside Rudder. */
 	async preview(entryId: string): Promise<RewindPreview> {
 		const { opened, records, index } = await this.locate(entryId, "code");
-		return previewRewind(opened.engine, records, index);
+		return shownPreview(await previewRewind(opened.engine, records, index));
 	}
 
 	/** Restores code, conversation or both to just before the prompt `entryId`. */
@@ -143,7 +145,7 @@ export class SessionRewind {
 		let files: FileChange[] = [];
 		if (restore !== "conversation") {
 			const { opened, records, index } = await this.locate(entryId, "code");
-			files = await opened.engine.restore(records[index].before);
+			files = shownChanges(await opened.engine.restore(records[index].before));
 		}
 		const result: RewindResult = { entryId, restore, files, prompt: messageText(entry.message) };
 		if (restore !== "code") {

@@ -2,7 +2,7 @@
 // the gate on every tool call, and starts bash in the sandbox. A call that needs the user's answer goes
 // to the channel given at construction (`ask`, see approval-prompts.ts); without one it is denied.
 import type { AgentToolResult } from "../agent/types.js";
-import { cacheDir, configFile, dataDir } from "../config/paths.js";
+import { cacheDir, configDir, configFile, dataDir } from "../config/paths.js";
 import { denyingRule, pathRulesFor } from "../permissions/denied-paths.js";
 import { type ApprovalRequest, type ApprovalResponse, PermissionGate } from "../permissions/gate.js";
 import { type PermissionFlags, type ResolvedPermissions, resolvePermissions } from "../permissions/resolve.js";
@@ -15,7 +15,8 @@ import { realTarget } from "../permissions/workspace.js";
 import { createBashTool } from "../tools/bash.js";
 import type { PathDenial } from "../tools/denied-paths.js";
 import type { LinkCheck } from "../tools/linked-outside.js";
-import { type CommandSandbox, findOnPath, looksLikeSandboxDenial, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
+import { type CommandSandbox, findOnPath, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
+import type { Launch } from "../tools/shell.js";
 import { globalSettingsPath, projectSettingsPath, readSettingsChecked } from "./settings.js";
 
 type Env = Record<string, string | undefined>;
@@ -104,6 +105,9 @@ export class SessionPermissions {
 			writable: resolved.policy.workspace.roots,
 			network: resolved.network,
 			hidden: [configFile("auth", options.env)],
+			// Whole folders: keys, sessions, checkpoints (copies of files deny rules hide), grants, cache.
+			hiddenFolders: [configDir(options.env), dataDir(options.env), cacheDir(options.env)],
+			limits: resolved.limits,
 			// What `read(...)` deny rules name, looked up at each command's start (files come and go).
 			hide: readDenied.length > 0 ? () => hiddenPathsFor(readDenied, cwd).paths : undefined,
 		};
@@ -119,7 +123,7 @@ export class SessionPermissions {
 				network: resolved.network,
 				runUnsandboxed: (id, args, signal, how) => this.runAgain(id, args, signal, how),
 				modeName: `${options.channel} mode`,
-				looksLikeSandboxDenial,
+				sandboxEvidence: (id) => this.sandboxBox?.evidence(id),
 			},
 		);
 		this.rules = new RuleAdmin(
@@ -202,9 +206,9 @@ export class SessionPermissions {
 			this.gate.decide({ tool, args: { path: realTarget } }).kind !== "ask";
 
 	/** The bash tool's launch hook: sandboxed unless yolo or no sandbox is available. */
-	readonly wrapSpawn = (file: string, args: string[], cwd: string): { file: string; args: string[] } => {
+	readonly wrapSpawn = (file: string, args: string[], cwd: string, callId?: string): Launch => {
 		const box = this.gate.mode === "yolo" ? undefined : this.sandboxAvailable();
-		return box ? box.wrap(file, args, cwd) : { file, args };
+		return box ? box.wrap(file, args, cwd, callId) : { file, args };
 	};
 
 	setMode(mode: PermissionMode): void {
@@ -228,7 +232,7 @@ export class SessionPermissions {
 		how: "outside" | "network",
 	): Promise<{ result: AgentToolResult<any>; isError: boolean }> {
 		const networked = how === "network" ? this.networkSandbox() : undefined;
-		const bash = createBashTool(this.options.cwd, networked ? { wrapSpawn: (file, a, cwd) => networked.wrap(file, a, cwd) } : {});
+		const bash = createBashTool(this.options.cwd, networked ? { wrapSpawn: (file, a, cwd, id) => networked.wrap(file, a, cwd, id) } : {});
 		try {
 			return { result: await bash.execute(toolCallId, args as never, signal), isError: false };
 		} catch (error) {

@@ -3,9 +3,10 @@
 import { type Static, Type } from "typebox";
 import { onAbort } from "../agent/abort-fanout.js";
 import type { AgentTool, AgentToolUpdateCallback } from "../agent/types.js";
+import { withoutSecretValues } from "../safety/child-env.js";
 import { OutputCollector, type OutputSnapshot } from "./output-collector.js";
 import { type ProcessSlots, toolProcessSlots } from "./process-slots.js";
-import { findShell, killProcessGroup, spawnShellCommand } from "./shell.js";
+import { findShell, killProcessGroup, shellLaunch, spawnShellCommand, type WrapSpawn } from "./shell.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";
 
 const bashSchema = Type.Object({
@@ -42,7 +43,7 @@ export interface BashToolOptions {
 	/** Limits how many commands run at once; default the process-wide `toolProcessSlots`. */
 	slots?: ProcessSlots;
 	/** Turns the shell's launch into a sandboxed one (see sandbox.ts); asked again for every command. */
-	wrapSpawn?: (file: string, args: string[], cwd: string) => { file: string; args: string[] };
+	wrapSpawn?: WrapSpawn;
 	/** Environment of the commands; default `process.env`. The session passes one without credentials. */
 	env?: Record<string, string | undefined>;
 }
@@ -55,7 +56,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 		label: "bash",
 		description: `Run a bash command in the working directory; stdout and stderr are returned together. Only the last ${maxLines} lines or ${maxBytes / 1024} KB are returned; when cut, the full output is saved to a temp file whose path is given. Optional timeout in seconds.`,
 		parameters: bashSchema,
-		async execute(_toolCallId, params: BashToolInput, signal, onUpdate) {
+		async execute(toolCallId, params: BashToolInput, signal, onUpdate) {
 			if (params.timeout !== undefined && !(params.timeout > 0)) {
 				throw new Error(`Invalid timeout ${params.timeout}: give a positive number of seconds`);
 			}
@@ -67,7 +68,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 			}
 			const release = await slots.acquire(signal, () => new Error("Command aborted"));
 			try {
-				return await runCommand(params, { cwd, signal, onUpdate, maxLines, maxBytes, options });
+				return await runCommand(params, { callId: toolCallId, cwd, signal, onUpdate, maxLines, maxBytes, options });
 			} finally {
 				release();
 			}
@@ -76,6 +77,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 }
 
 interface RunContext {
+	callId: string;
 	cwd: string;
 	signal?: AbortSignal;
 	onUpdate?: AgentToolUpdateCallback<BashToolDetails>;
@@ -93,7 +95,10 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 	const output = new OutputCollector(ctx.maxLines, ctx.maxBytes);
 
 	return new Promise<{ content: { type: "text"; text: string }[]; details: BashToolDetails }>((resolve, reject) => {
-		const child = spawnShellCommand({ shell, command: params.command, cwd: ctx.cwd, env: options.env, wrap: options.wrapSpawn });
+		const env = withoutSecretValues(options.env ?? process.env);
+		const command = { shell, command: params.command, cwd: ctx.cwd, env, wrap: options.wrapSpawn, callId: ctx.callId };
+		const launch = shellLaunch(command);
+		const child = spawnShellCommand(command, launch);
 		let settled = false;
 		let timeoutTimer: NodeJS.Timeout | undefined;
 		let drainTimer: NodeJS.Timeout | undefined;
@@ -115,10 +120,14 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 			clearTimeout(drainTimer);
 			stopWatchingAbort?.();
 		};
-		const fail = (status: string) => {
+		const fail = (status: string, stopped = false) => {
 			if (settled) return;
 			cleanup();
-			void output.close().then(() => reject(new Error(formatOutput(output.snapshot(), status, ""))));
+			// A stopped command gets the sandbox's after-command check too: what it planted stays planted.
+			const seen = stopped ? (launch.finish?.({ code: null, signal: "SIGTERM" }) ?? []) : [];
+			void Promise.all([seen, output.close()]).then(([lines]) =>
+				reject(new Error(formatOutput(output.snapshot(), [status, ...lines].join("\n"), ""))),
+			);
 		};
 		const stop = (status: string) => {
 			if (settled) return;
@@ -127,7 +136,7 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 			// hold up the run for the grace period.
 			child.stdout?.destroy();
 			child.stderr?.destroy();
-			fail(status);
+			fail(status, true);
 		};
 
 		const complete = () => {
@@ -137,8 +146,8 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 			child.stdout?.destroy();
 			child.stderr?.destroy();
 			const ended = exit;
-			void output.close().then(() => {
-				const result = exitResult(output.snapshot(), ended);
+			void Promise.all([launch.finish?.(ended) ?? [], output.close()]).then(([seen]) => {
+				const result = exitResult(output.snapshot(), ended, seen);
 				if (result instanceof Error) reject(result);
 				else resolve(result);
 			});
@@ -159,15 +168,16 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 }
 
 /** What the call answers once the command exited: its output, or an error naming the exit code or signal. */
-function exitResult(snap: OutputSnapshot, exit: { code: number | null; signal: NodeJS.Signals | null }) {
+function exitResult(snap: OutputSnapshot, exit: { code: number | null; signal: NodeJS.Signals | null }, seen: readonly string[]) {
 	const { code, signal } = exit;
 	if (code === 0) {
 		return {
-			content: [{ type: "text" as const, text: formatOutput(snap, "", "(no output)") }],
+			content: [{ type: "text" as const, text: formatOutput(snap, seen.join("\n"), "(no output)") }],
 			details: { ...snapshotDetails(snap), exitCode: code },
 		};
 	}
-	return new Error(formatOutput(snap, code !== null ? `Command exited with code ${code}` : `Command was killed by signal ${signal}`, ""));
+	const status = code !== null ? `Command exited with code ${code}` : `Command was killed by signal ${signal}`;
+	return new Error(formatOutput(snap, [status, ...seen].join("\n"), ""));
 }
 
 /** Partial output for `onUpdate`, at most one update per interval; none once cancelled. */

@@ -62,21 +62,41 @@ function isLinkError(error: unknown): boolean {
  */
 export async function openPinned(realPath: string, displayPath: string, options: PinnedOpenOptions): Promise<PinnedFile> {
 	if (!hasFdPaths()) return openChecked(realPath, displayPath, options);
-	const parts = realPath.split("/").filter((p) => p !== "");
-	const name = parts.pop();
+	const name = realPath
+		.split("/")
+		.filter((p) => p !== "")
+		.pop();
 	if (name === undefined) throw new Error(`Cannot ${options.verb} ${displayPath}: it is the root folder`);
+	const folder = await openFolderPinned(dirname(realPath), displayPath, options);
+	try {
+		return await openLeaf(`/proc/self/fd/${folder.fd}/${name}`, displayPath, options);
+	} finally {
+		await folder.close();
+	}
+}
+
+/** Whether `openFolderPinned` can hold folders by descriptor here (Linux with /proc). */
+export const canPinFolders = (): boolean => hasFdPaths();
+
+/**
+ * The folder at the real path `realFolder`, held (O_PATH) after opening each folder of the path in turn
+ * without following a symlink; missing folders are made when `create`. Its entries are reached as
+ * `/proc/self/fd/<fd>/<name>`. Linux only (see `canPinFolders`); the caller closes the handle.
+ */
+export async function openFolderPinned(realFolder: string, displayPath: string, options: PinnedOpenOptions): Promise<FileHandle> {
 	let folder = await open("/", FOLDER_FLAGS);
 	try {
 		let shown = "";
-		for (const part of parts) {
+		for (const part of realFolder.split("/").filter((p) => p !== "")) {
 			shown += `/${part}`;
 			const next = await openFolder(folder, part, shown, displayPath, options);
 			await folder.close();
 			folder = next;
 		}
-		return await openLeaf(`/proc/self/fd/${folder.fd}/${name}`, displayPath, options);
-	} finally {
+		return folder;
+	} catch (error) {
 		await folder.close();
+		throw error;
 	}
 }
 

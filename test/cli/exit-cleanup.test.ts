@@ -26,13 +26,36 @@ function groupRows(pgid: number): string[] {
 		});
 }
 
-/** How many processes of group `pgid` run, once there are `count` or after 20 s. */
+/**
+ * The group's rows and those of every process below one of them: the sandbox starts the command in a
+ * session of its own (`bwrap --new-session`), so the sleeps are below bwrap, not in its group.
+ */
+function groupTreeRows(pgid: number): string[] {
+	const out = execFileSync("ps", ["-eo", "pid=,ppid=,pgid=,stat=,args="], { encoding: "utf8" });
+	const rows = out
+		.split("\n")
+		.map((line) => line.trim().split(/\s+/))
+		.filter((parts) => parts.length >= 5 && !parts[3].startsWith("Z"));
+	const inTree = new Set(rows.filter((parts) => parts[2] === String(pgid)).map((parts) => parts[0]));
+	for (let grew = true; grew; ) {
+		grew = false;
+		for (const parts of rows) {
+			if (!inTree.has(parts[0]) && inTree.has(parts[1])) {
+				inTree.add(parts[0]);
+				grew = true;
+			}
+		}
+	}
+	return rows.filter((parts) => inTree.has(parts[0])).map((parts) => parts.join(" "));
+}
+
+/** How many processes of group `pgid` and below it run, once there are `count` or after 20 s. */
 async function rowsReach(pgid: number, count: number): Promise<number> {
 	const deadline = Date.now() + 20_000;
-	let rows = groupRows(pgid).length;
+	let rows = groupTreeRows(pgid).length;
 	while (rows < count && Date.now() < deadline) {
 		await new Promise((r) => setTimeout(r, 50));
-		rows = groupRows(pgid).length;
+		rows = groupTreeRows(pgid).length;
 	}
 	return rows;
 }
@@ -72,7 +95,7 @@ describe("rudder ends every tool process group", () => {
 		expect(await rowsReach(pgid, 3)).toBeGreaterThanOrEqual(3);
 		const result = await cli.signal(signal);
 		expect(result.code).toBe({ SIGTERM: 143, SIGHUP: 129, SIGINT: 130 }[signal]);
-		expect(groupRows(pgid)).toEqual([]);
+		expect(groupTreeRows(pgid)).toEqual([]);
 	});
 
 	it("on a normal exit, also a background process the command left running", { timeout: LONG }, async () => {

@@ -87,3 +87,23 @@ describe("trust store", () => {
 		expect(statSync(trustFilePath(data)).mode & 0o777).toBe(0o600);
 	});
 });
+
+describe("sandbox limits", () => {
+	it("are the defaults, the user's over them, and a project's only where lower", async () => {
+		const { sandboxLimits } = await import("../../src/permissions/resolve.js");
+		const { DEFAULT_SANDBOX_LIMITS } = await import("../../src/tools/sandbox-limits.js");
+		expect(sandboxLimits(undefined, undefined)).toEqual(DEFAULT_SANDBOX_LIMITS);
+		expect(sandboxLimits({ memoryMiB: 8192 }, { memoryMiB: 16384, processes: 100 })).toEqual({
+			...DEFAULT_SANDBOX_LIMITS,
+			memoryMiB: 8192,
+			processes: 100,
+		});
+	});
+	it("are checked in the settings file: a typo or a bad value names the field", async () => {
+		const { sandboxChecks } = await import("../../src/permissions/settings-section.js");
+		expect(sandboxChecks.limits({ memoryMiB: 512 })).toBeUndefined();
+		expect(sandboxChecks.limits({ memory: 512 })).toMatch(/has "memory", which is not a limit \(known: processes, memoryMiB/);
+		expect(sandboxChecks.limits({ processes: 0 })).toMatch(/has processes 0, which must be a whole number of at least 1/);
+		expect(sandboxChecks.limits(5)).toMatch(/must be an object/);
+	});
+});

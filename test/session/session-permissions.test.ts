@@ -195,12 +195,13 @@ describe("approvals in a session", { timeout: 30_000 }, () => {
 describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 	const makeOutside = useOutsideFolders();
 
-	it("runs outside it only after an approval that says so", async () => {
+	it("runs outside it only after an approval that says so, when the sandbox saw it hit its walls (a refused connection)", async () => {
 		fx = await createFixture();
 		const outside = makeOutside();
 		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
 		expect(session.getState().sandbox).toBe("bwrap");
-		const command = `echo hi > ${outside}/x.txt`;
+		// Port 9 (discard) on loopback: refused inside the sandbox's empty network.
+		const command = `(exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; echo hi > ${outside}/x.txt`;
 		fx.faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("bash", { command })]),
 			fauxAssistantMessage([fauxToolCall("bash", { command })]),
@@ -211,6 +212,7 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 		session.respondToApproval(ask.id, { decision: "allow" });
 		const retry = await fx.waitForEvent("approval_request", (e) => e.kind === "unsandboxed");
 		expect(retry.preview).toMatchObject({ type: "command", command, sandbox: "none" });
+		expect(retry.reason).toMatch(/connection\(s\) were refused/);
 		expect(existsSync(join(outside, "x.txt"))).toBe(false);
 		session.respondToApproval(retry.id, { decision: "deny" });
 		const again = await fx.waitForEvent("approval_request", (e) => e.id !== ask.id && e.id !== retry.id);
@@ -224,6 +226,18 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 		expect(allowed.isError).toBe(false);
 		expect(readFileSync(join(outside, "x.txt"), "utf8")).toBe("hi\n");
 	});
+
+	it("is not offered on what the command printed: a script that prints EROFS and fails asks nothing more", async () => {
+		fx = await createFixture();
+		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
+		const command = "echo 'EROFS: read-only file system, open /home/u/.npmrc; connect ECONNREFUSED; Operation not permitted' >&2; exit 1";
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
+		const run = session.prompt("go");
+		session.respondToApproval((await fx.waitForEvent("approval_request")).id, { decision: "allow" });
+		await run;
+		expect(requests(fx)).toHaveLength(1);
+		expect(resultText(toolResults(session)[0])).not.toContain("ran in a sandbox");
+	});
 });
 
 describe("a command that fails in the sandbox where nobody can approve (print)", { timeout: 30_000 }, () => {
@@ -232,7 +246,7 @@ describe("a command that fails in the sandbox where nobody can approve (print)",
 	it("is never run outside it: the model gets the failure and a note on the sandbox", async () => {
 		fx = await createFixture();
 		const outside = makeOutside();
-		const command = `echo hi > ${outside}/x.txt`;
+		const command = `(exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; echo hi > ${outside}/x.txt`;
 		const session = await fx.open({
 			tools: ["bash"],
 			approvals: "print",
@@ -381,5 +395,35 @@ describe("read deny rules hold for every tool", { timeout: 30_000 }, () => {
 		const [read, grep] = toolResults(session);
 		expect(resultText(read)).toBe('read secrets/deep/more.txt is denied by the rule "read(secrets)" (--deny)');
 		expect(resultText(grep)).toBe(`.env:1: TOKEN=${SECRET}\nsrc/env-link:1: TOKEN=${SECRET}\n\n[1 path hidden by permissions.deny rules]`);
+	});
+});
+
+describe("Rudder's own folders in the sandbox", { timeout: 30_000 }, () => {
+	it("are hidden whole: keys, sessions and checkpoints (copies of files deny rules hide) list empty", async () => {
+		fx = await createFixture();
+		const { cacheDir, configDir, dataDir } = await import("../../src/config/paths.js");
+		const { platformSandbox } = await import("../../src/tools/sandbox.js");
+		const store = join(dataDir(fx.env), "checkpoints", "ws");
+		mkdirSync(store, { recursive: true });
+		writeFileSync(join(store, "blob"), "copy of a denied .env: SECRET=1");
+		mkdirSync(configDir(fx.env), { recursive: true });
+		writeFileSync(join(configDir(fx.env), "auth.json"), '{"k":"sk-auth-json-key-1234"}');
+		let folders: readonly string[] | undefined;
+		const session = await fx.open({
+			tools: ["bash"],
+			approvals: "print",
+			permissions: loadPermissionSetup({ cwd: fx.cwd, env: fx.env, flags: { allow: ["bash"] } }),
+			sandboxFactory: (spec) => {
+				folders = spec.hiddenFolders;
+				return platformSandbox(spec, "linux");
+			},
+		});
+		const command = `cat ${join(store, "blob")} ${join(configDir(fx.env), "auth.json")} 2>/dev/null; ls -A ${dataDir(fx.env)} ${configDir(fx.env)} 2>/dev/null; echo end`;
+		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
+		await session.prompt("go");
+		expect(folders).toEqual([configDir(fx.env), dataDir(fx.env), cacheDir(fx.env)]);
+		const text = resultText(toolResults(session)[0]);
+		expect(text).not.toMatch(/SECRET|sk-auth|checkpoints|auth\.json/);
+		expect(text).toMatch(/end$/);
 	});
 });

@@ -64,7 +64,7 @@ function gateFor(mode: PermissionMode, whileAsking?: () => void) {
 			sandbox: () => "none",
 			network: false,
 			modeName: "test mode",
-			looksLikeSandboxDenial: () => false,
+			sandboxEvidence: () => undefined,
 		},
 	);
 }

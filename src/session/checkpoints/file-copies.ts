@@ -3,9 +3,11 @@
 // snapshot. So it undoes what those tools did, and nothing bash did. Copies live on disk (resumed
 // sessions can still rewind): `blobs/<sha256>` and one manifest per snapshot.
 import { createHash } from "node:crypto";
-import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { lstat, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { diffLines } from "diff";
+import { openPinned } from "../../tools/pinned-open.js";
+import { removeFile, restoreFile } from "./pinned-restore.js";
 import type { CheckpointEngine, FileChange, MutationObserver } from "./types.js";
 
 /** A file's state: its content (by blob) and mode, or absent. */
@@ -96,16 +98,15 @@ export class FileCopies implements CheckpointEngine, MutationObserver {
 	async restore(id: string): Promise<FileChange[]> {
 		const plan = await this.preview(id);
 		const index = this.indexOf(id);
+		// Never through a symlink: a folder a command replaced by a link is skipped and named.
+		const root = await realpath(this.workspace);
 		for (const change of plan) {
 			const target = this.stateAt(change.path, index);
-			const file = join(this.workspace, change.path);
-			if (!target || "absent" in target) {
-				await rm(file, { force: true });
-				continue;
-			}
-			await mkdir(dirname(file), { recursive: true });
-			await writeFile(file, await readFile(join(this.blobs, target.blob)));
-			await chmod(file, target.mode & 0o7777);
+			const skipped =
+				!target || "absent" in target
+					? await removeFile(root, change.path)
+					: await restoreFile(root, change.path, await readFile(join(this.blobs, target.blob)), target.mode);
+			if (skipped) change.skipped = skipped;
 		}
 		return plan;
 	}
@@ -144,11 +145,14 @@ export class FileCopies implements CheckpointEngine, MutationObserver {
 
 	/** Copies the file as it is now into the blob store. */
 	private async capture(path: string): Promise<FileState> {
-		const file = join(this.workspace, path);
+		const file = join(await realpath(this.workspace), path);
 		const stat = await lstat(file).catch(() => undefined);
 		if (!stat?.isFile()) return { absent: true };
 		if (stat.size > this.maxFileBytes) return { absent: true };
-		const content = await readFile(file);
+		// Read without following a link on the way: what is outside the workspace is never copied in.
+		const opened = await openPinned(file, path, { create: false, verb: "read", readOnly: true }).catch(() => undefined);
+		if (!opened) return { absent: true };
+		const content = await opened.handle.readFile().finally(() => opened.handle.close());
 		const blob = createHash("sha256").update(content).digest("hex");
 		await writeFile(join(this.blobs, blob), content, { mode: 0o600, flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
 			if (error.code !== "EEXIST") throw error;

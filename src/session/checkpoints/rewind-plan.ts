@@ -2,6 +2,7 @@
 // it was sent (`before`) and one when its run ended (`after`). What the run changed is before → after;
 // what changed outside Rudder is after → the next prompt's before (the user's own edits between
 // prompts), and after the last run → now.
+import { shownPath } from "./shown-path.js";
 import type { CheckpointEngine, FileChange } from "./types.js";
 
 export interface CheckpointRecord {
@@ -45,6 +46,7 @@ export async function previewRewind(engine: CheckpointEngine, records: readonly 
 
 /** `+12 −3 src/a.ts` lines for a menu. */
 export function formatChange(change: FileChange): string {
-	if (change.binary) return `${change.status === "added" ? "+" : change.status === "deleted" ? "−" : "~"} ${change.path} (binary)`;
-	return `+${change.added} −${change.removed} ${change.path}`;
+	const path = shownPath(change.path);
+	if (change.binary) return `${change.status === "added" ? "+" : change.status === "deleted" ? "−" : "~"} ${path} (binary)`;
+	return `+${change.added} −${change.removed} ${path}`;
 }

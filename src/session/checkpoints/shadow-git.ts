@@ -4,8 +4,9 @@
 // is never read or written. Incremental snapshots cost about one `stat` per tracked file: git's index
 // keeps the stat data, and the untracked cache skips unchanged folders.
 import { execFile } from "node:child_process";
-import { lstat, mkdir, rm, rmdir, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { lstat, mkdir, realpath, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { removeFile } from "./pinned-restore.js";
 import type { CheckpointEngine, FileChange } from "./types.js";
 
 const HEAD_REF = "refs/rudder/head";
@@ -114,8 +115,10 @@ export class ShadowGit implements CheckpointEngine {
 			const plan = (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path));
 			// The plan reads from now to the snapshot: "deleted" files did not exist then.
 			const toCheckout = plan.filter((c) => c.status !== "deleted").map((c) => c.path);
-			const toDelete = plan.filter((c) => c.status === "deleted").map((c) => c.path);
-			for (const path of toDelete) await removeFileAndEmptyParents(this.options.workspace, path);
+			for (const change of plan.filter((c) => c.status === "deleted")) {
+				const skipped = await removeFileAndEmptyParents(this.options.workspace, change.path);
+				if (skipped) change.skipped = skipped;
+			}
 			if (toCheckout.length > 0) {
 				// `checkout <commit> -- paths` writes content, mode and type from the snapshot.
 				await this.git(["checkout", id, "--pathspec-from-file=-", "--pathspec-file-nul", "--"], nulList(toCheckout));
@@ -230,16 +233,7 @@ function splitNul(text: string): string[] {
 
 const nulList = (paths: string[]) => `${paths.join("\0")}\0`;
 
-/** Deletes a file a snapshot did not have, and the folders that held only it. */
-async function removeFileAndEmptyParents(workspace: string, path: string): Promise<void> {
-	await rm(join(workspace, path), { force: true });
-	let folder = dirname(path);
-	while (folder !== "." && folder !== "/" && folder !== "") {
-		try {
-			await rmdir(join(workspace, folder));
-		} catch {
-			return;
-		}
-		folder = dirname(folder);
-	}
+/** Deletes a file a snapshot did not have, and the folders that held only it, never through a symlink. */
+async function removeFileAndEmptyParents(workspace: string, path: string): Promise<string | undefined> {
+	return removeFile(await realpath(workspace), path, true);
 }

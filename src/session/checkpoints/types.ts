@@ -12,6 +12,8 @@ export interface FileChange {
 	added: number;
 	removed: number;
 	binary?: boolean;
+	/** Set by a restore that left this file alone, and why (it became a symbolic link, or is in .git). */
+	skipped?: string;
 }
 
 export interface CheckpointEngine {

@@ -19,9 +19,9 @@ const CALL_CHOICES: readonly ApprovalChoice[] = [
 
 /** Running outside the sandbox is granted once at a time: no rule is ever made for it. */
 const UNSANDBOXED_CHOICES: readonly ApprovalChoice[] = [
+	{ key: "n", label: "Do not, and tell the model why", response: { decision: "deny" } },
 	{ key: "y", label: "Run it outside the sandbox, once", response: { decision: "allow" } },
 	{ key: "w", label: "Run it again in the sandbox with network, once", response: { decision: "allow", network: true } },
-	{ key: "n", label: "Do not, and tell the model why", response: { decision: "deny" } },
 ];
 
 export function choicesFor(request: Pick<ApprovalRequest, "kind">): readonly ApprovalChoice[] {

@@ -216,4 +216,11 @@ describe("approvalKey", () => {
 		expect(approvalKey(s, k("a"), { kind: "unsandboxed" }).outcome).toEqual({ type: "none" });
 		expect(approvalKey(s, k("y"), { kind: "unsandboxed" }).outcome).toEqual({ type: "answer", response: { decision: "allow" } });
 	});
+	it("preselects the safe choice for running outside the sandbox: Enter, Enter keeps it inside", () => {
+		const s = initialApprovalState("r3");
+		const first = approvalKey(s, { name: "return", text: "", ctrl: false, meta: false, shift: false }, { kind: "unsandboxed" });
+		expect(first).toEqual({ state: { id: "r3", selected: 0, reason: "" }, outcome: { type: "none" } });
+		const second = approvalKey(first.state, { name: "return", text: "", ctrl: false, meta: false, shift: false }, { kind: "unsandboxed" });
+		expect(second.outcome).toEqual({ type: "answer", response: { decision: "deny" } });
+	});
 });
