@@ -76,3 +76,8 @@ export function mcpTrustFile(env?: Env): string {
 export function mcpJsonFile(cwd: string): string {
 	return join(cwd, ".mcp.json");
 }
+
+/** The user's answers on trusting each project's hooks, every command in full (src/extensions/hooks/trust.ts). */
+export function hooksTrustFile(env?: Env): string {
+	return join(dataDir(env), "hooks-trust.json");
+}
