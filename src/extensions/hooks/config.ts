@@ -101,28 +101,39 @@ export function parseHooks(value: unknown, source: HookSource): LoadedHooks {
 			bad(at, 'must be a list of {"matcher": ..., "hooks": [...]}');
 			continue;
 		}
-		groups.forEach((group, g) => {
+		for (const [g, group] of groups.entries()) {
 			const groupAt = `${at}[${g}]`;
-			if (!isObject(group)) return bad(groupAt, 'must be an object {"matcher": ..., "hooks": [...]}');
-			const matcher = own(group, "matcher") ?? "";
-			if (typeof matcher !== "string") return bad(`${groupAt}.matcher`, "must be a string");
-			const compiled = compileMatcher(matcher);
-			if ("problem" in compiled) return bad(`${groupAt}.matcher`, compiled.problem);
-			const list = own(group, "hooks");
-			if (!Array.isArray(list)) return bad(`${groupAt}.hooks`, 'must be a list of {"type": "command", "command": ...}');
-			list.forEach((entry, h) => {
-				const hookAt = `${groupAt}.hooks[${h}]`;
-				const parsed = parseCommand(entry);
-				if ("problem" in parsed) return bad(`${hookAt}${parsed.field}`, parsed.problem);
-				hooks.push({ event, matcher, ...parsed, file: source.file, project: source.project });
-			});
-		});
+			const parsed = parseGroup(group);
+			if ("problem" in parsed) {
+				bad(`${groupAt}${parsed.field}`, parsed.problem);
+				continue;
+			}
+			for (const [h, entry] of parsed.list.entries()) {
+				const command = parseCommand(entry);
+				if ("problem" in command) bad(`${groupAt}.hooks[${h}]${command.field}`, command.problem);
+				else hooks.push({ event, matcher: parsed.matcher, ...command, file: source.file, project: source.project });
+			}
+		}
 	}
 	return { hooks, problems };
 }
 
+type Problem = { field: string; problem: string };
+
+/** One `{matcher, hooks}` group: its matcher and its list of entries, or the field at fault. */
+function parseGroup(group: unknown): { matcher: string; list: unknown[] } | Problem {
+	if (!isObject(group)) return { field: "", problem: 'must be an object {"matcher": ..., "hooks": [...]}' };
+	const matcher = own(group, "matcher") ?? "";
+	if (typeof matcher !== "string") return { field: ".matcher", problem: "must be a string" };
+	const compiled = compileMatcher(matcher);
+	if ("problem" in compiled) return { field: ".matcher", problem: compiled.problem };
+	const list = own(group, "hooks");
+	if (!Array.isArray(list)) return { field: ".hooks", problem: 'must be a list of {"type": "command", "command": ...}' };
+	return { matcher, list };
+}
+
 /** One `{type, command, timeout}`, or the field (after the entry's path) at fault and why. */
-function parseCommand(entry: unknown): Pick<HookCommand, "command" | "timeoutSeconds"> | { field: string; problem: string } {
+function parseCommand(entry: unknown): Pick<HookCommand, "command" | "timeoutSeconds"> | Problem {
 	if (!isObject(entry)) return { field: "", problem: 'must be an object {"type": "command", "command": ...}' };
 	const type = own(entry, "type");
 	if (type !== "command") {

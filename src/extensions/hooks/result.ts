@@ -22,7 +22,9 @@ const text = (v: unknown): string | undefined => (typeof v === "string" && v.tri
 
 function forModel(value: string): string {
 	const redacted = redactSecrets(value);
-	return redacted.length > MAX_CONTEXT_CHARS ? `${redacted.slice(0, MAX_CONTEXT_CHARS)}\n[... cut at ${MAX_CONTEXT_CHARS} characters]` : redacted;
+	return redacted.length > MAX_CONTEXT_CHARS
+		? `${redacted.slice(0, MAX_CONTEXT_CHARS)}\n[... cut at ${MAX_CONTEXT_CHARS} characters]`
+		: redacted;
 }
 
 /** How a hook is named on screen: its command, shortened, with its file. */
@@ -57,7 +59,8 @@ export function hookVerdict(hook: HookCommand, run: HookProcessResult): HookVerd
 	const facts = EVENT_FACTS[hook.event];
 	if (run.cancelled) return { ...base, status: "cancelled" };
 	if (run.startError) return { ...base, status: "error", notice: noticeLine(hook, `could not start: ${run.startError}`) };
-	if (run.timedOut) return { ...base, status: "timeout", notice: noticeLine(hook, `timed out after ${hook.timeoutSeconds} s and was stopped`) };
+	if (run.timedOut)
+		return { ...base, status: "timeout", notice: noticeLine(hook, `timed out after ${hook.timeoutSeconds} s and was stopped`) };
 	if (run.exitCode === 2) {
 		const reason = text(run.stderr) ?? `blocked by ${hookLabel(hook)} (exit code 2, no message)`;
 		return { ...base, status: "blocked", reason: forModel(reason), notice: noticeLine(hook, `blocked: ${reason}`) };
@@ -89,7 +92,8 @@ function readJsonVerdict(base: Pick<HookVerdict, "hook" | "exitCode" | "duration
 	if (hook.event === "PreToolUse") {
 		// `decision: approve/block` is Claude Code's older spelling of allow/deny.
 		const old = own(json, "decision");
-		const permission = permissionOf(own(specific, "permissionDecision")) ?? (old === "approve" ? "allow" : old === "block" ? "deny" : undefined);
+		const permission =
+			permissionOf(own(specific, "permissionDecision")) ?? (old === "approve" ? "allow" : old === "block" ? "deny" : undefined);
 		if (permission) verdict.permission = permission;
 		if (reason && permission) verdict.reason = forModel(reason);
 		if (permission === "deny") {

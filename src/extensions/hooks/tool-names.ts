@@ -39,11 +39,18 @@ export const CLAUDE_TOOLS: Readonly<Record<string, ToolMapping>> = Object.freeze
 		call: (a, cwd) => {
 			const list = edits(a);
 			const file_path = absolute(a.path, cwd);
-			if (list.length === 1) return { name: "Edit", input: defined({ file_path, old_string: list[0].oldText, new_string: list[0].newText }) };
-			return { name: "MultiEdit", input: defined({ file_path, edits: list.map((e) => ({ old_string: e.oldText, new_string: e.newText })) }) };
+			if (list.length === 1)
+				return { name: "Edit", input: defined({ file_path, old_string: list[0].oldText, new_string: list[0].newText }) };
+			return {
+				name: "MultiEdit",
+				input: defined({ file_path, edits: list.map((e) => ({ old_string: e.oldText, new_string: e.newText })) }),
+			};
 		},
 	},
-	write: { names: ["Write"], call: (a, cwd) => ({ name: "Write", input: defined({ file_path: absolute(a.path, cwd), content: a.content }) }) },
+	write: {
+		names: ["Write"],
+		call: (a, cwd) => ({ name: "Write", input: defined({ file_path: absolute(a.path, cwd), content: a.content }) }),
+	},
 	read: {
 		names: ["Read"],
 		call: (a, cwd) => ({ name: "Read", input: defined({ file_path: absolute(a.path, cwd), offset: a.offset, limit: a.limit }) }),

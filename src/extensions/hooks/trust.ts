@@ -35,7 +35,8 @@ function recorded(hook: HookCommand): RecordedHook {
 	return { event: hook.event, matcher: hook.matcher, command: hook.command, file: hook.file };
 }
 
-const sameHook = (a: RecordedHook, b: RecordedHook) => a.event === b.event && a.matcher === b.matcher && a.command === b.command && a.file === b.file;
+const sameHook = (a: RecordedHook, b: RecordedHook) =>
+	a.event === b.event && a.matcher === b.matcher && a.command === b.command && a.file === b.file;
 
 function folderKey(cwd: string): string {
 	try {

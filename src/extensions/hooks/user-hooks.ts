@@ -110,7 +110,13 @@ export class UserHooks {
 					signal,
 				});
 				const verdict = hookVerdict(hook, run);
-				this.options.onEvent({ type: "hook_finished", ...named, status: verdict.status, exitCode: verdict.exitCode, durationMs: verdict.durationMs });
+				this.options.onEvent({
+					type: "hook_finished",
+					...named,
+					status: verdict.status,
+					exitCode: verdict.exitCode,
+					durationMs: verdict.durationMs,
+				});
 				return verdict;
 			}),
 		);
@@ -126,7 +132,9 @@ export function skippedHooksNotice(skipped: readonly HookCommand[], how: string)
 	if (skipped.length === 0) return undefined;
 	const lines = skipped.map((h) => `  ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}: ${h.command}  (${h.file})`);
 	return screen(
-		[`This project's hooks were not run (not trusted yet); they would run with your permissions, outside the sandbox:`, ...lines, how].join("\n"),
+		[`This project's hooks were not run (not trusted yet); they would run with your permissions, outside the sandbox:`, ...lines, how].join(
+			"\n",
+		),
 	);
 }
 
