@@ -134,3 +134,11 @@ export function combineVerdicts(verdicts: HookVerdict[]): HookOutcome {
 	if (outcome.permission && permissionReasons.length > 0) outcome.permissionReason = permissionReasons.join("\n");
 	return outcome;
 }
+
+/** PreToolUse's outcome as the permission gate takes it: a block is a deny, else the combined decision. */
+export function toolCallVerdict(outcome: HookOutcome): { decision: PermissionDecision; reason?: string } | undefined {
+	if (outcome.blocked !== undefined) return { decision: "deny", reason: outcome.blocked };
+	if (outcome.permission)
+		return { decision: outcome.permission, ...(outcome.permissionReason ? { reason: outcome.permissionReason } : {}) };
+	return undefined;
+}
