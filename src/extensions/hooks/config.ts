@@ -149,10 +149,10 @@ function parseCommand(entry: unknown): Pick<HookCommand, "command" | "timeoutSec
 	return { command, timeoutSeconds: (timeout as number | undefined) ?? DEFAULT_TIMEOUT_SECONDS };
 }
 
-/** For the settings validator: the first problem with a `hooks` value, without the file. */
+/**
+ * For the settings validator: only the shape of `hooks`. Each entry's problems are reported once, by
+ * `loadHooks` (which reads Claude Code's files too), so a bad hook is not named twice.
+ */
 export function checkHooksSetting(value: unknown): string | undefined {
-	const { problems } = parseHooks(value, { file: "", project: false });
-	const first = problems[0];
-	if (!first) return undefined;
-	return first.field === "hooks" ? first.problem : `has ${first.field}, which ${first.problem}`;
+	return isObject(value) ? undefined : 'must be an object of events, e.g. {"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}';
 }

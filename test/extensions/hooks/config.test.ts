@@ -90,15 +90,18 @@ describe("hook configuration", () => {
 		expect(formatConfigProblem(problems[0])).toMatch(/\.claude\/settings\.json: invalid JSON: .*\(its hooks were not loaded\)$/);
 	});
 
-	it("`hooks` is a known setting of Rudder's settings files, checked the same way", () => {
+	it("`hooks` is a known setting of Rudder's settings files; its entries' problems are the hooks loader's, said once", () => {
 		p = hookProject();
 		const file = join(p.cwd, ".rudder", "settings.json");
 		p.settings(file, { PreToolUse: [{ matcher: "Bash", hooks: [commandHook("echo ok")] }] });
 		expect(readSettingsChecked(file).problems).toEqual([]);
 		putFile(file, JSON.stringify({ hooks: { Nope: [] } }));
-		expect(readSettingsChecked(file).problems.map(formatConfigProblem)).toEqual([
-			expect.stringContaining(`${file}: hooks: has hooks.Nope, which is not a hook event`),
+		expect(readSettingsChecked(file).problems).toEqual([]);
+		expect(loadHooks({ cwd: p.cwd, env: p.env }).problems.map(formatConfigProblem)).toEqual([
+			expect.stringContaining(`${file}: hooks.Nope: is not a hook event`),
 		]);
+		putFile(file, JSON.stringify({ hooks: [] }));
+		expect(readSettingsChecked(file).problems.map(formatConfigProblem)).toEqual([`${file}: hooks: ${checkHooksSetting([])}`]);
 		expect(checkHooksSetting([])).toMatch(/must be an object of events/);
 	});
 });
