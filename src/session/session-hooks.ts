@@ -2,14 +2,13 @@
 // through the permission gate, PostToolUse after it), before a prompt is sent, when a run would stop,
 // at the start and end of a session, before a compaction, and when an approval waits. Each method says
 // what the hooks decided in the session's terms; the session acts on it. Every hook that blocks or
-// fails is one notice naming it; json/rpc hear `hook_started` / `hook_finished`. `abort` (Esc) stops
+// fails is one notice naming it; json/rpc hear `hook_started` / `hook_finished` (UserHooks' onEvent). `abort` (Esc) stops
 // hooks that run outside a tool call; a tool call's hooks stop with the run's own signal.
 import type { AfterToolCallContext, AfterToolCallResult } from "../agent/types.js";
 import { toolCallVerdict } from "../extensions/hooks/result.js";
 import type {
 	CompactTrigger,
 	HookInput,
-	HookLifecycleEvent,
 	HookOutcome,
 	HookSession,
 	SessionEndReason,
@@ -25,7 +24,6 @@ export interface SessionHooksDeps {
 	hooks: UserHooks;
 	/** The session's id, file and mode at the moment a hook runs. */
 	identity: () => HookSession;
-	emit: (event: HookLifecycleEvent) => void;
 	notify: (level: "info" | "warning" | "error", text: string) => void;
 }
 

@@ -30,7 +30,6 @@ function sessionHooks(project: HookProject, hooks: unknown) {
 	const session = new SessionHooks({
 		hooks: user,
 		identity: () => ({ sessionId: "s-9", transcriptPath: join(project.root, "s-9.jsonl"), cwd: project.cwd, permissionMode: "ask" }),
-		emit: (e) => events.push(e),
 		notify: (_level, text) => notices.push(text),
 	});
 	return { session, events, notices };
