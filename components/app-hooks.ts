@@ -76,8 +76,8 @@ export function useApprovalPrompt(session: AgentSessionApi, pending: SessionStat
 		const current = ref.current?.id === request.id ? ref.current : initialApprovalState(request.id);
 		const { state: next, outcome } = approvalKey(current, key, request, action);
 		ref.current = next;
-		if (outcome.type === "answer") session.respondToApproval?.(request.id, outcome.response);
-		if (outcome.type === "stop") session.respondToApproval?.(request.id, { decision: "deny", reason: "The user stopped the run." });
+		if (outcome.type === "answer") session.respondToApproval(request.id, outcome.response);
+		if (outcome.type === "stop") session.respondToApproval(request.id, { decision: "deny", reason: "The user stopped the run." });
 		refresh();
 		return outcome.type === "stop" ? "stop" : undefined;
 	};
@@ -145,7 +145,7 @@ export function useKeyInput(session: AgentSessionApi, onRaw: (raw: string) => vo
 		// The first markdown render compiles its regular expressions, the first request runs Node's
 		// HTTP client, and start-up leaves the heap near V8's first limit: all at pauses in typing, not
 		// in the first reply (components/startup/warm-up.ts, collect-garbage.ts).
-		const warmTransport = session.warmUp?.bind(session);
+		const warmTransport = session.warmUp.bind(session);
 		void prepareForReply({
 			lastInputAt: () => lastKeyAt.current,
 			loadRendering: loadHighlighter,

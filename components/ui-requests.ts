@@ -58,7 +58,7 @@ export function openModelPicker({ session, pickers, fail }: UiRequestHost) {
 
 export function openResumePicker({ session, pickers, notify, fail }: UiRequestHost) {
 	// Called on the session (not passed as a bare function): AgentSession's method reads `this`.
-	const sessions = session.listSessions?.() ?? [];
+	const sessions = session.listSessions();
 	if (!sessions.length) return notify("info", "No saved sessions in this folder yet");
 	// The session's own command does the resuming (and reports the outcome).
 	pickers.open(resumePicker(sessions, (id) => void session.submit(`/resume ${id}`).catch(fail)));
@@ -69,7 +69,7 @@ export function openRewindMenu(host: UiRequestHost) {
 	const { session, pickers, notify, fail } = host;
 	if (session.getState().isStreaming) return notify("info", "Rewind works when the agent is idle: press Esc to stop the run first");
 	void (async () => {
-		const points = (await session.rewindPoints?.()) ?? [];
+		const points = await session.rewindPoints();
 		if (!points.length) return notify("info", "No prompts to go back to in this session yet");
 		pickers.open(
 			rewindPointsPicker(points, (point) =>
@@ -91,14 +91,14 @@ async function restore(host: UiRequestHost, point: RewindPointInfo, choice: Rest
 	if (choice === "cancel") return;
 	const { session, editor, pickers, notify, fail } = host;
 	const run = async () => {
-		const result = await session.rewindTo?.(point.entryId, choice);
+		const result = await session.rewindTo(point.entryId, choice);
 		const count = result?.files.length ?? 0;
 		notify("info", `${RESTORED[choice]} restored${count ? ` (${count} file${count === 1 ? "" : "s"})` : ""}`);
 		// The prompt comes back to the input, ready to edit and send again.
 		if (result?.text !== undefined && editor.current().text === "") editor.set(edit.emptyEditor(result.text));
 	};
 	if (choice === "conversation") return run().catch(fail);
-	const preview = await session.previewRewind?.(point.entryId);
+	const preview = await session.previewRewind(point.entryId);
 	if (!preview || preview.changes.length === 0) return run().catch(fail);
 	pickers.open(confirmRestorePicker(preview, (yes) => void (yes ? run().catch(fail) : undefined)));
 	host.refresh();

@@ -149,7 +149,7 @@ const overlayOpen = (c: Controller) => c.fields.isOpen() || c.pickers.isOpen();
 function approvalKey(c: Controller, key: KeyPress) {
 	const { session, bindings } = c.deps;
 	const action = intentFor(key, { isStreaming: true, inputEmpty: true, sinceLastCtrlC: Infinity, mode: "approval", bindings }).type;
-	if (key.name === "tab" && key.shift) session.cyclePermissionMode?.();
+	if (key.name === "tab" && key.shift) session.cyclePermissionMode();
 	else if (c.deps.approvalKey?.(key, action) === "stop") abort(c);
 	c.deps.refresh();
 }
@@ -191,7 +191,7 @@ function act(c: Controller, intent: Intent) {
 		case "historyDown":
 			return browseHistory(c, 1);
 		case "cycleMode":
-			session.cyclePermissionMode?.();
+			session.cyclePermissionMode();
 			return deps.refresh();
 		case "clearInput":
 			return clearInput(c);

@@ -106,7 +106,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	const keepRecordedModel = resuming && !args.model && !args.provider && choice.notice === undefined;
 	const permissions = await setUpPermissions(args, mode, cwd, env);
 	if (!permissions.ok) return fail(permissions.message, 2);
-	const { createAgentSession } = await import("../session/agent-session.js");
+	const { createAgentSession } = await import("../session/assemble.js");
 	const session = await createAgentSession({
 		cwd,
 		model: keepRecordedModel ? undefined : choice.model,

@@ -44,8 +44,8 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 		exitCode = code;
 		resolveExit();
 	};
-	const trust = session.mcpTrustRequest?.();
-	if (trust) session.answerMcpTrust?.(await askMcpTrust(trust));
+	const trust = session.mcpTrustRequest();
+	if (trust) session.answerMcpTrust(await askMcpTrust(trust));
 	stdout.write(BRACKETED_PASTE_ON);
 	// Shift+Enter as its own key where the terminal can send it (restored at exit and on a crash).
 	const restoreKeyboard = stdout.isTTY ? enableKeyboardModes(stdout) : () => {};
@@ -69,7 +69,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 			configWarnings: takeReportedConfigProblems().map(formatConfigProblem),
 			initialPrompt: options.initialPrompt,
 			openResumePicker: options.openResumePicker,
-			notifications: session.settings?.notifications,
+			notifications: session.settings.notifications,
 			welcome,
 		}),
 		// Ink's console patch would redraw around every console call; Ctrl+C is ours (clear, twice quits).
@@ -83,7 +83,7 @@ export async function runInteractive(session: AgentSessionApi, options: Interact
 	);
 	// MCP servers start once the first frame is on screen and the keyboard rests: neither launch nor a
 	// keystroke waits for them. A prompt sent sooner starts them itself (the session waits for them).
-	const cancelMcpStart = whenInputRests(process.stdin, () => session.startMcpServers?.("interactive"));
+	const cancelMcpStart = whenInputRests(process.stdin, () => session.startMcpServers("interactive"));
 	// Off the first frame's path, before a user is likely to press anything (components/startup/warm-up.ts).
 	const warm = setTimeout(warmTextMeasuring, 200);
 	// After the warm-up, so the cache holds what it compiled; long before a launch is likely to end.

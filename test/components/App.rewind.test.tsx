@@ -11,7 +11,8 @@ import {
 	fauxToolCall,
 	registerFauxProvider,
 } from "../../src/ai/providers/faux.js";
-import { type AgentSession, createAgentSession } from "../../src/session/agent-session.js";
+import type { AgentSession } from "../../src/session/agent-session.js";
+import { createAgentSession } from "../../src/session/assemble.js";
 import { mergeSettings } from "../../src/session/settings.js";
 import { appOnSessionPerTest } from "./mount-app.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { render } from "ink-testing-library";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type FauxProviderRegistration, fauxAssistantMessage, fauxText, registerFauxProvider } from "../../src/ai/providers/faux.js";
-import { createAgentSession } from "../../src/session/agent-session.js";
+import { createAgentSession } from "../../src/session/assemble.js";
 import type { AgentSessionApi } from "../../src/session/types.js";
 import { appOnSessionPerTest } from "./mount-app.js";
 

@@ -11,7 +11,7 @@ import { App } from "../../components/App.js";
 import { type InputHistory, openInputHistory } from "../../components/input-history.js";
 import { buildKeyBindings, type KeyBindings } from "../../components/keybindings.js";
 import { registerDemoProvider } from "../../src/ai/providers/demo.js";
-import { createAgentSession } from "../../src/session/agent-session.js";
+import { createAgentSession } from "../../src/session/assemble.js";
 import type { AgentSessionApi } from "../../src/session/types.js";
 import { UserModels } from "../../src/settings/user-models.js";
 import { tick } from "./mount-app.js";

@@ -5,8 +5,19 @@
 import type { AgentMessage } from "../../src/agent/types.js";
 import type { AssistantMessage, Model } from "../../src/ai/types.js";
 import { emptyUsage } from "../../src/ai/usage.js";
+import { defaultSettings } from "../../src/session/settings.js";
 import { runSlashCommand, type SlashCommandHost, slashCommands } from "../../src/session/slash-commands.js";
-import type { AgentSessionApi, SessionEvent, SessionState, SessionSummary, SubmitOptions, SubmitOutcome } from "../../src/session/types.js";
+import type {
+	AgentSessionApi,
+	FileChangeInfo,
+	PermissionMode,
+	RunPhase,
+	SessionEvent,
+	SessionState,
+	SessionSummary,
+	SubmitOptions,
+	SubmitOutcome,
+} from "../../src/session/types.js";
 
 export const fakeModel: Model = {
 	id: "fake-1",
@@ -21,9 +32,14 @@ export const fakeModel: Model = {
 	maxTokens: 4096,
 };
 
+/** What this double lacks answers as an unavailable capability would: no points, no servers, a rejected restore. */
+const NO_REWIND = "Rewind is not available in this session (no session file)";
+
 export class FakeSession implements AgentSessionApi {
 	readonly calls: { method: string; args: unknown[] }[] = [];
+	readonly settings = defaultSettings;
 	private listeners = new Set<(e: SessionEvent) => void>();
+	private phaseWatchers = new Set<(phase: RunPhase) => void>();
 	private state: SessionState = {
 		cwd: "/work/project",
 		model: fakeModel,
@@ -59,8 +75,13 @@ export class FakeSession implements AgentSessionApi {
 	findModel(pattern: string) {
 		return this.availableModels().find((m) => `${m.provider}/${m.id}`.includes(pattern));
 	}
+	watchPhases(watcher: (phase: RunPhase) => void): () => void {
+		this.phaseWatchers.add(watcher);
+		return () => this.phaseWatchers.delete(watcher);
+	}
 	emit(event: SessionEvent): void {
 		for (const l of this.listeners) l(event);
+		if (event.type === "phase_changed") for (const w of this.phaseWatchers) w(event.phase);
 	}
 
 	/** Whether the last submit said the caller acts on a command's UI request (the TUI does). */
@@ -152,6 +173,35 @@ export class FakeSession implements AgentSessionApi {
 	async newSession(): Promise<void> {}
 	async compact(): Promise<void> {}
 	async dispose(): Promise<void> {}
+	async rewindPoints() {
+		return [];
+	}
+	async previewRewind(): Promise<{ changes: FileChangeInfo[]; changedOutside: string[] }> {
+		throw new Error(NO_REWIND);
+	}
+	async rewindTo(): Promise<{ files: FileChangeInfo[]; text?: string }> {
+		throw new Error(NO_REWIND);
+	}
+	startMcpServers(): void {}
+	mcpTrustRequest() {
+		return undefined;
+	}
+	answerMcpTrust(): string[] {
+		return [];
+	}
+	async warmUp(): Promise<void> {}
+	/** This double has no permission gate: the mode stays unset and no approval ever waits. */
+	setPermissionMode(mode: PermissionMode): void {
+		this.calls.push({ method: "setPermissionMode", args: [mode] });
+	}
+	cyclePermissionMode(): PermissionMode {
+		this.calls.push({ method: "cyclePermissionMode", args: [] });
+		return "ask";
+	}
+	respondToApproval(id: string): boolean {
+		this.calls.push({ method: "respondToApproval", args: [id] });
+		return false;
+	}
 
 	// ---- the scripted "model" ----
 
