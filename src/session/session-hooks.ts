@@ -40,6 +40,8 @@ type AgentToolResultLike = { content: AfterToolCallContext["result"]["content"] 
 
 export class SessionHooks {
 	private readonly running = new Set<AbortController>();
+	/** SessionStart's hooks, started with the session; their context goes with the first prompt. */
+	private starting?: Promise<string | undefined>;
 
 	constructor(private readonly deps: SessionHooksDeps) {}
 
@@ -109,6 +111,8 @@ export class SessionHooks {
 	/** UserPromptSubmit: a block drops the prompt (the user sees why); context joins the request. */
 	async userPromptSubmit(prompt: string): Promise<PromptHookResult> {
 		const outcome = await this.run({ event: "UserPromptSubmit", prompt });
+		// Esc while they ran: a hook that might have blocked it did not finish, so nothing is sent.
+		if (outcome.verdicts.some((v) => v.status === "cancelled")) return { send: false, reason: "Not sent: its hooks were stopped" };
 		if (outcome.blocked !== undefined) return { send: false, reason: outcome.blocked };
 		if (outcome.stop !== undefined) return { send: false, reason: outcome.stop };
 		return outcome.context ? { send: true, context: outcome.context } : { send: true };
@@ -121,6 +125,7 @@ export class SessionHooks {
 	async stop(round: number, event: "Stop" | "SubagentStop" = "Stop"): Promise<string | undefined> {
 		const outcome = await this.run({ event, stopHookActive: round > 0 });
 		if (outcome.blocked === undefined || outcome.stop !== undefined) return undefined;
+		if (outcome.verdicts.some((v) => v.status === "cancelled")) return undefined;
 		if (round >= STOP_HOOK_LIMIT) {
 			this.deps.notify(
 				"warning",
@@ -134,6 +139,19 @@ export class SessionHooks {
 	/** SessionStart: context for the first request. */
 	async sessionStart(source: SessionStartSource): Promise<string | undefined> {
 		return (await this.run({ event: "SessionStart", source })).context;
+	}
+
+	/** Starts SessionStart's hooks in the background (a new, resumed or cleared session). */
+	beginSession(source: SessionStartSource): void {
+		if (!this.deps.hooks.has("SessionStart")) return;
+		this.starting = this.sessionStart(source).catch(() => undefined);
+	}
+
+	/** SessionStart's context, once: the first prompt waits for those hooks and carries it. */
+	async takeStartContext(): Promise<string | undefined> {
+		const starting = this.starting;
+		this.starting = undefined;
+		return starting ? await starting : undefined;
 	}
 
 	async sessionEnd(reason: SessionEndReason): Promise<void> {

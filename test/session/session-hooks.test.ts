@@ -73,14 +73,14 @@ describe("session hooks", () => {
 				},
 			],
 		});
-		const after = session.withPostToolUse(async () => ({ content: [{ type: "text", text: "gate's text" }] }));
-		const result = await after(afterCtx("write", { path: "a.ts", content: "x" }, "Wrote a.ts"));
+		const amend = session.withPostToolUse(async () => ({ content: [{ type: "text", text: "gate's text" }] }));
+		const result = await amend(afterCtx("write", { path: "a.ts", content: "x" }, "Wrote a.ts"));
 		expect(result?.content).toEqual([
 			{ type: "text", text: "gate's text" },
 			{ type: "text", text: "[PostToolUse hook] lint failed: missing semicolon\n\n[PostToolUse hook context] formatted with prettier" },
 		]);
 		// A tool the matcher does not name: the result is the gate's, unchanged.
-		expect(await after(afterCtx("read", { path: "a.ts" }, "text"))).toEqual({ content: [{ type: "text", text: "gate's text" }] });
+		expect(await amend(afterCtx("read", { path: "a.ts" }, "text"))).toEqual({ content: [{ type: "text", text: "gate's text" }] });
 	});
 
 	it("UserPromptSubmit: blocked prompts are not sent and say why; context is returned for the request", async () => {
