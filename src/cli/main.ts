@@ -121,6 +121,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		apiKey: args.apiKey,
 		permissions: permissions.setup,
 		approvals: mode === "print" || mode === "json" ? mode : "prompt",
+		trustProjectHooks: args.trustProject,
 	});
 	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.
 	if (mode !== "interactive") session.startMcpServers("headless");
