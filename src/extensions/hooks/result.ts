@@ -63,7 +63,9 @@ export function hookVerdict(hook: HookCommand, run: HookProcessResult): HookVerd
 		return { ...base, status: "timeout", notice: noticeLine(hook, `timed out after ${hook.timeoutSeconds} s and was stopped`) };
 	if (run.exitCode === 2) {
 		const reason = text(run.stderr) ?? `blocked by ${hookLabel(hook)} (exit code 2, no message)`;
-		return { ...base, status: "blocked", reason: forModel(reason), notice: noticeLine(hook, `blocked: ${reason}`) };
+		// Where exit 2 blocks nothing (SessionStart, SessionEnd, PreCompact, Notification) the user just sees it.
+		const said = facts.block === "show-user" ? "said (exit code 2)" : "blocked";
+		return { ...base, status: "blocked", reason: forModel(reason), notice: noticeLine(hook, `${said}: ${reason}`) };
 	}
 	if (run.exitCode !== 0) {
 		const detail = text(run.stderr) ?? text(run.stdout) ?? "no output";
