@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { hooksTrustFile } from "../../config/paths.js";
+import { loadHooks } from "./config.js";
 import type { HookCommand } from "./types.js";
 
 type Env = Record<string, string | undefined>;
@@ -94,4 +95,11 @@ export function rememberHookTrust(hooks: readonly HookCommand[], allowed: boolea
 	const temp = `${path}.${process.pid}.tmp`;
 	writeFileSync(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
 	renameSync(temp, path);
+}
+
+/** The project's hooks of `cwd` never answered for (or changed since): what the trust prompt lists. */
+export function hooksWaitingForTrust(context: { cwd: string; env?: Env }): HookCommand[] {
+	const { hooks } = loadHooks(context);
+	const states = hookTrustStates(hooks, context);
+	return hooks.filter((_, i) => states[i] === "unknown");
 }
