@@ -161,6 +161,39 @@ describe("hooks in a session", () => {
 		expect(fx.notices()).toContainEqual(expect.stringMatching(/^PreToolUse hook "sleep 30" .* timed out after 1 s and was stopped$/));
 	});
 
+	it("Esc during a PreToolUse hook stops it, and the call does not run", async () => {
+		fx = await createFixture();
+		writeHooks(globalSettings(fx), {
+			PreToolUse: [
+				{ matcher: "Bash", hooks: [commandHook(`touch started; sleep 60; echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`)] },
+			],
+		});
+		const s = await session(fx);
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "touch ran" })]),
+			fauxAssistantMessage([fauxText("never")]),
+		]);
+		const running = s.prompt("go");
+		const end = Date.now() + 10_000;
+		while (!existsSync(join(fx.cwd, "started")) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+		s.abort();
+		await running;
+		expect(existsSync(join(fx.cwd, "ran"))).toBe(false);
+		expect(fx.events.filter((e) => e.type === "hook_finished").map((e) => (e as { status: string }).status)).toEqual(["cancelled"]);
+		expect(s.getState().phase.kind).toBe("idle");
+	});
+
+	it("hooks run outside the sandbox, as the user: one writes beside the workspace", async () => {
+		fx = await createFixture();
+		writeHooks(globalSettings(fx), {
+			UserPromptSubmit: [{ hooks: [commandHook('echo "$RUDDER_PROJECT_DIR" > "$CLAUDE_PROJECT_DIR/../hook-was-here"')] }],
+		});
+		const s = await session(fx);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
+		await s.prompt("hi");
+		expect(readFileSync(join(fx.root, "hook-was-here"), "utf8")).toBe(`${fx.cwd}\n`);
+	});
+
 	it("Esc during a UserPromptSubmit hook stops it and sends nothing", async () => {
 		fx = await createFixture();
 		writeHooks(globalSettings(fx), { UserPromptSubmit: [{ hooks: [commandHook("touch started; sleep 60")] }] });
