@@ -24,7 +24,7 @@ const plainWidth = join(root, "src", "tui", "text", "plain-text.ts");
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 const problem = inkVersionProblem(
 	readJson(join(root, "node_modules", "ink", "package.json")).version,
-	readJson(join(root, "package.json")).dependencies?.ink,
+	readJson(join(root, "package.json")).devDependencies?.ink,
 );
 if (problem) {
 	console.error(`build stopped: ${problem}`);

@@ -6,6 +6,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { isDemoModel, PROVIDER_KEY_ENV } from "../ai/constants.js";
+import { ModelRegistry } from "../ai/model-registry.js";
+import type { Model } from "../ai/types.js";
 import { formatConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import { runJson } from "../modes/json.js";
 import {
@@ -243,20 +246,29 @@ async function listModels(registry: UserModels, search: string): Promise<number>
 	const needle = search.toLowerCase();
 	const seen = new Set<string>();
 	const rows: string[][] = [];
-	for (const model of [...registry.getAll(), ...(await catalogOf(registry, process.env).discoverLocal())]) {
+	const { createDemoModel } = await import("../ai/providers/demo.js");
+	const discovered = await catalogOf(registry, process.env).discoverLocal();
+	for (const model of [...registry.getAll(), ...discovered, createDemoModel()]) {
 		const spec = `${model.provider}/${model.id}`;
 		if (seen.has(spec)) continue;
 		seen.add(spec);
 		if (needle && !`${spec} ${model.name}`.toLowerCase().includes(needle)) continue;
-		rows.push([spec, model.name, formatTokens(model.contextWindow), registry.hasKey(model.provider) ? "yes" : "no"]);
+		rows.push([spec, model.name, formatTokens(model.contextWindow), usable(registry, model)]);
 	}
 	if (rows.length === 0) {
 		stderr.write(errorLine(search ? `no model matches "${search}"` : "no models known"));
 		return 1;
 	}
 	// Names come from local servers and models.json: outside text.
-	stdout.write(forOutput(stdout, formatTable([["model", "name", "context", "key"], ...rows])));
+	stdout.write(forOutput(stdout, formatTable([["model", "name", "context", "usable"], ...rows])));
 	return 0;
+}
+
+/** "yes" when the model can be used now (a key, or a server or demo that needs none); else what is missing. */
+function usable(registry: ModelRegistry, model: Model): string {
+	if (isDemoModel(model) || registry.isAvailable(model)) return "yes";
+	const env = PROVIDER_KEY_ENV[model.provider]?.[0];
+	return env ? `no (set ${env})` : "no (no key)";
 }
 
 function formatTable(rows: string[][]): string {

@@ -81,3 +81,14 @@ export function mcpJsonFile(cwd: string): string {
 export function hooksTrustFile(env?: Env): string {
 	return join(dataDir(env), "hooks-trust.json");
 }
+
+/**
+ * `path` as a person reads it on screen: under the home folder as `~/…` (so the first-start panel can
+ * say "add its URL to ~/.config/rudder/models.json"), anything else unchanged.
+ */
+export function shownPath(path: string, home: string = homedir()): string {
+	if (!home || home === "/") return path;
+	const base = home.replace(/\/+$/, "");
+	if (path === base) return "~";
+	return path.startsWith(`${base}/`) ? `~${path.slice(base.length)}` : path;
+}

@@ -1,8 +1,7 @@
 // Permissions through a real session: the faux model asks for tool calls, the gate decides, the
 // approval events carry the preview, and the answers reach the model as tool results.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../src/ai/index.js";
@@ -10,6 +9,7 @@ import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index
 import type { AgentSession } from "../../src/session/agent-session.js";
 import { loadPermissionSetup } from "../../src/session/session-permissions.js";
 import type { SessionEvent } from "../../src/session/types.js";
+import { useOutsideFolders } from "../helpers/outside-folder.js";
 import { createFixture, type Fixture } from "./session-fixture.js";
 
 let fx: Fixture;
@@ -201,12 +201,11 @@ describe("approvals in a session", { timeout: 30_000 }, () => {
 });
 
 describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
-	let outside: string;
-	afterEach(() => rmSync(outside, { recursive: true, force: true }));
+	const makeOutside = useOutsideFolders();
 
 	it("runs outside it only after an approval that says so", async () => {
 		fx = await createFixture();
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const outside = makeOutside();
 		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
 		expect(session.getState().sandbox).toBe("bwrap");
 		const command = `echo hi > ${outside}/x.txt`;
@@ -236,12 +235,11 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 });
 
 describe("a command that fails in the sandbox where nobody can approve (print)", { timeout: 30_000 }, () => {
-	let outside: string;
-	afterEach(() => rmSync(outside, { recursive: true, force: true }));
+	const makeOutside = useOutsideFolders();
 
 	it("is never run outside it: the model gets the failure and a note on the sandbox", async () => {
 		fx = await createFixture();
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const outside = makeOutside();
 		const command = `echo hi > ${outside}/x.txt`;
 		const session = await fx.open({
 			tools: ["bash"],
@@ -259,10 +257,9 @@ describe("a command that fails in the sandbox where nobody can approve (print)",
 });
 
 describe("a command that needs the network", { timeout: 30_000 }, () => {
-	let outside: string;
+	const makeOutside = useOutsideFolders();
 	let server: Server;
 	afterEach(async () => {
-		rmSync(outside, { recursive: true, force: true });
 		await new Promise<void>((resolve) => server.close(() => resolve()));
 	});
 
@@ -271,7 +268,7 @@ describe("a command that needs the network", { timeout: 30_000 }, () => {
 		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 		const port = (server.address() as { port: number }).port;
 		fx = await createFixture();
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const outside = makeOutside();
 		const session = await fx.open({ tools: ["bash"], approvals: "prompt" });
 		const command = `head -1 < /dev/tcp/127.0.0.1/${port} && touch ${outside}/x`;
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
@@ -287,23 +284,20 @@ describe("a command that needs the network", { timeout: 30_000 }, () => {
 });
 
 describe("print mode outside the workspace", () => {
+	const makeOutside = useOutsideFolders();
 	it("names --add-dir with the file's folder", async () => {
 		fx = await createFixture();
-		const outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
-		try {
-			writeFileSync(join(outside, "notes.txt"), "n");
-			const session = await fx.open({ tools: ["read"], approvals: "print" });
-			fx.faux.setResponses([
-				fauxAssistantMessage([fauxToolCall("read", { path: join(outside, "notes.txt") })]),
-				fauxAssistantMessage([fauxText("ok")]),
-			]);
-			await session.prompt("go");
-			const text = resultText(toolResults(session)[0]);
-			expect(text).toContain("is outside the workspace");
-			expect(text).toContain(`run rudder with --add-dir "${outside}".`);
-		} finally {
-			rmSync(outside, { recursive: true, force: true });
-		}
+		const outside = makeOutside();
+		writeFileSync(join(outside, "notes.txt"), "n");
+		const session = await fx.open({ tools: ["read"], approvals: "print" });
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("read", { path: join(outside, "notes.txt") })]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
+		await session.prompt("go");
+		const text = resultText(toolResults(session)[0]);
+		expect(text).toContain("is outside the workspace");
+		expect(text).toContain(`run rudder with --add-dir "${outside}".`);
 	});
 });
 
