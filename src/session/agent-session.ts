@@ -285,10 +285,6 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return this.p.hooks.hooks.list();
 	}
 
-	hooksTrustRequest(): readonly HookListing[] {
-		return this.p.hooks.hooks.list().filter((h) => h.trust === "unknown");
-	}
-
 	answerHooksTrust(allow: boolean): string[] {
 		return this.p.hooks.hooks.answerTrust(allow).map((h) => h.command);
 	}

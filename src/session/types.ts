@@ -234,8 +234,6 @@ export interface AgentSessionApi {
 	answerMcpTrust(allow: boolean): string[];
 	/** Every configured hook with its event, matcher, file and trust state (`/hooks`, rpc). */
 	hookList(): readonly HookListing[];
-	/** The project's hooks waiting for the user's trust, each in full (the app asks before it mounts). */
-	hooksTrustRequest(): readonly HookListing[];
 	/** The answer on those hooks (and, when allowing, on declined ones): remembered for the folder; returns their commands. */
 	answerHooksTrust(allow: boolean): string[];
 	/** Loads what the first request needs (the provider) while the user is still typing. */

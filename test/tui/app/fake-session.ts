@@ -193,9 +193,6 @@ export class FakeSession implements AgentSessionApi {
 	hookList() {
 		return [];
 	}
-	hooksTrustRequest() {
-		return [];
-	}
 	answerHooksTrust(): string[] {
 		return [];
 	}
