@@ -1,5 +1,5 @@
 // The benchmarks besides replies and launch: start-up with MCP servers, key echo and Esc while a reply
-// streams, memory, the agent loop in-process, checkpoints, the bash sandbox and the terminal sanitiser.
+// streams, memory, the agent loop in-process, checkpoints, the bash sandbox, the terminal sanitiser and user hooks.
 // Rudder beside pi where pi has the same thing. `row(benchmark, metric, ours, ref, bar, pass)` records.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -176,5 +176,16 @@ export async function runOthers({ want, quick, runs, haveRef, row }) {
 		row("sanitiser", "prose with wide chars and emoji (µs/KB)", us.prose, undefined, "", undefined);
 		row("sanitiser", "hostile text (µs/KB)", us.hostile, undefined, "", undefined);
 		row("sanitiser", "5-byte tokens, one call each (µs/KB)", us.tokens, undefined, "", undefined);
+	}
+
+	// 9. User hooks: what a no-op PreToolUse hook adds to each tool call (the hook's process start).
+	if (want("hooks")) {
+		console.error("hooks …");
+		const r = spawnSync(process.execPath, [join(root, "bench", "hooks.mjs"), `--count=${quick ? 10 : 50}`], { encoding: "utf8" });
+		if (r.status !== 0) throw new Error(`hooks bench failed: ${r.stderr}`);
+		const ms = JSON.parse(r.stdout.trim().split("\n").at(-1));
+		row("hooks", "PreToolUse, no hook configured (ms per call)", ms.none, undefined, "≤ 0.1 ms", ms.none <= 0.1);
+		row("hooks", "PreToolUse, no-op hook `true` (ms per call)", ms.bashTrue, undefined, "≤ 50 ms", ms.bashTrue <= 50);
+		row("hooks", "PreToolUse, no-op node script (ms per call)", ms.nodeScript, undefined, "", undefined);
 	}
 }

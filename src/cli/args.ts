@@ -81,7 +81,7 @@ function buildProgram(version: string): Command {
 		.option("--allow <rule>", 'let matching calls run without asking, e.g. "bash(npm test*)" or "edit(src/**)" (repeatable)', collect, [])
 		.option("--deny <rule>", 'refuse matching calls in every mode, e.g. "read(.env)" (repeatable)', collect, [])
 		.option("--add-dir <dir>", "add a folder to the workspace (repeatable)", collect, [])
-		.option("--trust-project", "let this folder's .rudder/settings.json widen permissions (remembered)")
+		.option("--trust-project", "let this folder's .rudder/settings.json widen permissions and its hooks run (remembered)")
 		.exitOverride()
 		.configureOutput({ writeOut: () => {}, writeErr: () => {} })
 		.showSuggestionAfterError(true);

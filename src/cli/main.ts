@@ -117,6 +117,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	const keepRecordedModel = resuming && !args.model && !args.provider && choice.notice === undefined;
 	const permissions = await setUpPermissions(args, mode, cwd, env);
 	if (!permissions.ok) return fail(permissions.message, 2);
+	await askHooksTrust(args, mode, cwd, env);
 	const { createAgentSession } = await import("../session/assemble.js");
 	const session = await createAgentSession({
 		cwd,
@@ -132,6 +133,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		apiKey: args.apiKey,
 		permissions: permissions.setup,
 		approvals: mode === "print" || mode === "json" ? mode : "prompt",
+		trustProjectHooks: args.trustProject,
 	});
 	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.
 	if (mode !== "interactive") session.startMcpServers("headless");
@@ -256,6 +258,20 @@ async function setUpPermissions(
 	const { askTrust } = await import("../modes/interactive.js");
 	const trustAnswer = await askTrust(setup.resolved.widenings);
 	return { ok: true, setup: loadPermissionSetup({ ...options, trustAnswer }) };
+}
+
+/**
+ * In the TUI, a project whose hooks were never answered for (or changed since) gets the trust prompt,
+ * listing each command in full, before the session starts; the answer is remembered. Elsewhere the
+ * session's start notice names them and `--trust-project` or `/hooks trust` trusts them.
+ */
+async function askHooksTrust(args: CliArgs, mode: CliMode, cwd: string, env: Record<string, string | undefined>): Promise<void> {
+	if (mode !== "interactive" || args.trustProject || !process.stdin.isTTY) return;
+	const { hooksWaitingForTrust, rememberHookTrust } = await import("../extensions/hooks/trust.js");
+	const waiting = hooksWaitingForTrust({ cwd, env });
+	if (waiting.length === 0) return;
+	const { askHooksTrust: ask } = await import("../modes/interactive.js");
+	rememberHookTrust(waiting, await ask(waiting), { cwd, env });
 }
 
 /** The registry, with local discovery limited as `RUDDER_DISCOVERY_PORTS` says. */

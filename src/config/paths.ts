@@ -77,6 +77,11 @@ export function mcpJsonFile(cwd: string): string {
 	return join(cwd, ".mcp.json");
 }
 
+/** The user's answers on trusting each project's hooks, every command in full (src/extensions/hooks/trust.ts). */
+export function hooksTrustFile(env?: Env): string {
+	return join(dataDir(env), "hooks-trust.json");
+}
+
 /**
  * `path` as a person reads it on screen: under the home folder as `~/…` (so the first-start panel can
  * say "add its URL to ~/.config/rudder/models.json"), anything else unchanged.

@@ -6,7 +6,7 @@ import type { AgentSessionApi } from "../session/types.js";
 import { askMcpTrust, mountApp } from "../tui/mount.js";
 import { whenInputRests } from "./input-rest.js";
 
-export { askTrust } from "../tui/mount.js";
+export { askHooksTrust, askTrust } from "../tui/mount.js";
 
 export interface InteractiveOptions {
 	initialPrompt?: string;

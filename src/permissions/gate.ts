@@ -2,6 +2,9 @@
 // the policy, and when the policy says "ask", asks the user (one prompt at a time, in call order) or,
 // where nobody can answer (print, json), denies with the flag that would allow the call. After a
 // sandboxed command fails the way a sandbox makes commands fail, it may ask to run it outside.
+// The user's PreToolUse hooks (src/extensions/hooks, through `toolHook`) are asked after the deny rules
+// and the mode's limits, which no hook can lift: their "deny" refuses, "ask" forces the prompt, and
+// "allow" skips it, except for a protected folder.
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import type {
@@ -36,7 +39,16 @@ export type ApprovalResponse =
 	/** Deny; `reason` goes to the model as the tool result. */
 	| { decision: "deny"; reason?: string };
 
+/** What the user's PreToolUse hooks said about a call; undefined when none had a say. */
+export interface ToolHookVerdict {
+	decision: "allow" | "deny" | "ask";
+	/** For the model on deny, for the prompt on ask. */
+	reason?: string;
+}
+
 export interface GateHost {
+	/** The user's PreToolUse hooks; the signal (Esc) stops them. */
+	toolHook?: (call: { id: string; tool: string; args: unknown }, signal?: AbortSignal) => Promise<ToolHookVerdict | undefined>;
 	/** Asks the user; undefined where nobody can answer (print, json). */
 	ask?: (request: ApprovalRequest, signal?: AbortSignal) => Promise<ApprovalResponse>;
 	/** Stores a project rule (in the user's data folder). */
@@ -164,15 +176,23 @@ export class PermissionGate {
 		signal?: AbortSignal,
 	): Promise<BeforeToolCallResult | undefined> {
 		const decision = decide(request, this.current(), target);
-		if (decision.kind === "allow") return undefined;
 		if (decision.kind === "deny") return { block: true, reason: decision.reason };
-		if (!this.host.ask) return { block: true, reason: this.cannotAsk(request, target, decision.reason) };
+		const hook = this.host.toolHook
+			? await this.host.toolHook({ id: ctx.toolCall.id, tool: request.tool, args: request.args }, signal)
+			: undefined;
+		if (signal?.aborted) return { block: true, reason: "The run was stopped." };
+		if (hook?.decision === "deny") return { block: true, reason: `A hook refused this call: ${hook.reason ?? "no reason given"}` };
+		const hookAsks = hook?.decision === "ask";
+		if (decision.kind === "allow" && !hookAsks) return undefined;
+		if (decision.kind === "ask" && hook?.decision === "allow" && !decision.protected) return undefined;
+		const reason = hookAsks ? `a hook asks first${hook.reason ? `: ${hook.reason}` : ""}` : decision.kind === "ask" ? decision.reason : "";
+		if (!this.host.ask) return { block: true, reason: this.cannotAsk(request, target, reason) };
 		const response = await this.ask(
 			{
 				toolCallId: ctx.toolCall.id,
 				tool: request.tool,
 				args: request.args,
-				reason: decision.reason,
+				reason,
 				kind: "call",
 				preview: previewCall(request.tool, request.args, { cwd: this.cwd, sandbox: this.host.sandbox(), network: this.host.network }),
 			},

@@ -171,7 +171,11 @@ export function decide(request: ToolRequest, policy: PermissionPolicy, target = 
 		case "write":
 			if (!target.inside) return { kind: "ask", reason: `${describe(request, target)} is outside the workspace` };
 			if (inProtectedFolder(policy, target.path as string))
-				return { kind: "ask", reason: `${describe(request, target)} is in a protected folder (${PROTECTED_FOLDERS.join(", ")})` };
+				return {
+					kind: "ask",
+					reason: `${describe(request, target)} is in a protected folder (${PROTECTED_FOLDERS.join(", ")})`,
+					protected: true,
+				};
 			return policy.mode === "auto-edit" || policy.mode === "auto"
 				? { kind: "allow" }
 				: { kind: "ask", reason: `${describe(request, target)} changes a file` };

@@ -73,4 +73,5 @@ export interface ToolRequest {
 	args: Record<string, unknown>;
 }
 
-export type Decision = { kind: "allow" } | { kind: "ask"; reason: string } | { kind: "deny"; reason: string };
+/** `protected`: the ask is for a protected folder (.git, .rudder), which no hook's "allow" skips. */
+export type Decision = { kind: "allow" } | { kind: "ask"; reason: string; protected?: true } | { kind: "deny"; reason: string };

@@ -9,6 +9,7 @@ import type { ImageContent, Model, ThinkingLevel, UserMessage } from "../ai/inde
 import { preloadApi } from "../ai/stream.js";
 import { formatConfigProblem } from "../config/problems.js";
 import type { CustomCommand } from "../extensions/custom-commands.js";
+import type { HookListing } from "../extensions/hooks/user-hooks.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
 import type { ApprovalResponse } from "../permissions/gate.js";
@@ -22,6 +23,7 @@ import { expandAttachments } from "./prompt-attachments.js";
 import type { RestoreWhat, RewindPoint, RewindResult, SessionRewind } from "./rewind.js";
 import { errorText, type NoticeLevel } from "./session-events.js";
 import { currentBranch, type ForkPoint, forkBefore, forkPoints } from "./session-fork.js";
+import { hookContextText } from "./session-hooks.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
 import type { SessionParts } from "./session-parts.js";
 import { sessionState } from "./session-state.js";
@@ -35,8 +37,13 @@ export type { SessionModelRegistry } from "./session-keys.js";
 
 const LOGIN_NOT_QUEUED = "/login cannot be queued while a run is active: wait for it to finish";
 
-function userMessage(text: string, images: ImageContent[] = []): UserMessage {
-	return { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
+/** `notes`: text the model reads after the prompt and its images (hooks' context). */
+function userMessage(text: string, images: ImageContent[] = [], notes: string[] = []): UserMessage {
+	return {
+		role: "user",
+		content: [{ type: "text", text }, ...images, ...notes.map((note) => ({ type: "text" as const, text: note }))],
+		timestamp: Date.now(),
+	};
 }
 
 export class AgentSession implements AgentSessionApi, SlashCommandHost {
@@ -167,11 +174,38 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const keyProblem = this.p.keys.keyProblem(provider);
 		if (keyProblem) throw new Error(`No key for ${provider}: ${formatConfigProblem(keyProblem)}`);
 		await this.runAgent(async () => {
+			// The user's UserPromptSubmit hooks may drop the prompt (their notice says why) or add context.
+			const hooked = await this.p.hooks.userPromptSubmit(text);
+			if (!hooked.send) {
+				this.notify("info", "The prompt was not sent.");
+				return;
+			}
+			const startContext = await this.p.hooks.takeStartContext();
 			await this.p.extensions.mcpReady();
 			await this.rewind.beforePrompt();
-			await this.agent.prompt(text, images);
+			const contexts = [
+				startContext && hookContextText("SessionStart", startContext),
+				hooked.context && hookContextText("UserPromptSubmit", hooked.context),
+			].filter((c): c is string => typeof c === "string");
+			if (contexts.length === 0) await this.agent.prompt(text, images);
+			else await this.agent.prompt(userMessage(text, images, contexts));
+			await this.continueWhileStopHooksBlock();
 		});
 		await this.rewind.afterRun();
+	}
+
+	/**
+	 * Stop hooks: while one blocks the end of the run, its reason is the model's next instruction (at
+	 * most STOP_HOOK_LIMIT rounds). Not after Esc or a failed reply.
+	 */
+	private async continueWhileStopHooksBlock(): Promise<void> {
+		for (let round = 0; ; round++) {
+			const last = this.agent.state.messages.at(-1);
+			if (last?.role !== "assistant" || last.stopReason === "aborted" || last.stopReason === "error") return;
+			const next = await this.p.hooks.stop(round);
+			if (next === undefined) return;
+			await this.agent.prompt(`Stop hook feedback (the run continues): ${next}`);
+		}
 	}
 
 	steer(text: string, images?: ImageContent[]): void {
@@ -185,6 +219,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	abort(): void {
+		this.p.hooks.abort();
 		this.agent.abort();
 		this.p.compaction.abort();
 		this.p.shells.abort();
@@ -248,6 +283,16 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	answerMcpTrust(allow: boolean): string[] {
 		return this.p.extensions.answerMcpTrust(allow);
+	}
+
+	// ---- User hooks (see session-hooks.ts, docs/hooks.md) ----------------------------------------
+
+	hookList(): readonly HookListing[] {
+		return this.p.hooks.hooks.list();
+	}
+
+	answerHooksTrust(allow: boolean): string[] {
+		return this.p.hooks.hooks.answerTrust(allow).map((h) => h.command);
 	}
 
 	// ---- Runs ----------------------------------------------------------------------------------
@@ -319,6 +364,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	/** Input typed during the compaction was queued with no run to drain it; it is sent when it ends. */
 	private async runCompaction(reason: CompactionReason, instructions?: string): Promise<void> {
+		await this.p.hooks.preCompact(reason === "manual" ? "manual" : "auto", instructions);
 		const sendQueued = await this.p.compaction.run(reason, instructions);
 		if (sendQueued && !this.busy) {
 			void this.runAgent(() => this.agent.continue()).catch((error) => this.notify("error", errorText(error)));
@@ -367,9 +413,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	/** A fresh session; `parentSession` is recorded in its header (pi's lineage tracking). */
 	async newSession(options: { parentSession?: string } = {}): Promise<void> {
 		await this.stopForSwitch();
+		await this.p.hooks.sessionEnd("clear");
 		this.agent.reset();
 		this.p.transcript.startFresh(options.parentSession);
 		this.switched();
+		this.p.hooks.beginSession("clear");
 	}
 
 	/**
@@ -493,6 +541,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	async dispose(): Promise<void> {
 		this.abort();
 		await this.waitForIdle();
+		await this.p.hooks.sessionEnd("other");
 		this.p.approvals.dispose();
 		this.p.permissions.dispose();
 		this.p.shells.flush();

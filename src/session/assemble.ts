@@ -12,13 +12,18 @@ import { Agent } from "../agent/index.js";
 import type { AgentTool, StreamFn } from "../agent/types.js";
 import type { Model, ThinkingLevel } from "../ai/index.js";
 import { streamSimple } from "../ai/stream.js";
+import { formatConfigProblem } from "../config/problems.js";
 import { loadCustomCommands } from "../extensions/custom-commands.js";
+import { loadHooks } from "../extensions/hooks/config.js";
+import type { HookSession } from "../extensions/hooks/types.js";
+import { UserHooks } from "../extensions/hooks/user-hooks.js";
 import { loadMcpConfig } from "../extensions/mcp/config.js";
 import { formatSkillsForPrompt, loadSkills } from "../extensions/skills.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { childEnv } from "../safety/child-env.js";
 import { createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
 import type { CommandSandbox, SandboxSpec } from "../tools/sandbox.js";
+import { findShell } from "../tools/shell.js";
 import { AgentSession } from "./agent-session.js";
 import { ApprovalPrompts } from "./approval-prompts.js";
 import { CheckpointStore } from "./checkpoint-store.js";
@@ -32,6 +37,7 @@ import { SessionRewind } from "./rewind.js";
 import { RunPhaseBox } from "./run-phase.js";
 import { errorText, SessionEvents } from "./session-events.js";
 import { SessionFile } from "./session-file.js";
+import { SessionHooks } from "./session-hooks.js";
 import { SessionKeys, type SessionModelRegistry } from "./session-keys.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
 import { convertToLlm } from "./session-messages.js";
@@ -83,6 +89,8 @@ export interface CreateAgentSessionOptions {
 	approvals?: ApprovalChannel;
 	/** Replaces the platform's bash sandbox (tests). */
 	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
+	/** `--trust-project`: trust this folder's hooks as they are now (remembered, each command in full). */
+	trustProjectHooks?: boolean;
 }
 
 /** Builds a session: settings, model, its parts in dependency order, and the transcript to resume. */
@@ -101,9 +109,29 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	// The stream every part reports through, and the run phase derived from what starts and ends.
 	const events = new SessionEvents();
 	const phases = new RunPhaseBox(events.phaseChanged);
+	// The user's hooks (src/extensions/hooks): the gate asks PreToolUse, and an approval that waits is a Notification.
+	const hooks = sessionHooks(options, {
+		cwd,
+		env,
+		settings,
+		events,
+		notices,
+		identity: () => ({
+			sessionId: file.sessionId,
+			transcriptPath: file.log?.path ?? "",
+			cwd,
+			permissionMode: permissions.mode,
+		}),
+	});
 	// The gate and its channel: a call that needs a yes or no waits in `approvals` for the UI's answer.
-	const approvals = new ApprovalPrompts({ emit: events.emit, phases });
-	const permissions = sessionPermissions(options, { cwd, env, ask: approvals.ask });
+	const approvals = new ApprovalPrompts({
+		emit: (event) => {
+			events.emit(event);
+			if (event.type === "approval_request") hooks.notification(`Rudder needs your permission to use ${event.tool}`);
+		},
+		phases,
+	});
+	const permissions = sessionPermissions(options, { cwd, env, ask: approvals.ask, toolHook: hooks.preToolUse });
 	notices.push(...permissions.notices, ...commands.warnings, ...skills.warnings, ...mcpConfig.warnings);
 	// Before the tools: edit and write show each file to the store before changing it.
 	const persist = mode.kind !== "none";
@@ -140,7 +168,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		followUpMode: settings.followUpMode,
 		onListenerError: (error) => events.notify("error", `Listener failed: ${errorText(error)}`),
 		beforeToolCall: permissions.gate.beforeToolCall,
-		afterToolCall: permissions.gate.afterToolCall,
+		afterToolCall: hooks.withPostToolUse(permissions.gate.afterToolCall),
 	});
 	const extensions = new ExtensionHost({
 		cwd,
@@ -173,11 +201,42 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const shells = new UserShells({ cwd, emit: events.emit, busy: () => phases.phase.kind !== "idle", append: transcript.append });
 	const models = new SessionModels({ agent, registry: options.registry, file, emit: events.emit, notify: events.notify });
 	const session = new AgentSession({
-		...{ cwd, env, settings, events, phases, approvals, permissions, checkpoints, keys },
+		...{ cwd, env, settings, events, phases, hooks, approvals, permissions, checkpoints, keys },
 		...{ systemPrompt, streamFn, agent, models, extensions, usage, file, transcript, rewind, compaction, queue, shells },
 		agentEvents: new RedactedAgentEvents(events.emit),
 	});
 	for (const text of notices) events.notify("warning", text);
+	// Its context waits for the first prompt; the hooks run meanwhile.
+	hooks.beginSession(loaded ? "resume" : "startup");
+	return session;
+}
+
+/**
+ * The user's hooks from the five settings files, with their trust (and `--trust-project`'s answer);
+ * their problems and the project hooks that will not run join the start notices.
+ */
+function sessionHooks(
+	options: CreateAgentSessionOptions,
+	c: { cwd: string; env: Env; settings: Settings; events: SessionEvents; notices: string[]; identity: () => HookSession },
+): SessionHooks {
+	const loaded = loadHooks({ cwd: c.cwd, env: c.env });
+	c.notices.push(...loaded.problems.map(formatConfigProblem));
+	const hooks = new UserHooks({
+		hooks: loaded.hooks,
+		cwd: c.cwd,
+		env: c.env,
+		shell: findShell(),
+		passEnv: c.settings.shell.passEnv,
+		onEvent: c.events.emit,
+	});
+	if (options.trustProjectHooks) hooks.answerTrust(true);
+	const how =
+		options.approvals === "prompt"
+			? "Trust them with /hooks trust (remembered for this folder until a command changes), or /hooks deny."
+			: "To run them, start rudder in this folder and answer /hooks trust, or pass --trust-project.";
+	const session = new SessionHooks({ hooks, identity: c.identity, notify: c.events.notify });
+	const notice = session.skippedNotice(how);
+	if (notice) c.notices.push(notice);
 	return session;
 }
 
@@ -237,7 +296,7 @@ async function chooseModel(options: CreateAgentSessionOptions, loaded: LoadedSes
 /** The permission set-up of `cwd` (or the caller's), with a mode from a flag over the settings' one. */
 function sessionPermissions(
 	options: CreateAgentSessionOptions,
-	parts: { cwd: string; env: Env; ask: ApprovalPrompts["ask"] },
+	parts: { cwd: string; env: Env; ask: ApprovalPrompts["ask"]; toolHook: SessionHooks["preToolUse"] },
 ): SessionPermissions {
 	const setup = options.permissions ?? loadPermissionSetup({ cwd: parts.cwd, env: parts.env });
 	if (options.permissionMode) {

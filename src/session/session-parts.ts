@@ -12,6 +12,7 @@ import type { SessionRewind } from "./rewind.js";
 import type { RunPhaseBox } from "./run-phase.js";
 import type { SessionEvents } from "./session-events.js";
 import type { SessionFile } from "./session-file.js";
+import type { SessionHooks } from "./session-hooks.js";
 import type { SessionKeys } from "./session-keys.js";
 import type { SessionModels } from "./session-models.js";
 import type { SessionPermissions } from "./session-permissions.js";
@@ -27,6 +28,7 @@ export interface SessionParts {
 	settings: Settings;
 	events: SessionEvents;
 	phases: RunPhaseBox;
+	hooks: SessionHooks;
 	approvals: ApprovalPrompts;
 	permissions: SessionPermissions;
 	checkpoints: CheckpointStore;

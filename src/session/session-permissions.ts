@@ -4,7 +4,7 @@
 import type { AgentToolResult } from "../agent/types.js";
 import { cacheDir, configDir, configFile, dataDir } from "../config/paths.js";
 import { denyingRule, pathRulesFor } from "../permissions/denied-paths.js";
-import { type ApprovalRequest, type ApprovalResponse, PermissionGate } from "../permissions/gate.js";
+import { type ApprovalRequest, type ApprovalResponse, type GateHost, PermissionGate } from "../permissions/gate.js";
 import { type PermissionFlags, type ResolvedPermissions, resolvePermissions } from "../permissions/resolve.js";
 import { RuleAdmin } from "../permissions/rule-admin.js";
 import { hiddenPathsFor, readDenyRules } from "../permissions/sandbox-hidden.js";
@@ -77,6 +77,8 @@ export interface SessionPermissionsOptions {
 	ask: (request: ApprovalRequest, signal?: AbortSignal) => Promise<ApprovalResponse>;
 	/** Replaces the platform's sandbox (tests). */
 	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
+	/** The user's PreToolUse hooks (SessionHooks.preToolUse), asked by the gate on every call. */
+	toolHook?: GateHost["toolHook"];
 }
 
 /** Modes Shift+Tab cycles through; yolo only when it was chosen explicitly. */
@@ -118,6 +120,7 @@ export class SessionPermissions {
 			{ ...resolved.policy, mode },
 			{
 				ask: options.channel === "prompt" ? options.ask : undefined,
+				toolHook: options.toolHook,
 				saveProjectRule: (rule) => addProjectRule(options.setup.dataFolder, options.setup.realCwd, rule),
 				sandbox: () => this.sandboxName(),
 				network: resolved.network,

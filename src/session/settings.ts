@@ -7,6 +7,7 @@ import type { QueueMode } from "../agent/types.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { configFile, projectSettingsFile } from "../config/paths.js";
 import type { ConfigProblem } from "../config/problems.js";
+import { checkHooksSetting } from "../extensions/hooks/config.js";
 import { checkMcpServersSetting } from "../extensions/mcp/config.js";
 import { type PermissionsSection, permissionsChecks, type SandboxSection, sandboxChecks } from "../permissions/settings-section.js";
 
@@ -70,6 +71,8 @@ export type SettingsFile = Partial<Omit<Settings, "compaction" | "retry" | "tool
 	shell?: Partial<ShellSettings>;
 	/** MCP servers (see src/extensions/mcp/config.ts); read from each file, not merged. */
 	mcpServers?: Record<string, unknown>;
+	/** User hooks in Claude Code's format (see src/extensions/hooks/config.ts); read from each file, not merged. */
+	hooks?: Record<string, unknown>;
 	/** Global settings only: start every project's MCP servers without asking. */
 	enableAllProjectMcpServers?: boolean;
 	/** Global settings only: project MCP servers (by name) to start without asking. */
@@ -115,6 +118,8 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	},
 	// Read by src/extensions/mcp/config.ts per file (where a server comes from decides whether it is trusted).
 	mcpServers: checkMcpServersSetting,
+	// Read by src/extensions/hooks/config.ts per file (a project's hooks run only once trusted).
+	hooks: checkHooksSetting,
 	enableAllProjectMcpServers: bool,
 	enabledMcpjsonServers: (v) =>
 		Array.isArray(v) && v.every((n) => typeof n === "string") ? undefined : "must be an array of server names",

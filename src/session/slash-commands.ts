@@ -3,10 +3,12 @@
 // that needs the UI (a bare `/model` or `/resume`: a picker) returns a `CommandUiRequest` when the caller
 // says it can act on one, and answers in text otherwise. No UI keeps its own list of commands.
 import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
+import { formatHookList, type HookListing } from "../extensions/hooks/user-hooks.js";
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
 import type { RuleAdmin, RuleKind } from "../permissions/rule-admin.js";
 import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../permissions/types.js";
+import { sanitizeTerminalText } from "../safety/sanitize.js";
 import { describeOpenSession, type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
 import type { SessionInfo } from "./session-store.js";
 import type { CommandUiRequest, SessionState, SlashCommandInfo } from "./types.js";
@@ -32,6 +34,9 @@ export interface SlashCommandHost extends RewindCommandHost {
 	mcpServers(): readonly McpServerInfo[];
 	/** Trusts (or declines) the project's MCP servers; returns the names it applied to. */
 	answerMcpTrust(allow: boolean): string[];
+	hookList(): readonly HookListing[];
+	/** Trusts (or declines) the project's hooks that do not run; returns their commands. */
+	answerHooksTrust(allow: boolean): string[];
 	setPermissionMode(mode: PermissionMode): void;
 	/** The rules in force and the workspace folders, for `/permissions`. */
 	permissionDetails(): { allow: readonly PermissionRule[]; deny: readonly PermissionRule[]; workspace: readonly string[] };
@@ -269,6 +274,21 @@ export const slashCommands: readonly SlashCommand[] = [
 			}
 			if (args) return s.notify("error", "Usage: /mcp [allow|deny]");
 			s.notify("info", formatMcpServers(s.mcpServers()));
+		},
+	},
+	{
+		name: "hooks",
+		description: "List the hooks (event, matcher, file, trust); trust or deny this project's hooks",
+		args: "[trust|deny]",
+		run: (s, args) => {
+			if (args === "trust" || args === "deny") {
+				const commands = s.answerHooksTrust(args === "trust");
+				if (commands.length === 0) return s.notify("info", "No project hooks are waiting for an answer");
+				const what = args === "trust" ? "Trusted (they run from now on)" : "Declined (they do not run)";
+				return s.notify("info", sanitizeTerminalText(`${what}, remembered for this folder:\n${commands.map((c) => `  ${c}`).join("\n")}`));
+			}
+			if (args) return s.notify("error", "Usage: /hooks [trust|deny]");
+			s.notify("info", formatHookList(s.hookList()));
 		},
 	},
 	{

@@ -4,6 +4,8 @@
 
 import type { AgentEvent, AgentMessage } from "../agent/types.js";
 import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
+import type { HookLifecycleEvent } from "../extensions/hooks/types.js";
+import type { HookListing } from "../extensions/hooks/user-hooks.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { ApprovalRequest, ApprovalResponse } from "../permissions/gate.js";
 import type { ApprovalPreview } from "../permissions/preview.js";
@@ -68,7 +70,9 @@ export type SessionEvent =
 	| ({ type: "approval_request" } & ApprovalRequest)
 	| { type: "approval_end"; id: string; decision: ApprovalResponse["decision"] }
 	/** The permission mode changed (Shift+Tab, /permissions). */
-	| { type: "permissions_changed"; mode: PermissionMode };
+	| { type: "permissions_changed"; mode: PermissionMode }
+	/** A user hook (docs/hooks.md) started or finished: `hook_started` / `hook_finished`. */
+	| HookLifecycleEvent;
 
 /** A file that a run changed or a restore would change (paths relative to the workspace). */
 export interface FileChangeInfo {
@@ -228,6 +232,10 @@ export interface AgentSessionApi {
 	mcpTrustRequest(): McpTrustRequest | undefined;
 	/** The answer: remembered for the folder; trusted servers start with the others. */
 	answerMcpTrust(allow: boolean): string[];
+	/** Every configured hook with its event, matcher, file and trust state (`/hooks`, rpc). */
+	hookList(): readonly HookListing[];
+	/** The answer on those hooks (and, when allowing, on declined ones): remembered for the folder; returns their commands. */
+	answerHooksTrust(allow: boolean): string[];
 	/** Loads what the first request needs (the provider) while the user is still typing. */
 	warmUp(): Promise<void>;
 	/** Flushes the session file and releases resources. */

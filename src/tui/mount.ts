@@ -16,7 +16,7 @@ import { frameClock } from "./frame/frame-clock.js";
 import { directWrite, frameWatch, installFrameWrites, installReflowGuard } from "./ink/index.js";
 import { loadKeyBindings } from "./keys/keybindings-file.js";
 import { enableKeyboardModes } from "./keys/terminal-modes.js";
-import { mcpTrust, settingsTrust, TrustPrompt } from "./overlays/TrustPrompt.js";
+import { hooksTrust, mcpTrust, settingsTrust, TrustPrompt } from "./overlays/TrustPrompt.js";
 import { warmTextMeasuring } from "./warm-up/warm-up.js";
 
 export interface MountOptions {
@@ -111,6 +111,11 @@ export function mountApp(session: AgentSessionApi, options: MountOptions = {}): 
 /** The MCP trust prompt, on its own before the app mounts; resolves with the answer. */
 export function askMcpTrust(request: McpTrustRequest): Promise<boolean> {
 	return askBeforeApp((onAnswer) => createElement(TrustPrompt, { question: mcpTrust(request), onAnswer }));
+}
+
+/** The project's hooks trust prompt (each command in full), before the session starts. */
+export function askHooksTrust(hooks: Parameters<typeof hooksTrust>[0]): Promise<boolean> {
+	return askBeforeApp((onAnswer) => createElement(TrustPrompt, { question: hooksTrust(hooks), onAnswer }));
 }
 
 /** The project trust prompt (its settings would widen permissions), before the app mounts. */

@@ -46,7 +46,8 @@ export async function createFixture(
 	const root = mkdtempSync(join(tmpdir(), "rudder-session-"));
 	const cwd = join(root, "project");
 	mkdirSync(cwd);
-	const env = { RUDDER_HOME: join(root, "home") };
+	// HOME too: ~/.claude/settings.json may hold hooks (src/extensions/hooks), and tests must not run the user's.
+	const env = { RUDDER_HOME: join(root, "home"), HOME: join(root, "user-home") };
 	// A priced reasoning model first (what sessions run on), and a second one for switching tests.
 	const faux = registerFauxProvider({
 		provider: "faux",

@@ -1,9 +1,11 @@
 // Asked once, before the app mounts, when a project would grant itself something: its
 // .rudder/settings.json widens what Rudder may do (allow rules, a looser mode, network), or it
-// configures MCP servers, each of which would run a command (or reach a URL) with the user's rights.
-// A cloned repository can hold either file, so everything it asks for is shown and the answer is the
-// user's, remembered outside the project. One component; the two questions are data (the builders below).
+// configures MCP servers, each of which would run a command (or reach a URL) with the user's rights,
+// or hooks, each a command run on an event, outside the sandbox. A cloned repository can hold any of
+// these files, so everything it asks for is shown in full and the answer is the user's, remembered
+// outside the project. One component; the three questions are data (the builders below).
 import { Box, Text, useInput } from "ink";
+import type { HookCommand } from "../../extensions/hooks/types.js";
 import type { McpTrustRequest } from "../../extensions/mcp/manager.js";
 import type { Widening } from "../../permissions/resolve.js";
 import { sanitizeTerminalText } from "../../safety/sanitize.js";
@@ -47,6 +49,18 @@ export function mcpTrust(request: McpTrustRequest): TrustQuestion {
 		warning: "They run with your permissions, and a cloned repository can hold this configuration.",
 		yes: "start them (remembered for this folder)",
 		no: "not now (remembered; /mcp allow later)",
+	};
+}
+
+/** The question for the project's hooks: each with its event, matcher and file, and its command in full. */
+export function hooksTrust(hooks: readonly Pick<HookCommand, "event" | "matcher" | "command" | "file">[]): TrustQuestion {
+	return {
+		title: "Run this project's hooks?",
+		lead: "These commands would run on the events named, as you, outside the sandbox:",
+		items: hooks.map((h) => ({ name: `${h.event}${h.matcher ? ` [${h.matcher}]` : ""}`, from: h.file, text: h.command })),
+		warning: "A cloned repository can hold this configuration. Trust it only if you trust the project.",
+		yes: "run them (remembered for this folder until a command changes)",
+		no: "not now (remembered; /hooks trust later)",
 	};
 }
 

@@ -189,6 +189,13 @@ export class FakeSession implements AgentSessionApi {
 	answerMcpTrust(): string[] {
 		return [];
 	}
+	/** No hooks in this double. */
+	hookList() {
+		return [];
+	}
+	answerHooksTrust(): string[] {
+		return [];
+	}
 	async warmUp(): Promise<void> {}
 	/** This double has no permission gate: the mode stays unset and no approval ever waits. */
 	setPermissionMode(mode: PermissionMode): void {
