@@ -25,6 +25,8 @@ export interface ApprovalRequest {
 	/** `call`: run this call. `unsandboxed`: run this command again, outside the sandbox. */
 	kind: "call" | "unsandboxed";
 	preview: ApprovalPreview;
+	/** The rule "always" would save (`bash(npm test)`), for the prompt to show before it is saved. */
+	rule?: string;
 }
 
 export type ApprovalResponse =
@@ -68,6 +70,13 @@ function quoted(text: string): string {
 }
 
 /** The first words of a command as a rule (`npm test*`), the way a user would allow a family of runs. */
+/** The exact rule an "always" answer saves for this call; the prompt shows its text before saving it. */
+function exactRule(request: ToolRequest, target: Target): Omit<PermissionRule, "source"> {
+	const pattern = target.kind === "run" ? target.command?.trim() : target.path;
+	const text = pattern === undefined ? request.tool : `${request.tool}(${pattern})`;
+	return pattern === undefined ? { text, tool: request.tool, exact: true } : { text, tool: request.tool, exact: true, pattern };
+}
+
 export function suggestCommandRule(command: string): string {
 	const words = command.trim().split(/\s+/);
 	const kept = words.length > 1 && !words[1].startsWith("-") && /^[\w.:/-]+$/.test(words[1]) ? words.slice(0, 2) : words.slice(0, 1);
@@ -155,6 +164,7 @@ export class PermissionGate {
 				reason: decision.reason,
 				kind: "call",
 				preview: previewCall(request.tool, request.args, { cwd: this.cwd, sandbox: this.host.sandbox(), network: this.host.network }),
+				rule: exactRule(request, target).text,
 			},
 			signal,
 		);
@@ -205,10 +215,7 @@ export class PermissionGate {
 	}
 
 	private addRule(request: ToolRequest, target: Target, scope: "session" | "project"): void {
-		const pattern = target.kind === "run" ? target.command?.trim() : target.path;
-		const text = pattern === undefined ? request.tool : `${request.tool}(${pattern})`;
-		const rule: PermissionRule = { text, tool: request.tool, source: scope === "session" ? "this session" : "this project", exact: true };
-		if (pattern !== undefined) rule.pattern = pattern;
+		const rule: PermissionRule = { ...exactRule(request, target), source: scope === "session" ? "this session" : "this project" };
 		this.policy.allow.push(rule);
 		if (scope === "project") this.host.saveProjectRule(rule);
 		this.host.onChange?.();
