@@ -99,9 +99,14 @@ function liveLayout(p: {
 	inputRows: number;
 	overlayRows: number;
 	statusRows: number;
+	/** The call whose approval is open: the prompt shows it whole, so it is not a running row too. */
+	asking?: string;
 }): LiveLayout {
 	const queue = queueLines(p.view.steering, p.view.followUp, MAX_QUEUE_ROWS);
-	const tools = pendingToolRows([...p.view.tools.values()], MAX_TOOL_ROWS);
+	const tools = pendingToolRows(
+		[...p.view.tools.values()].filter((t) => t.id !== p.asking),
+		MAX_TOOL_ROWS,
+	);
 	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
 	const budget = tailBudget({
 		rows: p.size.rows,
@@ -175,13 +180,14 @@ export function App(props: AppProps) {
 			? { request: pending, state: approval.state, ...approvalSize, bindings, position: callPosition(state.messages, pending.toolCallId) }
 			: undefined;
 	const approvalHeight = approvalView ? approvalRows(approvalView) : 0;
-	const paused = approvalView ? "input paused: answer the approval above · what you type waits here" : undefined;
+	const paused = approvalView ? "input paused for the approval · what you type waits here" : undefined;
 	const showWelcome = !state.isStreaming && (helpShown.shown || (props.welcome === true && state.messages.length === 0));
 	const { queue, tools, tail } = liveLayout({
 		size,
 		view,
 		inputRows: inputBoxRows(rows, paused),
 		overlayRows: (field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker) : completionRows(menu.items.length)) + approvalHeight,
+		asking: pending?.toolCallId,
 		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0),
 	});
 

@@ -7,7 +7,7 @@ import { Text } from "ink";
 import type { ApprovalRequest } from "../../session/types.js";
 import { hintLine, keyLabel } from "../keys/key-hints.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
-import { wrapLine } from "../text/text-width.js";
+import { displayWidth, wrapLine } from "../text/text-width.js";
 import { color, theme } from "../text/theme.js";
 import { type ApprovalPromptState, choicesFor, type PagerSize, SCOPE_NAMES } from "./approval-prompt-state.js";
 import { fitRows, type PreviewRow, previewRows, visibleLine } from "./approval-text.js";
@@ -41,8 +41,23 @@ export function pagerSize(view: Pick<ApprovalView, "request" | "columns" | "maxR
 	return { rows: pagerRowsOf(view).length, page: Math.max(1, view.maxRows - 2) };
 }
 
+/** Our own text (titles, hints, the rule) wrapped at spaces; a word longer than the row is cut where it must be. */
 function wrapped(text: string, columns: number, style: Omit<PromptRow, "text"> = {}): PromptRow[] {
-	return wrapLine(text, Math.max(8, columns)).map((row) => ({ ...style, text: row }));
+	const width = Math.max(8, columns);
+	const rows: string[] = [];
+	let row = "";
+	for (const word of text.split(" ")) {
+		const joined = row ? `${row} ${word}` : word;
+		if (displayWidth(joined) <= width) row = joined;
+		else {
+			if (row) rows.push(row);
+			const pieces = wrapLine(word, width);
+			row = pieces.pop() ?? "";
+			rows.push(...pieces);
+		}
+	}
+	rows.push(row);
+	return rows.map((text) => ({ ...style, text }));
 }
 
 function pagerRows(view: ApprovalView, top: number, bindings: KeyBindings): PromptRow[] {

@@ -245,7 +245,7 @@ describe("typing at an open approval", { timeout: 20_000 }, () => {
 		// Still waiting, on the same call, with nothing saved and the words kept where they were typed.
 		expect(session.getState().pendingApproval?.args).toEqual({ command: DANGER });
 		expect(frame()).toContain(`$ ${DANGER}`);
-		expect(frame()).toContain("input paused: answer the approval above");
+		expect(frame()).toContain("input paused for the approval");
 		expect(frame()).toContain(`› ${kept}`);
 		expect(frame()).not.toContain("Save rule");
 		expect(dataFiles()).toEqual(before);
@@ -309,6 +309,44 @@ describe("typing at an open approval", { timeout: 20_000 }, () => {
 		const second = screen.lastIndexOf("SECOND-OUT");
 		expect(first).toBeGreaterThan(-1);
 		expect(second).toBeGreaterThan(first);
+	});
+});
+
+describe("the whole command at 60 columns", { timeout: 20_000 }, () => {
+	it("wraps a long && chain with its end on screen; past the height Ctrl+O pages through all of it, q goes back", async () => {
+		const chain = [...Array.from({ length: 30 }, (_, i) => `cp build/out-${i}.js /srv/www/current/out-${i}.js`), "rm -rf ~/important"].join(
+			" && ",
+		);
+		faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command: chain })]), fauxAssistantMessage([fauxText("Stopped.")])]);
+		const { frame, type } = await mount({ rows: 24, columns: 60 });
+		await type("deploy\r");
+		await vi.waitFor(() => expect(frame()).toContain("bash wants to run"));
+		const screen = frame();
+		const prompt = screen.slice(screen.indexOf("bash wants to run"), screen.indexOf("typing goes to the input"));
+		expect(prompt.split("\n").every((row) => row.length <= 60)).toBe(true);
+		// The call waiting for its approval is not also drawn as a running tool (cut at the width).
+		expect(screen).not.toMatch(/bash cp build/);
+		expect(prompt).toMatch(/⟨\d+ more lines hidden · Ctrl\+O shows all⟩/);
+		// The tail (where the rm hides) stays visible under the hidden rows.
+		expect(prompt.replace(/\n {2}/g, "")).toContain("rm -rf ~/important");
+		expect(prompt).not.toContain("…");
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toMatch(/bash: rows 1–\d+ of \d+/));
+		const total = Number(/of (\d+)/.exec(frame())?.[1]);
+		const seen = new Set<string>();
+		for (let page = 0; page < total; page++) {
+			for (const row of frame().split("\n")) if (row.startsWith("  ")) seen.add(row);
+			await type("\x1b[6~");
+		}
+		expect(frame()).toMatch(new RegExp(`rows \\d+–${total} of ${total}`));
+		const all = [...seen].join("");
+		for (let i = 0; i < 30; i++) expect(all).toContain(`out-${i}.js`);
+		// Letters in the pager answer nothing either.
+		await type("y");
+		expect(session.getState().pendingApproval).toBeDefined();
+		await type("q");
+		await vi.waitFor(() => expect(frame()).toContain("Deny, and tell the model why"));
+		expect(session.getState().pendingApproval).toBeDefined();
 	});
 });
 
