@@ -13,6 +13,8 @@ export interface PreviewRow {
 	text: string;
 	color?: string;
 	dim?: boolean;
+	/** Kept below the preview whatever its height (where a command runs): not part of its head or tail. */
+	pinned?: boolean;
 }
 
 /** Spaces a terminal draws as blanks but that are not U+0020: each is named (`⟪U+00A0⟫`). */
@@ -53,7 +55,7 @@ function previewLines(preview: ApprovalPreview): PreviewRow[] {
 					? `runs in the sandbox: writes only inside the workspace and /tmp${preview.network ? "" : ", no network"}`
 					: "runs without a sandbox";
 			const lines = preview.command.split("\n").map((text, i) => ({ text: `${i === 0 ? "$" : ">"} ${visibleLine(text)}` }));
-			return [...lines, { text: where, dim: true }];
+			return [...lines, { text: where, dim: true, pinned: true }];
 		}
 		case "diff": {
 			const body = preview.diff.split("\n").filter((l, i) => !(i < 4 && /^(Index: |={10,}|--- |\+\+\+ )/.test(l)));
@@ -83,12 +85,14 @@ export function previewRows(preview: ApprovalPreview, width: number): PreviewRow
  * At most `room` rows: the head and the tail (a command's end is where `rm -rf` hides), and between
  * them one row saying how many are hidden and which key shows them all.
  */
-export function fitRows(rows: readonly PreviewRow[], room: number, fullKey: string): PreviewRow[] {
-	if (rows.length <= room) return [...rows];
-	const keep = Math.max(1, room - 1);
+export function fitRows(all: readonly PreviewRow[], room: number, fullKey: string): PreviewRow[] {
+	if (all.length <= room) return [...all];
+	const pinned = all.filter((row) => row.pinned);
+	const rows = all.filter((row) => !row.pinned);
+	const keep = Math.max(1, room - 1 - pinned.length);
 	const tail = Math.min(Math.floor(keep / 3), 3);
 	const head = keep - tail;
 	const hidden = rows.length - head - tail;
 	const note = { text: `⟨${hidden} more ${hidden === 1 ? "line" : "lines"} hidden · ${fullKey} shows all⟩`, dim: true };
-	return [...rows.slice(0, head), note, ...(tail > 0 ? rows.slice(rows.length - tail) : [])];
+	return [...rows.slice(0, head), note, ...(tail > 0 ? rows.slice(rows.length - tail) : []), ...pinned];
 }

@@ -54,7 +54,8 @@ describe("an approval's preview at 60 columns", () => {
 		expect(shown.length).toBeLessThanOrEqual(20);
 		expect(shown.join("\n")).toMatch(/⟨\d+ more lines hidden · Ctrl\+O shows all⟩/);
 		expect(shown.join("\n")).toContain("> rm -rf ~/important");
-		expect(shown.join("\n")).toContain("Ctrl+O shows all");
+		// Where it runs stays under the preview, not in place of its tail.
+		expect(shown.join("\n")).toContain("> echo step 79\n  > rm -rf ~/important\n  runs in the sandbox");
 	});
 
 	it("wraps a diff's long line instead of cutting it", () => {
