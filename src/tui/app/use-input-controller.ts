@@ -119,9 +119,10 @@ function onRaw(c: Controller, raw: string) {
 	// without ESC on as one event. Pastes come bracketed (we switch bracketed paste on), so a control
 	// character in an unbracketed chunk is a key of its own: CR is Enter, as in a terminal's line editor.
 	if (raw.length > 1 && raw[0] !== "\x1b" && CONTROL_KEY.test(raw)) {
-		// At an approval's choices such a chunk is typing, not an answer: its Enter must not take a choice.
+		// At an approval's choices a chunk with words in it is typing, not an answer: its Enter must not take
+		// a choice. One key and Enter read together ("3\r" on a busy machine) are still two keys.
 		const text = raw.replace(/[\x00-\x1f\x7f]+/g, " ").trim();
-		if (approvalOpen(c) && !c.deps.approval?.typingReason()) {
+		if (approvalOpen(c) && !c.deps.approval?.typingReason() && [...text].length > 1) {
 			if (text) approvalKey(c, { name: "char", text, ctrl: false, meta: false, shift: false });
 			return;
 		}

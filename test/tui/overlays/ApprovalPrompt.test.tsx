@@ -259,6 +259,19 @@ describe("typing at an open approval", { timeout: 20_000 }, () => {
 		expect(frame()).toContain(`› ${kept}`);
 	});
 
+	it("one key and Enter read together are still two keys: a number then Enter takes that choice", async () => {
+		faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo quick" })]),
+			fauxAssistantMessage([fauxText("Quick.")]),
+		]);
+		const { frame, type } = await mount();
+		await type("go\r");
+		await vi.waitFor(() => expect(frame()).toContain("$ echo quick"));
+		await type("1\r");
+		await vi.waitFor(() => expect(frame()).toContain("Quick."));
+		expect(results()).toEqual([{ isError: false, text: "quick" }]);
+	});
+
 	it("a project grant needs its own confirmation naming the exact rule; Esc goes back; only the second Enter saves", async () => {
 		faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("bash", { command: "echo granted" })]),
