@@ -29,6 +29,8 @@ export interface ApprovalRequest {
 	/** `call`: run this call. `unsandboxed`: run this command again, outside the sandbox. */
 	kind: "call" | "unsandboxed";
 	preview: ApprovalPreview;
+	/** The rule "always" would save (`bash(npm test)`), for the prompt to show before it is saved. */
+	rule?: string;
 }
 
 export type ApprovalResponse =
@@ -84,6 +86,13 @@ function quoted(text: string): string {
 }
 
 /** The first words of a command as a rule (`npm test*`), the way a user would allow a family of runs. */
+/** The exact rule an "always" answer saves for this call; the prompt shows its text before saving it. */
+function exactRule(request: ToolRequest, target: Target): Omit<PermissionRule, "source" | "scope"> {
+	const pattern = target.kind === "run" ? target.command?.trim() : target.path;
+	const text = pattern === undefined ? request.tool : `${request.tool}(${pattern})`;
+	return pattern === undefined ? { text, tool: request.tool, exact: true } : { text, tool: request.tool, exact: true, pattern };
+}
+
 export function suggestCommandRule(command: string): string {
 	const words = command.trim().split(/\s+/);
 	const kept = words.length > 1 && !words[1].startsWith("-") && /^[\w.:/-]+$/.test(words[1]) ? words.slice(0, 2) : words.slice(0, 1);
@@ -195,6 +204,7 @@ export class PermissionGate {
 				reason,
 				kind: "call",
 				preview: previewCall(request.tool, request.args, { cwd: this.cwd, sandbox: this.host.sandbox(), network: this.host.network }),
+				rule: exactRule(request, target).text,
 			},
 			signal,
 		);
@@ -254,16 +264,11 @@ export class PermissionGate {
 	}
 
 	private addRule(request: ToolRequest, target: Target, scope: "session" | "project"): void {
-		const pattern = target.kind === "run" ? target.command?.trim() : target.path;
-		const text = pattern === undefined ? request.tool : `${request.tool}(${pattern})`;
 		const rule: PermissionRule = {
-			text,
-			tool: request.tool,
+			...exactRule(request, target),
 			source: scope === "session" ? "this session" : "this project",
 			scope: scope === "session" ? "session" : "project",
-			exact: true,
 		};
-		if (pattern !== undefined) rule.pattern = pattern;
 		this.policy.allow.push(rule);
 		if (scope === "project") this.host.saveProjectRule(rule);
 		this.host.onChange?.();

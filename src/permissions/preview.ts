@@ -67,6 +67,26 @@ export function previewCall(tool: string, args: Record<string, unknown>, ctx: Pr
 			return { type: "error", path, text: (error instanceof Error ? error.message : String(error)).split("\n")[0] };
 		}
 	}
-	const text = JSON.stringify(args, null, 2) ?? "";
-	return { type: "args", text: text.length > 4000 ? `${text.slice(0, 4000)}…` : text };
+	return { type: "args", text: argumentLines(args) };
+}
+
+/** Arguments this long are cut (and say so); the approval's pager shows the rest up to here. */
+const MAX_ARGS_TEXT = 64 * 1024;
+
+/**
+ * A tool's arguments as `key: value` lines, not JSON: a string shown as it is (a multi-line one
+ * indented under its key), anything else as compact JSON. Everything is shown; the screen wraps it.
+ */
+export function argumentLines(args: Record<string, unknown>, indent = ""): string {
+	const lines: string[] = [];
+	for (const [key, value] of Object.entries(args ?? {})) {
+		if (typeof value === "string" && value.includes("\n"))
+			lines.push(`${indent}${key}:`, ...value.split("\n").map((line) => `${indent}  ${line}`));
+		else if (typeof value === "string") lines.push(`${indent}${key}: ${value}`);
+		else if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0)
+			lines.push(`${indent}${key}:`, argumentLines(value as Record<string, unknown>, `${indent}  `));
+		else lines.push(`${indent}${key}: ${JSON.stringify(value) ?? String(value)}`);
+	}
+	const text = lines.length > 0 ? lines.join("\n") : "(no arguments)";
+	return text.length > MAX_ARGS_TEXT ? `${text.slice(0, MAX_ARGS_TEXT)}\n… ${text.length - MAX_ARGS_TEXT} more characters` : text;
 }

@@ -2,7 +2,7 @@
 // OpenAI chat-completions server on 127.0.0.1, a temp home). We type a prompt, steer while it streams,
 // queue a follow-up, press Esc, and check what the screen shows (`capture-pane`) and what the model was
 // sent (the server's request log).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textBody, textRecords, toolCallBody } from "../helpers/openai-chunks.js";
@@ -181,16 +181,17 @@ describe("approvals in a real terminal (tmux)", () => {
 		const bashScreen = await waitForScreen((s) => s.includes("bash wants to run"), "the bash approval");
 		expect(bashScreen).toContain("$ npm test");
 		expect(bashScreen).toContain("runs in the sandbox: writes only inside the workspace and /tmp, no network");
-		expect(bashScreen).toContain("y  Allow once");
+		expect(bashScreen).toContain("1  Allow once");
 		expect(bashScreen).toContain("waiting for approval");
 		expect(bashScreen).not.toMatch(/working/);
-		sendKey("y");
+		sendKey("1");
+		sendKey("Enter");
 
 		// Where npm tries the network (its update check) the sandbox sees it fail and asks whether to run
 		// the command outside; "Do not" is preselected, so Enter (no reason) and Enter keep it inside.
 		const next = await waitForScreen((s) => s.includes("edit wants to run") || s.includes("failed inside the sandbox"), "the next prompt");
 		if (next.includes("failed inside the sandbox")) {
-			expect(next).toMatch(/› n {2}Do not/);
+			expect(next).toMatch(/› 1 {2}Do not/);
 			sendKey("Enter");
 			sendKey("Enter");
 		}
@@ -198,7 +199,8 @@ describe("approvals in a real terminal (tmux)", () => {
 		expect(editScreen).toContain("-Run the tests with npm test.");
 		expect(editScreen).toContain("+Run the tests with npm test -- --run.");
 		expect(readFileSync(join(home.cwd, "README.md"), "utf8")).toContain("with npm test.\n");
-		sendKey("y");
+		sendKey("1");
+		sendKey("Enter");
 
 		await waitForScreen((s) => s.includes("Updated the README."), "the final answer");
 		expect(readFileSync(join(home.cwd, "README.md"), "utf8")).toBe("# Demo\n\nRun the tests with npm test -- --run.\n");
@@ -211,6 +213,59 @@ describe("approvals in a real terminal (tmux)", () => {
 				`# The first bash call in ask mode\n${trim(bashScreen)}\n# The first edit\n${trim(editScreen)}`,
 			);
 		}
+	});
+});
+
+// Typing at an open approval in a real terminal grants nothing (issue 30): words sent as keystrokes go
+// to the paused input, no rule is saved, the command does not run. At 60 columns a long && chain wraps
+// with its end on screen. RUDDER_SAVE_CAPTURE=1 writes the screen to test/e2e/capture-approval-60.txt.
+describe("typing at an approval in a real terminal (tmux)", () => {
+	it("words typed at an open bash approval grant nothing; the whole chain shows at 60 columns", { timeout: LONG }, async () => {
+		const { server, home } = await term.setUp();
+		const chain = [
+			"npm ci",
+			"npm run build",
+			...Array.from({ length: 12 }, (_, i) => `cp dist/part-${i}.js /srv/app/releases/current/part-${i}.js`),
+			"rm -rf ~/important",
+		].join(" && ");
+		server.enqueue(
+			{ kind: "sse", chunks: [toolCallBody("bash", { command: chain }, "call_1")] },
+			{ kind: "sse", chunks: [textBody("Not run.")] },
+		);
+		await start(["--model", "mock/mock-1"], { columns: 60, rows: 26 });
+		sendText("deploy it");
+		sendKey("Enter");
+		const screen = await waitForScreen((s) => s.includes("typing goes to the input"), "the bash approval");
+		const prompt = screen.slice(screen.indexOf("bash wants to run"), screen.indexOf("typing goes to the input"));
+		// Too long for the screen: the head, a count of the hidden rows and the key, and the tail with the rm.
+		expect(prompt).toMatch(/⟨\d+ more lines hidden · Ctrl\+O shows all⟩/);
+		expect(prompt.replace(/\n {2}/g, "")).toContain("&& rm -rf ~/important");
+		expect(prompt).not.toContain("…");
+		// Ctrl+O pages through all of it; q comes back to the choices.
+		sendKey("C-o");
+		await waitForScreen((s) => /bash: rows 1–\d+ of \d+/.test(s), "the pager");
+		sendKey("q");
+		await waitForScreen((s) => s.includes("Deny, and tell the model why"), "the choices again");
+		if (process.env.RUDDER_SAVE_CAPTURE) writeFileSync(join(import.meta.dirname, "capture-approval-60.txt"), screen.replace(/\n+$/, "\n"));
+		// Words, as keystrokes (one key per write, then one write of a whole phrase), the way people type.
+		for (const ch of "please ") sendText(ch);
+		sendText("stop, always allow");
+		const typed = await waitForScreen((s) => s.includes("please stop, always allow"), "the typed words in the paused input");
+		expect(typed).toContain("input paused");
+		expect(typed).toContain("bash wants to run");
+		expect(typed).not.toContain("Save rule");
+		expect(server.requests).toHaveLength(1);
+		const rulesFile = join(home.rudderHome, "data", "project-permissions.json");
+		expect(existsSync(rulesFile) ? readFileSync(rulesFile, "utf8") : "").not.toContain("rm -rf");
+		// Enter now takes the highlighted choice: deny (the safe one), which asks for a reason.
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("reason:"), "the reason field");
+		sendKey("Enter");
+		await waitForScreen((s) => s.includes("Not run."), "the reply after the denial");
+		expect(JSON.stringify(server.requests[1].body.messages.at(-1))).toContain("The user denied this call");
+		expect(existsSync(rulesFile) ? readFileSync(rulesFile, "utf8") : "").not.toContain("rm -rf");
+		// The words are still in the input, ready to send.
+		expect(capture()).toContain("› please stop, always allow");
 	});
 });
 

@@ -8,12 +8,12 @@ import type { NotificationSettings } from "../../session/settings.js";
 import type { AgentSessionApi } from "../../session/types.js";
 import { frameCounts, liveRegionFor, MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "../ink/index.js";
 import { CompletionMenu, menuRows as completionRows } from "../input/CompletionMenu.js";
-import { InputBox, inputRows } from "../input/InputBox.js";
+import { InputBox, inputBoxRows, inputRows } from "../input/InputBox.js";
 import { type InputHistory, openInputHistory } from "../input/input-history.js";
 import { useEditor } from "../input/use-editor.js";
 import { hintLine, keyLabel } from "../keys/key-hints.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
-import { ApprovalPrompt, approvalRows } from "../overlays/ApprovalPrompt.js";
+import { ApprovalPrompt, type ApprovalView, approvalRows, pagerSize } from "../overlays/ApprovalPrompt.js";
 import { FIELD_PROMPT_ROWS, FieldPrompt } from "../overlays/FieldPrompt.js";
 import { FirstStart, welcomeRows } from "../overlays/first-start.js";
 import { Footer, footerText } from "../status/Footer.js";
@@ -29,7 +29,6 @@ import type { SessionView } from "../transcript/session-view.js";
 import { useHistoryBatches } from "../transcript/use-history-batches.js";
 import { Picker, pickerRows } from "../widgets/Picker.js";
 import {
-	useApprovalPrompt,
 	useBusyTick,
 	useExternalEditor,
 	useFlashStatus,
@@ -41,6 +40,8 @@ import {
 	useTerminalSize,
 	useTerminalWriters,
 } from "./app-hooks.js";
+import { callPosition } from "./call-position.js";
+import { useApprovalPrompt } from "./use-approval-prompt.js";
 import { useInputController } from "./use-input-controller.js";
 import { useSession } from "./use-session.js";
 
@@ -98,9 +99,14 @@ function liveLayout(p: {
 	inputRows: number;
 	overlayRows: number;
 	statusRows: number;
+	/** The call whose approval is open: the prompt shows it whole, so it is not a running row too. */
+	asking?: string;
 }): LiveLayout {
 	const queue = queueLines(p.view.steering, p.view.followUp, MAX_QUEUE_ROWS);
-	const tools = pendingToolRows([...p.view.tools.values()], MAX_TOOL_ROWS);
+	const tools = pendingToolRows(
+		[...p.view.tools.values()].filter((t) => t.id !== p.asking),
+		MAX_TOOL_ROWS,
+	);
 	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
 	const budget = tailBudget({
 		rows: p.size.rows,
@@ -133,7 +139,15 @@ export function App(props: AppProps) {
 	useRunNotification(session, props.notifications, writers.raw);
 	const menu = useInputCompletion(editor.state, session, state.cwd);
 	const pending = state.pendingApproval;
-	const approval = useApprovalPrompt(session, pending, refresh);
+	const approvalMaxRows = Math.max(6, size.rows - 6);
+	const approvalSize = { maxRows: approvalMaxRows, columns: size.columns };
+	const approval = useApprovalPrompt(session, pending, refresh, {
+		bindings,
+		pager: () => {
+			const request = session.getState().pendingApproval;
+			return request ? pagerSize({ request, ...approvalSize }) : { rows: 0, page: 1 };
+		},
+	});
 	const status = useFlashStatus();
 	const helpShown = useHelp(session, view, bindings, refresh, state.messages.length);
 	const { onRaw, picker, setPickerQuery, field, setFieldValue, openResumePicker } = useInputController({
@@ -149,7 +163,7 @@ export function App(props: AppProps) {
 		flash: status.flash,
 		showHelp: helpShown.show,
 		editExternally,
-		approvalKey: approval.onKey,
+		approval,
 	});
 	const prepareForReply = useKeyInput(session, onRaw);
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
@@ -161,14 +175,19 @@ export function App(props: AppProps) {
 	const now = Date.now();
 	// Same editor state and width → same array, so the memoised InputBox skips streaming frames.
 	const rows = useMemo(() => inputRows(editor.state, Math.max(10, size.columns - 2), MAX_INPUT_ROWS), [editor.state, size.columns]);
-	const approvalMaxRows = Math.max(6, size.rows - 6);
-	const approvalHeight = pending ? approvalRows(pending, approvalMaxRows) : 0;
+	const approvalView: ApprovalView | undefined =
+		pending && approval.state
+			? { request: pending, state: approval.state, ...approvalSize, bindings, position: callPosition(state.messages, pending.toolCallId) }
+			: undefined;
+	const approvalHeight = approvalView ? approvalRows(approvalView) : 0;
+	const paused = approvalView ? "input paused for the approval · what you type waits here" : undefined;
 	const showWelcome = !state.isStreaming && (helpShown.shown || (props.welcome === true && state.messages.length === 0));
 	const { queue, tools, tail } = liveLayout({
 		size,
 		view,
-		inputRows: rows.length,
+		inputRows: inputBoxRows(rows, paused),
 		overlayRows: (field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker) : completionRows(menu.items.length)) + approvalHeight,
+		asking: pending?.toolCallId,
 		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0),
 	});
 
@@ -205,8 +224,8 @@ export function App(props: AppProps) {
 					liveTick={liveTick}
 				/>
 				<QueueLines lines={queue} />
-				{pending && approval.state ? <ApprovalPrompt request={pending} state={approval.state} maxRows={approvalMaxRows} /> : null}
-				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
+				{approvalView ? <ApprovalPrompt {...approvalView} /> : null}
+				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} paused={paused} />
 				{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
 				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
 				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}

@@ -1,11 +1,11 @@
 // The App's hooks, one job each: follow the terminal's size, the completion menu over the project's
-// paths, the approval prompt's state, the spinner tick, the session events the app answers (quit, a
+// paths, the spinner tick, the session events the app answers (quit, a
 // rewound prompt), and the work done once at mount.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { useStdin, useStdout } from "ink";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
-import type { AgentSessionApi, SessionState } from "../../session/types.js";
+import type { AgentSessionApi } from "../../session/types.js";
 import { type FrameClock, frameClock } from "../frame/frame-clock.js";
 import type { LiveTick } from "../frame/frame-scheduler.js";
 import { frameCounts, liveRegionFor, never, useRawInput } from "../ink/index.js";
@@ -15,10 +15,8 @@ import { editInExternalEditor } from "../input/external-editor.js";
 import { FileIndex } from "../input/file-index.js";
 import { type CompletionMenuHandle, menuInputKey, useCompletionMenu } from "../input/use-completion-menu.js";
 import type { EditorHandle } from "../input/use-editor.js";
-import type { KeyPress } from "../keys/key-map.js";
 import type { KeyBindings } from "../keys/keybindings.js";
 import { loadHighlighter } from "../markdown/highlight.js";
-import { type ApprovalPromptState, approvalKey, initialApprovalState } from "../overlays/approval-prompt-state.js";
 import { helpText } from "../overlays/help.js";
 import type { SessionView } from "../transcript/session-view.js";
 import { collectGarbage } from "../warm-up/collect-garbage.js";
@@ -59,27 +57,6 @@ export function useInputCompletion(input: EditorState, session: AgentSessionApi,
 	const completionsRef = useRef(completions);
 	completionsRef.current = completions;
 	return useCompletionMenu(() => completionsRef.current, menuInputKey(input));
-}
-
-/**
- * The waiting approval's prompt state (selection, typed reason), read by the next key before React
- * re-renders, and the key handler that answers the session. "stop" when the key denies and stops the run.
- */
-export function useApprovalPrompt(session: AgentSessionApi, pending: SessionState["pendingApproval"], refresh: () => void) {
-	const ref = useRef<ApprovalPromptState | undefined>(undefined);
-	if (pending && ref.current?.id !== pending.id) ref.current = initialApprovalState(pending.id);
-	const onKey = (key: KeyPress, action: string): "stop" | undefined => {
-		const request = session.getState().pendingApproval;
-		if (!request) return undefined;
-		const current = ref.current?.id === request.id ? ref.current : initialApprovalState(request.id);
-		const { state: next, outcome } = approvalKey(current, key, request, action);
-		ref.current = next;
-		if (outcome.type === "answer") session.respondToApproval(request.id, outcome.response);
-		if (outcome.type === "stop") session.respondToApproval(request.id, { decision: "deny", reason: "The user stopped the run." });
-		refresh();
-		return outcome.type === "stop" ? "stop" : undefined;
-	};
-	return { state: pending ? ref.current : undefined, onKey };
 }
 
 /**

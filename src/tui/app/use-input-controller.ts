@@ -18,6 +18,7 @@ import { useFieldPrompt } from "../overlays/FieldPrompt.js";
 import { openResumePicker, openRewindMenu, openUiRequest, type UiRequestHost } from "../overlays/ui-requests.js";
 import type { SessionView } from "../transcript/session-view.js";
 import { usePicker } from "../widgets/use-picker.js";
+import type { ApprovalPromptHandle } from "./use-approval-prompt.js";
 
 const PASTE_END = "\x1b[201~";
 const CONTROL_KEY = /[\x00-\x1f\x7f]/;
@@ -42,8 +43,12 @@ export interface InputControllerDeps {
 	flash: (text: string, ms: number) => void;
 	/** The key table in use (defaults plus keybindings.json); the defaults when absent. */
 	bindings?: KeyBindings;
-	/** Keys while an approval waits go here; "stop" (Esc) denies and stops the run like Esc does. */
-	approvalKey?: (key: KeyPress, action: string) => "stop" | undefined;
+	/**
+	 * The open approval prompt: keys while an approval waits go here; "stop" (Esc) denies and stops the
+	 * run like Esc does; typed text comes back and the input keeps it. Bursts (a paste, fast typing)
+	 * never reach the choices unless a denial's reason is being typed.
+	 */
+	approval?: Pick<ApprovalPromptHandle, "key" | "typingReason">;
 	now?: () => number;
 }
 
@@ -103,8 +108,10 @@ function onRaw(c: Controller, raw: string) {
 		else {
 			const pasted = memory.paste;
 			memory.paste = undefined;
+			// At an approval a paste is never an answer: the reason field or the input takes it whole.
+			if (approvalOpen(c)) approvalKey(c, { name: "char", text: pasted, ctrl: false, meta: false, shift: false });
 			// With a picker or a field open, its own field took the pasted text (a key must not land in the input).
-			if (!overlayOpen(c)) c.editor.apply((s) => edit.insertPaste(s, pasted));
+			else if (!overlayOpen(c)) c.editor.apply((s) => edit.insertPaste(s, pasted));
 		}
 		return;
 	}
@@ -112,6 +119,13 @@ function onRaw(c: Controller, raw: string) {
 	// without ESC on as one event. Pastes come bracketed (we switch bracketed paste on), so a control
 	// character in an unbracketed chunk is a key of its own: CR is Enter, as in a terminal's line editor.
 	if (raw.length > 1 && raw[0] !== "\x1b" && CONTROL_KEY.test(raw)) {
+		// At an approval's choices a chunk with words in it is typing, not an answer: its Enter must not take
+		// a choice. One key and Enter read together ("3\r" on a busy machine) are still two keys.
+		const text = raw.replace(/[\x00-\x1f\x7f]+/g, " ").trim();
+		if (approvalOpen(c) && !c.deps.approval?.typingReason() && [...text].length > 1) {
+			if (text) approvalKey(c, { name: "char", text, ctrl: false, meta: false, shift: false });
+			return;
+		}
 		for (const part of raw.split(CONTROL_KEYS)) if (part) onRaw(c, part);
 		return;
 	}
@@ -125,7 +139,12 @@ function onKey(c: Controller, key: KeyPress) {
 	const last = c.memory.previous;
 	const named = keyOf(key);
 	c.memory.previous = named === undefined ? undefined : { key: named, at };
-	if (session.getState().pendingApproval && c.deps.approvalKey) return approvalKey(c, key);
+	// A paste is collected whole before anything sees it (at an approval, too: it must not answer).
+	if (key.name === "paste-start") {
+		c.memory.paste = "";
+		return;
+	}
+	if (approvalOpen(c)) return approvalKey(c, key);
 	const intent = intentFor(key, {
 		// A running `!cmd` is stopped by Esc like a reply.
 		isStreaming: session.getState().isStreaming || view.shells.size > 0,
@@ -136,8 +155,7 @@ function onKey(c: Controller, key: KeyPress) {
 		previous: last && { key: last.key, ms: at - last.at },
 		bindings,
 	});
-	if (intent.type === "pasteStart") c.memory.paste = "";
-	else if (c.fields.isOpen()) c.fields.key(intent);
+	if (c.fields.isOpen()) c.fields.key(intent);
 	else if (c.pickers.isOpen()) c.pickers.key(intent);
 	else if (!completionTakes(c, intent)) act(c, intent);
 }
@@ -145,12 +163,20 @@ function onKey(c: Controller, key: KeyPress) {
 /** A picker or a field prompt has the keys (Esc closes it before anything else). */
 const overlayOpen = (c: Controller) => c.fields.isOpen() || c.pickers.isOpen();
 
-/** A key while an approval waits: the approval context of the key table; typed reason text goes to the prompt as is. */
+const approvalOpen = (c: Controller) => c.deps.approval !== undefined && c.deps.session.getState().pendingApproval !== undefined;
+
+/** A key while an approval waits: the prompt decides; Esc stops the run; text it hands back waits in the input. */
 function approvalKey(c: Controller, key: KeyPress) {
-	const { session, bindings } = c.deps;
-	const action = intentFor(key, { isStreaming: true, inputEmpty: true, sinceLastCtrlC: Infinity, mode: "approval", bindings }).type;
+	const { session, approval } = c.deps;
 	if (key.name === "tab" && key.shift) session.cyclePermissionMode();
-	else if (c.deps.approvalKey?.(key, action) === "stop") abort(c);
+	else {
+		const result = approval?.key(key);
+		if (result?.type === "stop") abort(c);
+		if (result?.type === "text") {
+			const { text } = result;
+			c.editor.apply((s) => (text.includes("\n") ? edit.insertPaste(s, text) : edit.insertText(s, text)));
+		}
+	}
 	c.deps.refresh();
 }
 

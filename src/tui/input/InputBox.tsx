@@ -78,8 +78,41 @@ function Row({ row, first }: { row: InputRow; first: boolean }) {
 	);
 }
 
-/** Memoised: while a reply streams, App re-renders every frame but the input rarely changes. */
-export const InputBox = React.memo(function InputBox({ rows, placeholder }: { rows: readonly InputRow[]; placeholder?: string }) {
+/** The input while something else has the keys (an approval): dimmed, no cursor, under a note saying why. */
+function PausedInput({ rows, note }: { rows: readonly InputRow[]; note: string }) {
+	return (
+		<Box flexDirection="column">
+			<Text wrap="truncate" dimColor>
+				{note}
+			</Text>
+			{rows.map((row, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+				<Text key={i} wrap="truncate" dimColor>
+					{i === 0 ? PROMPT : "  "}
+					{sanitizeTerminalText(row.text)}
+				</Text>
+			))}
+		</Box>
+	);
+}
+
+/** Rows the input takes: its text rows, and the note while it is paused. */
+export const inputBoxRows = (rows: readonly InputRow[], paused: string | undefined) => rows.length + (paused ? 1 : 0);
+
+/**
+ * Memoised: while a reply streams, App re-renders every frame but the input rarely changes. `paused`:
+ * the note shown while the keys go elsewhere (an approval prompt); the text stays, dimmed.
+ */
+export const InputBox = React.memo(function InputBox({
+	rows,
+	placeholder,
+	paused,
+}: {
+	rows: readonly InputRow[];
+	placeholder?: string;
+	paused?: string;
+}) {
+	if (paused) return <PausedInput rows={rows} note={paused} />;
 	if (rows.length === 1 && rows[0].text === "" && placeholder)
 		return (
 			<Text wrap="truncate">

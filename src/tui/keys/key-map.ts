@@ -41,7 +41,7 @@ export interface KeyContext {
 	/** Milliseconds since the last Ctrl+C, or Infinity. */
 	sinceLastCtrlC: number;
 	/** What has the keys: the input (default), an open picker, or an approval prompt. */
-	mode?: "editor" | "picker" | "approval";
+	mode?: "editor" | "picker" | "approval" | "pager";
 	/** The completion popup is showing. */
 	completionOpen?: boolean;
 	/** The previous key press (canonical, see `keyOf`) and how long ago, for two-key sequences. */
@@ -65,6 +65,8 @@ const CSI_NAMES: Record<string, string> = {
 	"4~": "end",
 	"8~": "end",
 	"3~": "delete",
+	"5~": "pageup",
+	"6~": "pagedown",
 	"200~": "paste-start",
 	"201~": "paste-end",
 };
@@ -151,6 +153,7 @@ export function keyOf(k: KeyPress): string | undefined {
 function layers(ctx: KeyContext): BindingContext[] {
 	if (ctx.mode === "picker") return ["picker"];
 	if (ctx.mode === "approval") return ["approval"];
+	if (ctx.mode === "pager") return ["pager"];
 	const run: BindingContext = ctx.isStreaming ? "busy" : "idle";
 	return ctx.completionOpen ? ["completion", run, "editor"] : [run, "editor"];
 }

@@ -7,9 +7,9 @@ import { closestName } from "../../config/problems.js";
 /**
  * Where a binding applies. `editor` is the input, idle or busy; `idle` and `busy` add to it while no
  * run is / a run is active. `completion` is the popup above the input (it goes first while open).
- * `picker` and `approval` are modal: while one is open only its own keys count.
+ * `picker`, `approval` and `pager` (an approval's whole text) are modal: while one is open only its own keys count.
  */
-export type BindingContext = "editor" | "idle" | "busy" | "completion" | "picker" | "approval";
+export type BindingContext = "editor" | "idle" | "busy" | "completion" | "picker" | "approval" | "pager";
 
 export interface ActionSpec {
 	context: BindingContext;
@@ -70,15 +70,28 @@ export const ACTIONS = {
 	pickerDown: { context: "picker", keys: ["down", "ctrl+n"], description: "Next item" },
 	pickerPick: { context: "picker", keys: ["enter", "alt+enter"], description: "Choose the highlighted item" },
 	pickerClose: { context: "picker", keys: ["escape", "ctrl+c"], description: "Close without choosing" },
-	// The approval prompt of a tool call.
-	approvalAllow: { context: "approval", keys: ["y"], description: "Allow this call once" },
-	approvalAlways: { context: "approval", keys: ["a"], description: "Always allow calls like this in this session" },
-	approvalAlwaysProject: { context: "approval", keys: ["p"], description: "Always allow calls like this in this project" },
-	approvalDeny: { context: "approval", keys: ["n"], description: "Deny, and tell the model why" },
+	// The approval prompt of a tool call. No letter answers it: typed text never grants (issue 30). A
+	// number moves to that choice, Enter takes it; a lasting grant asks once more before it is saved.
 	approvalUp: { context: "approval", keys: ["up"], description: "Previous choice" },
 	approvalDown: { context: "approval", keys: ["down"], description: "Next choice" },
+	approvalNumber: {
+		context: "approval",
+		keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+		description: "Move to the choice with this number (Enter takes it)",
+	},
 	approvalSelect: { context: "approval", keys: ["enter"], description: "Take the highlighted choice" },
-	approvalDenyAndStop: { context: "approval", keys: ["escape"], description: "Deny and stop the run" },
+	approvalFullText: { context: "approval", keys: ["ctrl+o"], description: "Show the whole command or diff in a pager" },
+	approvalDenyAndStop: {
+		context: "approval",
+		keys: ["escape"],
+		description: "Deny and stop the run (back, in a confirmation or the pager)",
+	},
+	// The pager of an approval's whole text.
+	pagerUp: { context: "pager", keys: ["up", "k"], description: "Scroll up a line" },
+	pagerDown: { context: "pager", keys: ["down", "j"], description: "Scroll down a line" },
+	pagerPageUp: { context: "pager", keys: ["pageup", "b"], description: "Scroll up a page" },
+	pagerPageDown: { context: "pager", keys: ["pagedown", "space"], description: "Scroll down a page" },
+	pagerClose: { context: "pager", keys: ["q", "escape", "ctrl+o"], description: "Back to the approval" },
 } as const satisfies Record<string, ActionSpec>;
 
 export type Action = keyof typeof ACTIONS;
@@ -92,6 +105,7 @@ const ACTIVE_TOGETHER: readonly (readonly BindingContext[])[] = [
 	["completion"],
 	["picker"],
 	["approval"],
+	["pager"],
 ];
 
 /** Two presses of a sequence ("escape escape") must come this close together. */
@@ -227,7 +241,7 @@ export function buildKeyBindings(overrides: KeyOverrides = {}): { bindings: KeyB
 			}
 		}
 	}
-	for (const context of ["editor", "idle", "busy", "completion", "picker", "approval"] as const) {
+	for (const context of ["editor", "idle", "busy", "completion", "picker", "approval", "pager"] as const) {
 		const map = new Map<string, Action>();
 		for (const action of ACTION_NAMES) if (ACTIONS[action].context === context) for (const key of keys[action]) map.set(key, action);
 		byContext[context] = map;

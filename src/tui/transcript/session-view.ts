@@ -84,6 +84,11 @@ export class SessionView {
 	 * events (a restored transcript, an aborted call) shows its call's arguments as the live row did.
 	 */
 	private callArgs = new Map<string, unknown>();
+	/**
+	 * Results that ended before an earlier call of the same reply (calls run in parallel; one may wait
+	 * for its approval): held, by call id, so results print in the order the model wrote the calls.
+	 */
+	private heldResults = new Map<string, WithoutId<HistoryItem>>();
 	/** Prompts sent with big pastes, until their user message arrives: shown with the placeholders. */
 	private pastesShownAs: { sent: string; display: string }[] = [];
 
@@ -151,6 +156,7 @@ export class SessionView {
 				this.onToolEvent(event);
 				break;
 			case "agent_end":
+				this.releaseResults(true);
 				this.tools.clear();
 				this.resetTail();
 				break;
@@ -213,8 +219,7 @@ export class SessionView {
 		}
 		this.tools.delete(event.toolCallId);
 		this.toolsShown.add(event.toolCallId);
-		this.callArgs.delete(event.toolCallId);
-		this.add({
+		this.heldResults.set(event.toolCallId, {
 			kind: "tool",
 			name: event.toolName,
 			args: tool?.args,
@@ -222,6 +227,19 @@ export class SessionView {
 			isError: event.isError,
 			diff: typeof event.result.details?.diff === "string" ? event.result.details.diff : undefined,
 		});
+		this.releaseResults();
+	}
+
+	/** Prints held results in call order, up to the first earlier call not finished (`all`: everything held). */
+	private releaseResults(all = false): void {
+		for (const id of [...this.callArgs.keys(), ...this.heldResults.keys()]) {
+			const held = this.heldResults.get(id);
+			if (!held && !all) return;
+			if (!held) continue;
+			this.heldResults.delete(id);
+			this.callArgs.delete(id);
+			this.add(held);
+		}
 	}
 
 	/** A `!cmd` ended: off the running list, into the history with its output. */
@@ -297,6 +315,8 @@ export class SessionView {
 	}
 
 	private onMessageEnd(message: AgentMessage): void {
+		// The reply's results are in the transcript now: whatever is held prints before what comes next.
+		this.releaseResults(true);
 		if (message.role === "assistant") {
 			// Whatever is still open (an aborted or failed stream) stays on screen as it was.
 			for (const index of [...this.thinking.keys()]) this.flushThinking(index);

@@ -27,7 +27,9 @@ async function approveOnce(session: Fixture["session"], prompt: string, tool: st
 	await type(`${prompt}\r`);
 	await vi.waitFor(() => expect(frame()).toContain(`${tool} wants to run`), { timeout: 10_000 });
 	atPrompt(frame());
-	await type("y");
+	// Choice 1 (allow once), then Enter: two reads, as a person types.
+	await type("1");
+	await type("\r");
 	await vi.waitFor(() => expect(frame()).toContain(done), { timeout: 10_000 });
 	return mounted;
 }

@@ -93,17 +93,29 @@ describe("key map contexts", () => {
 		expect(intent("a", picker)).toBe("none");
 	});
 
-	it("an approval prompt answers y/a/p/n, moves with Up/Down, takes Enter, and Esc denies and stops", () => {
+	it("an approval prompt binds no letter; numbers and Up/Down move, Enter takes, Ctrl+O opens the pager, Esc denies and stops", () => {
 		const approval: KeyContext = { ...streaming, mode: "approval" };
-		expect(["y", "a", "p", "n", "\x1b[A", "\x1b[B", "\r", "\x1b"].map((raw) => intent(raw, approval))).toEqual([
-			"approvalAllow",
-			"approvalAlways",
-			"approvalAlwaysProject",
-			"approvalDeny",
+		expect(["y", "a", "p", "n", "3", "\x1b[A", "\x1b[B", "\r", "\x0f", "\x1b"].map((raw) => intent(raw, approval))).toEqual([
+			"none",
+			"none",
+			"none",
+			"none",
+			"approvalNumber",
 			"approvalUp",
 			"approvalDown",
 			"approvalSelect",
+			"approvalFullText",
 			"approvalDenyAndStop",
+		]);
+		const pager: KeyContext = { ...streaming, mode: "pager" };
+		expect(["\x1b[B", "\x1b[A", "\x1b[6~", "\x1b[5~", "q", "\x1b", "y"].map((raw) => intent(raw, pager))).toEqual([
+			"pagerDown",
+			"pagerUp",
+			"pagerPageDown",
+			"pagerPageUp",
+			"pagerClose",
+			"pagerClose",
+			"none",
 		]);
 	});
 

@@ -14,12 +14,15 @@ describe("the key table", () => {
 		expect(keys("externalEditor")).toEqual(["ctrl+g"]);
 		expect(keys("rewind")).toEqual(["escape escape"]);
 		expect(keys("cycleMode")).toEqual(["shift+tab"]);
-		expect([keys("approvalAllow"), keys("approvalAlways"), keys("approvalDeny"), keys("approvalDenyAndStop")]).toEqual([
-			["y"],
-			["a"],
-			["n"],
+		// No letter answers an approval (typed words must never grant): numbers move, Enter takes.
+		expect([keys("approvalNumber"), keys("approvalSelect"), keys("approvalFullText"), keys("approvalDenyAndStop")]).toEqual([
+			["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+			["enter"],
+			["ctrl+o"],
 			["escape"],
 		]);
+		const approvalKeys = ACTION_NAMES.filter((a) => ACTIONS[a].context === "approval").flatMap((a) => DEFAULT_KEY_BINDINGS.keys[a]);
+		expect(approvalKeys.filter((k) => /^[a-z]$/.test(k))).toEqual([]);
 		// One Enter for both states: the session prompts or steers.
 		expect(ACTION_NAMES).not.toContain("steer");
 	});
