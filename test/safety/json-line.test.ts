@@ -1,6 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toJsonLine } from "../../src/safety/json-line.js";
+import { anyInvisible, EMOJI_SEQUENCES, INVISIBLE_CODE_POINTS, ISSUE_EXAMPLES, ordinaryChar, ordinaryText } from "./invisible-fixtures.js";
+
+const escapedUnits = (text: string): string =>
+	Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, "0")}`).join("");
 
 describe("toJsonLine", () => {
 	it("escapes DEL, C1 controls and U+2028/9, which JSON.stringify leaves raw", () => {
@@ -29,5 +33,28 @@ describe("toJsonLine", () => {
 			),
 			{ numRuns: 200 },
 		);
+	});
+
+	it("escapes every default-ignorable code point of the table (the issue's examples among them)", () => {
+		const missed = INVISIBLE_CODE_POINTS.filter((cp) => {
+			const ch = String.fromCodePoint(cp);
+			const line = toJsonLine({ t: `a${ch}b` });
+			return line !== `{"t":"a${escapedUnits(ch)}b"}` || JSON.parse(line).t !== `a${ch}b`;
+		});
+		expect(missed.map((cp) => cp.toString(16))).toEqual([]);
+		for (const cp of ISSUE_EXAMPLES) expect(toJsonLine(String.fromCodePoint(cp))).toMatch(/^"(\\u[0-9a-f]{4})+"$/);
+	});
+
+	it("property: an invisible character anywhere is escaped; ordinary text and emoji sequences stay raw", { timeout: 30_000 }, () => {
+		fc.assert(
+			fc.property(fc.array(ordinaryChar, { maxLength: 10 }), anyInvisible, ordinaryText, (before, hidden, text) => {
+				const value = { text, hidden: `${before.join("")}${hidden}` };
+				const line = toJsonLine(value);
+				expect(line).toBe(JSON.stringify({ text, hidden: `${before.join("")}` }).replace(/"}$/, `${escapedUnits(hidden)}"}`));
+				expect(JSON.parse(line)).toEqual(value);
+			}),
+			{ numRuns: 2000 },
+		);
+		for (const emoji of EMOJI_SEQUENCES) expect(toJsonLine(emoji)).toBe(`"${emoji}"`);
 	});
 });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
+import { sanitizeTerminalText, unicodeMarker } from "../../src/safety/sanitize.js";
+import { anyInvisible, EMOJI_SEQUENCES, INVISIBLE_CODE_POINTS, ISSUE_EXAMPLES, ordinaryChar, ordinaryText } from "./invisible-fixtures.js";
 
 /** What the output must never hold: ESC, any other C0 but newline, DEL, C1. */
 const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
@@ -79,6 +80,54 @@ describe("sanitizeTerminalText", () => {
 				return true;
 			}),
 			{ numRuns: 1500 },
+		);
+	});
+
+	it("marks the issue's invisible characters: variation selectors, tags past U+E0080, CGJ, Hangul fillers", () => {
+		for (const cp of ISSUE_EXAMPLES) {
+			expect(sanitizeTerminalText(`say${String.fromCodePoint(cp)}no`)).toBe(`say${unicodeMarker(cp)}no`);
+		}
+		expect(sanitizeTerminalText("ok\u{e0100}\u{e0101}\ufe01")).toBe("ok⟪U+E0100⟫⟪U+E0101⟫⟪U+FE01⟫");
+		expect(sanitizeTerminalText("\u3164\u115f\uffa0")).toBe("⟪U+3164⟫⟪U+115F⟫⟪U+FFA0⟫");
+	});
+
+	it("marks every default-ignorable code point of the table, each in the middle of text", () => {
+		const missed = INVISIBLE_CODE_POINTS.filter((cp) => sanitizeTerminalText(`a${String.fromCodePoint(cp)}b`) !== `a${unicodeMarker(cp)}b`);
+		expect(missed.map((cp) => cp.toString(16))).toEqual([]);
+	});
+
+	it("keeps ZWJ and VS15/VS16 only inside emoji: after a letter, alone or doubled they are marked", () => {
+		for (const emoji of EMOJI_SEQUENCES) expect(sanitizeTerminalText(`x${emoji}y`)).toBe(`x${emoji}y`);
+		expect(sanitizeTerminalText("a\ufe0f")).toBe("a⟪U+FE0F⟫");
+		expect(sanitizeTerminalText("\ufe0fa")).toBe("⟪U+FE0F⟫a");
+		expect(sanitizeTerminalText("❤\ufe0f\ufe0f")).toBe("❤\ufe0f⟪U+FE0F⟫");
+		expect(sanitizeTerminalText("😀\u200d")).toBe("😀⟪U+200D⟫");
+		expect(sanitizeTerminalText("😀\u200d\u200d😀")).toBe("😀⟪U+200D⟫⟪U+200D⟫😀");
+		expect(sanitizeTerminalText("😀\ufe01")).toBe("😀⟪U+FE01⟫");
+	});
+
+	it("property: any default-ignorable character anywhere in ordinary text is marked; the text around stays", { timeout: 30_000 }, () => {
+		fc.assert(
+			fc.property(
+				fc.array(ordinaryChar, { maxLength: 12 }),
+				anyInvisible,
+				fc.array(ordinaryChar, { maxLength: 12 }),
+				(before, hidden, after) => {
+					const cp = hidden.codePointAt(0) as number;
+					const expected = `${before.join("")}${unicodeMarker(cp)}${after.join("")}`;
+					expect(sanitizeTerminalText(`${before.join("")}${hidden}${after.join("")}`)).toBe(expected);
+				},
+			),
+			{ numRuns: 3000 },
+		);
+	});
+
+	it("property: ordinary text of any script with valid emoji sequences passes untouched", { timeout: 30_000 }, () => {
+		fc.assert(
+			fc.property(ordinaryText, (text) => {
+				expect(sanitizeTerminalText(text)).toBe(text);
+			}),
+			{ numRuns: 2000 },
 		);
 	});
 });
