@@ -13,7 +13,8 @@ import { realTarget } from "../permissions/workspace.js";
 import { createBashTool } from "../tools/bash.js";
 import type { PathDenial } from "../tools/denied-paths.js";
 import { type CommandSandbox, looksLikeSandboxDenial, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
-import { globalSettingsPath, projectSettingsPath, readSettingsChecked } from "./settings.js";
+import { globalSettingsPath, mergeSettings, projectSettingsPath, readSettingsChecked } from "./settings.js";
+import { type HeldSetting, holdProjectSettings } from "./settings-trust.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -22,6 +23,8 @@ export interface PermissionSetup {
 	trusted: boolean;
 	/** The project's settings widen and the user was never asked about this folder: the TUI asks. */
 	trustUnknown: boolean;
+	/** Project settings that change the model, costs or safety: they wait for trust like widenings. */
+	held: HeldSetting[];
 	realCwd: string;
 	dataFolder: string;
 }
@@ -58,7 +61,9 @@ export function loadPermissionSetup(options: PermissionSetupOptions): Permission
 		trusted,
 	});
 	resolved.policy = { ...resolved.policy, allow: [...resolved.policy.allow, ...projectRules(dataFolder, realCwd)] };
-	return { resolved, trusted, trustUnknown: !trusted && remembered === undefined && resolved.widenings.length > 0, realCwd, dataFolder };
+	const { held } = holdProjectSettings(project, mergeSettings(global), projectFile);
+	const waiting = resolved.widenings.length + held.length > 0;
+	return { resolved, trusted, trustUnknown: !trusted && remembered === undefined && waiting, held, realCwd, dataFolder };
 }
 
 /** Who answers approvals: the user through events (TUI, rpc), or nobody (print, json: denied with a hint). */
