@@ -11,6 +11,9 @@ const rank: Record<string, number> = {
 	// Sanitiser, JSON-line escaping, the secret store: pure, importing nothing, used by every layer.
 	"src/safety": 0,
 	"src/ai": 1,
+	// The user's model configuration (models.json, auth.json): it builds src/ai's data, so it sits just
+	// above it; src/ai takes the result as plain data and reads no file of the user's configuration.
+	"src/settings": 1.5,
 	"src/agent": 2,
 	"src/tools": 3,
 	// The permission policy and gate: above the tools (edit previews), below the session that wires it.
@@ -60,6 +63,18 @@ describe("layers", () => {
 			}
 		}
 		expect(upward).toEqual([]);
+	});
+
+	it("src/ai reads no user config: no file system, nothing of src/config (src/settings reads it and hands over data)", () => {
+		const reads = files
+			.filter((f) => layerOf(f) === "src/ai")
+			.flatMap((f) => {
+				const text = readFileSync(f, "utf8");
+				const fs = [...text.matchAll(/(?:from|import)\s*\(?\s*["'](?:node:)?fs(?:\/promises)?["']/g)].map((m) => m[0]);
+				const config = relativeImports(f).filter((t) => layerOf(t) === "src/config");
+				return [...fs, ...config.map((t) => relative(root, t))].map((what) => `${relative(root, f)} → ${what}`);
+			});
+		expect(reads).toEqual([]);
 	});
 
 	it("src/config imports nothing of ours", () => {

@@ -1,11 +1,8 @@
-// Which models exist and which can be used: the built-in list (models.ts), custom providers from
-// `<configDir>/models.json`, local OpenAI-compatible servers found on 127.0.0.1, and API keys from the
-// environment or `<configDir>/auth.json`.
-// Every key and secret header value it reads is given to the process's redactor (src/safety/secrets.ts).
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { CONFIG_FILES, configDir as defaultConfigDir } from "../config/paths.js";
-import { type ConfigProblem, formatConfigProblem } from "../config/problems.js";
+// Which models exist and which can be used: the built-in list (models.ts), the providers the user
+// declared (given, already validated: src/settings reads models.json), local OpenAI-compatible servers
+// found on 127.0.0.1, and API keys from the environment or a stored-key lookup (src/settings reads
+// auth.json). This file reads no file of the user's configuration.
+// Every key and secret header value it is given is handed to the process's redactor (src/safety/secrets.ts).
 import { isCredentialName } from "../safety/child-env.js";
 import { processSecrets } from "../safety/secrets.js";
 import { KEY_ENV_VARS, PROVIDER_KEY_ENV } from "./constants.js";
@@ -14,9 +11,15 @@ import type { Api, Model, ModelCost, OpenAICompletionsCompat, Provider } from ".
 
 type Env = Record<string, string | undefined>;
 
-export interface ModelRegistryOptions {
-	/** Folder holding `models.json` and `auth.json`. Default: `configDir()` of src/config/paths.ts. */
-	configDir?: string;
+/** What the user configured: the registry's data input, resolved by the config layer. */
+export interface ModelSources {
+	/** Providers declared by the user (models.json), validated. */
+	providers: readonly CustomProviderConfig[];
+	/** A stored key of a provider (auth.json), asked after its env var and its own `apiKey`. */
+	keyFor: (provider: Provider) => string | undefined;
+}
+
+export interface ModelRegistryOptions extends Partial<ModelSources> {
 	/** Where keys, base-URL overrides and `apiKey` env names are read. Default: `process.env`. */
 	env?: Env;
 }
@@ -38,7 +41,7 @@ export interface AddLocalServerOptions {
 	timeoutMs?: number;
 }
 
-/** A provider declared in models.json, after validation. */
+/** A provider the user declared (models.json), after validation. */
 export interface CustomProviderConfig {
 	name: string;
 	baseUrl: string;
@@ -64,10 +67,7 @@ const LOCAL_SERVERS: Record<LocalProvider, { port: number; label: string }> = {
 	vllm: { port: 8000, label: "vLLM" },
 };
 
-/** Providers of the built-in list: a broken models.json does not explain their missing models. */
-const BUILTIN_PROVIDERS: ReadonlySet<string> = new Set(BUILTIN_MODELS.map((m) => m.provider));
-
-/** Header names whose values are not secrets (everything else of models.json `headers` is redacted). */
+/** Header names whose values are not secrets (everything else of a provider's `headers` is redacted). */
 const PLAIN_HEADERS: ReadonlySet<string> = new Set([
 	"accept",
 	"content-type",
@@ -79,28 +79,24 @@ const PLAIN_HEADERS: ReadonlySet<string> = new Set([
 	"anthropic-beta",
 ]);
 
-const WIRE_APIS: readonly Api[] = ["openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai"];
-
-const ZERO_COST: ModelCost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+export const ZERO_COST: ModelCost = Object.freeze({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
 /** Used when a local server or models.json does not say; small enough for most local models. */
-const DEFAULT_CONTEXT_WINDOW = 32_768;
-const DEFAULT_MAX_TOKENS = 8_192;
+export const DEFAULT_CONTEXT_WINDOW = 32_768;
+export const DEFAULT_MAX_TOKENS = 8_192;
 
-/**
- * The model catalogue and key store. The constructor never throws: a broken models.json or auth.json
- * leaves the built-in models (and every provider that checked out) usable; each problem is listed in
- * `problems` (file, field, what is wrong) for the modes to show at start, the first also as
- * `loadError`. Call `load()` to re-read the files; it throws the first problem.
- */
+/** The env vars of a built-in provider's key; own entries only, so a provider named "constructor" has none. */
+const keyEnvOf = (provider: Provider): readonly string[] => (Object.hasOwn(PROVIDER_KEY_ENV, provider) ? PROVIDER_KEY_ENV[provider] : []);
+
+/** Without a key store: only env vars and declared `apiKey`s give keys. */
+const noStoredKeys: ModelSources["keyFor"] = () => undefined;
+
+const byName = (providers: readonly CustomProviderConfig[]) => new Map(providers.map((p) => [p.name, p]));
+
+/** The model catalogue over the built-ins, the user's declared providers and keys, and local servers. */
 export class ModelRegistry {
-	readonly configDir: string;
-	/** The first of `problems`, as an Error. */
-	loadError: Error | undefined;
-	/** What is wrong with models.json and auth.json, as of the last `load()`. */
-	problems: ConfigProblem[] = [];
 	private readonly env: Env;
-	private customProviders = new Map<string, CustomProviderConfig>();
-	private credentials: Record<string, string> = {};
+	private customProviders: Map<string, CustomProviderConfig>;
+	private keyFor: ModelSources["keyFor"];
 	/** Models found by `discoverLocal` / `addLocalServer`. */
 	private discovered: Model[] = [];
 	/** Providers that need no key: local servers found or added at runtime. */
@@ -109,60 +105,26 @@ export class ModelRegistry {
 
 	constructor(options: ModelRegistryOptions = {}) {
 		this.env = options.env ?? process.env;
-		this.configDir = options.configDir ?? defaultConfigDir(this.env);
-		try {
-			this.load();
-		} catch {
-			// Kept in loadError; built-ins stay usable.
-		}
-	}
-
-	get modelsFile(): string {
-		return join(this.configDir, CONFIG_FILES.models);
-	}
-
-	get authFile(): string {
-		return join(this.configDir, CONFIG_FILES.auth);
-	}
-
-	/**
-	 * Re-reads models.json and auth.json. Every provider and key that checks out is applied; the rest
-	 * are listed in `problems`, and the first is thrown.
-	 */
-	load(): void {
-		const auth = readCredentials(this.authFile);
-		this.credentials = auth.keys;
-		const text = readIfExists(this.modelsFile);
-		const models = text === undefined ? { providers: [], problems: [] } : checkModelsConfig(text, this.modelsFile);
-		this.customProviders = new Map(models.providers.map((p) => [p.name, p]));
-		this.problems = [...models.problems, ...auth.problems];
-		this.loadError = this.problems[0] ? new Error(formatConfigProblem(this.problems[0])) : undefined;
+		this.customProviders = byName(options.providers ?? []);
+		this.keyFor = options.keyFor ?? noStoredKeys;
 		this.registerSecrets();
 		this.rebuild();
-		if (this.loadError) throw this.loadError;
 	}
 
-	/** Why a provider's models are missing: its own models.json problem, else one of models.json as a whole. */
-	problemFor(provider: string): ConfigProblem | undefined {
-		const own = this.problems.find((p) => p.provider === provider);
-		if (own) return own;
-		const wholeModels = this.problems.find((p) => p.file === this.modelsFile && p.provider === undefined);
-		return wholeModels && !BUILTIN_PROVIDERS.has(provider) ? wholeModels : undefined;
+	/** Takes the user's configuration again (after a re-read); models found on local servers stay. */
+	configure(sources: ModelSources): void {
+		this.customProviders = byName(sources.providers);
+		this.keyFor = sources.keyFor;
+		this.registerSecrets();
+		this.rebuild();
 	}
 
-	/** A provider that needs a key and has none while auth.json could not be read: requests would go out unauthorised. */
-	keyProblem(provider: string): ConfigProblem | undefined {
-		if (this.isKeyless(provider) || this.hasKey(provider)) return undefined;
-		return this.problems.find((p) => p.file === this.authFile && (p.provider === undefined || p.provider === provider));
-	}
-
-	/** Every key this registry can hand out, and secret header values, go to the redactor. */
+	/** Every env key this registry can hand out, and declared keys and secret header values, go to the redactor. */
 	private registerSecrets(): void {
 		for (const [name, value] of Object.entries(this.env)) {
 			// Paths (`SSH_KEY_PATH=/home/…`) are not secrets; masking them would garble output.
 			if (value && (KEY_ENV_VARS.includes(name) || (isCredentialName(name) && !value.startsWith("/")))) processSecrets.add(value);
 		}
-		for (const key of Object.values(this.credentials)) processSecrets.add(key);
 		for (const provider of this.customProviders.values()) {
 			if (provider.apiKey) processSecrets.add(resolveKeyValue(provider.apiKey, this.env));
 			for (const [header, value] of Object.entries(provider.headers ?? {})) {
@@ -188,9 +150,9 @@ export class ModelRegistry {
 		return this.isKeyless(model.provider) || this.hasKey(model.provider);
 	}
 
-	/** The provider's key: its env var first, then a custom provider's `apiKey`, then auth.json. */
+	/** The provider's key: its env var first, then a custom provider's `apiKey`, then the stored key. */
 	getApiKey(provider: Provider): string | undefined {
-		for (const name of PROVIDER_KEY_ENV[provider] ?? []) {
+		for (const name of keyEnvOf(provider)) {
 			const value = this.env[name]?.trim();
 			if (value) return value;
 		}
@@ -199,38 +161,11 @@ export class ModelRegistry {
 			const value = resolveKeyValue(configured, this.env);
 			if (value) return value;
 		}
-		return this.credentials[provider] || undefined;
+		return this.keyFor(provider) || undefined;
 	}
 
 	hasKey(provider: Provider): boolean {
 		return this.getApiKey(provider) !== undefined;
-	}
-
-	/**
-	 * Stores a key in auth.json (mode 0600, folder created). Refuses to overwrite an auth.json that does
-	 * not parse, so a hand-edited file is never lost.
-	 */
-	setApiKey(provider: Provider, key: string): void {
-		const name = provider.trim();
-		const value = key.trim();
-		if (!name) throw new Error("Cannot store an API key: the provider name is empty");
-		if (!value) throw new Error(`Cannot store an API key for ${name}: the key is empty`);
-		mkdirSync(this.configDir, { recursive: true, mode: 0o700 });
-		const file = this.authFile;
-		const existing = readIfExists(file);
-		let stored: Record<string, unknown> = {};
-		if (existing?.trim()) {
-			const parsed = parseJsonObject(existing, file);
-			stored = parsed;
-		}
-		stored[name] = { type: "api_key", key: value };
-		// Write beside and rename, so a crash never leaves half a file; the mode is set before any key lands.
-		const temp = `${file}.${process.pid}.tmp`;
-		writeFileSync(temp, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
-		chmodSync(temp, 0o600);
-		renameSync(temp, file);
-		this.credentials[name] = value;
-		processSecrets.add(value);
 	}
 
 	/**
@@ -308,7 +243,7 @@ export class ModelRegistry {
 	private isKeyless(provider: Provider): boolean {
 		if (this.keylessLocal.has(provider)) return true;
 		const custom = this.customProviders.get(provider);
-		return custom !== undefined && custom.apiKey === undefined && !(provider in PROVIDER_KEY_ENV);
+		return custom !== undefined && custom.apiKey === undefined && keyEnvOf(provider).length === 0;
 	}
 
 	private best(models: Model[]): Model | undefined {
@@ -357,222 +292,8 @@ function resolveKeyValue(value: string, env: Env): string | undefined {
 	return value;
 }
 
-/**
- * auth.json: `{"<provider>": {"type": "api_key", "key": "..."}}` (or a bare string). A file readable by
- * group or others is refused whole, since its keys may already be read by someone else; a bad entry
- * is skipped alone.
- */
-function readCredentials(file: string): { keys: Record<string, string>; problems: ConfigProblem[] } {
-	const keys: Record<string, string> = {};
-	const text = readIfExists(file);
-	if (text === undefined || !text.trim()) return { keys, problems: [] };
-	if (process.platform !== "win32" && (statSync(file).mode & 0o077) !== 0) {
-		return {
-			keys,
-			problems: [{ file, problem: `is readable by group or others; its keys are not used until you run: chmod 600 ${file}` }],
-		};
-	}
-	let parsed: Record<string, unknown>;
-	try {
-		parsed = parseJsonObject(text, file);
-	} catch (error) {
-		return { keys, problems: [{ file, problem: `${(error as Error).message.slice(file.length + 2)}; no key of it is used` }] };
-	}
-	const problems: ConfigProblem[] = [];
-	for (const [provider, entry] of Object.entries(parsed)) {
-		if (typeof entry === "string") keys[provider] = entry;
-		else if (isObject(entry) && typeof entry.key === "string") keys[provider] = entry.key;
-		else problems.push({ file, field: provider, provider, problem: 'expected {"type": "api_key", "key": "..."}' });
-	}
-	return { keys, problems };
-}
-
-function readIfExists(file: string): string | undefined {
-	if (!existsSync(file)) return undefined;
-	return readFileSync(file, "utf8");
-}
-
-function parseJsonObject(text: string, file: string): Record<string, unknown> {
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch (error) {
-		throw new Error(`${file}: invalid JSON: ${(error as Error).message.split("\n")[0]}`);
-	}
-	if (!isObject(value)) throw new Error(`${file}: expected a JSON object at the top level`);
-	return value;
-}
-
 function isObject(value: unknown): value is Record<string, any> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-// ---- models.json -------------------------------------------------------------------------------------
-
-const PROVIDER_FIELDS = ["baseUrl", "api", "apiKey", "headers", "compat", "models"];
-const MODEL_FIELDS = ["id", "name", "contextWindow", "maxTokens", "reasoning", "input", "cost"];
-const COMPAT_BOOLEANS = ["supportsDeveloperRole", "supportsReasoningEffort", "supportsUsageInStreaming", "supportsStore"];
-
-/** A problem at one field path of models.json, thrown inside the checks below. */
-class FieldError extends Error {
-	constructor(
-		readonly field: string,
-		readonly problem: string,
-	) {
-		super(`${field}: ${problem}`);
-	}
-}
-
-/**
- * Validates models.json text into custom providers. Throws `<file>: <field path>: <problem>`, one line,
- * for the first problem found.
- */
-export function parseModelsConfig(text: string, file: string): CustomProviderConfig[] {
-	const { providers, problems } = checkModelsConfig(text, file);
-	if (problems[0]) throw new Error(formatConfigProblem(problems[0]));
-	return providers;
-}
-
-/**
- * Validates models.json text provider by provider: a provider with a problem is left out (its problem
- * names it), the others are kept. A file that is not JSON, or has no `providers` object, is one problem.
- */
-export function checkModelsConfig(text: string, file: string): { providers: CustomProviderConfig[]; problems: ConfigProblem[] } {
-	let root: Record<string, unknown>;
-	try {
-		root = parseJsonObject(text, file);
-	} catch (error) {
-		return { providers: [], problems: [{ file, problem: (error as Error).message.slice(file.length + 2) }] };
-	}
-	const providers = root.providers;
-	if (providers === undefined) {
-		return { providers: [], problems: [{ file, field: "providers", problem: 'missing (expected {"providers": {"<name>": {...}}})' }] };
-	}
-	if (!isObject(providers)) {
-		return { providers: [], problems: [{ file, field: "providers", problem: "must be an object of provider name to provider" }] };
-	}
-	const out: CustomProviderConfig[] = [];
-	const problems: ConfigProblem[] = [];
-	for (const [name, raw] of Object.entries(providers as Record<string, unknown>)) {
-		try {
-			out.push(parseProvider(name, raw));
-		} catch (error) {
-			if (!(error instanceof FieldError)) throw error;
-			problems.push({ file, field: error.field, problem: error.problem, provider: name });
-		}
-	}
-	return { providers: out, problems };
-}
-
-// Readers of one models.json field each: the value, or a FieldError naming the field's path.
-const fail = (path: string, problem: string): never => {
-	throw new FieldError(path, problem);
-};
-
-function unknownFields(value: Record<string, unknown>, allowed: string[], path: string): void {
-	for (const key of Object.keys(value)) {
-		if (!allowed.includes(key)) fail(`${path}.${key}`, `unknown field (expected one of ${allowed.join(", ")})`);
-	}
-}
-
-function nonEmptyString(value: unknown, path: string): string {
-	if (typeof value !== "string" || !value.trim()) fail(path, "must be a non-empty string");
-	return (value as string).trim();
-}
-
-function positiveInt(value: unknown, path: string): number {
-	if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) fail(path, "must be a positive integer");
-	return value as number;
-}
-
-function parseProvider(name: string, raw: unknown): CustomProviderConfig {
-	const at = `providers.${name}`;
-	if (!isObject(raw)) fail(at, "must be an object");
-	const p = raw as Record<string, unknown>;
-	unknownFields(p, PROVIDER_FIELDS, at);
-	const baseUrl = nonEmptyString(p.baseUrl, `${at}.baseUrl`).replace(/\/+$/, "");
-	if (!/^https?:\/\/./.test(baseUrl)) fail(`${at}.baseUrl`, "must start with http:// or https://");
-	const api = nonEmptyString(p.api, `${at}.api`);
-	if (!WIRE_APIS.includes(api)) fail(`${at}.api`, `must be one of ${WIRE_APIS.join(", ")}`);
-	const apiKey = p.apiKey === undefined ? undefined : nonEmptyString(p.apiKey, `${at}.apiKey`);
-	const headers = p.headers === undefined ? undefined : parseHeaders(p.headers, `${at}.headers`);
-	const compat = p.compat === undefined ? undefined : parseCompat(p.compat, `${at}.compat`, fail);
-	if (!Array.isArray(p.models)) fail(`${at}.models`, "must be an array of models");
-	const provider = { name, baseUrl, api, headers, compat };
-	const models = (p.models as unknown[]).map((rawModel, i) => parseModel(rawModel, `${at}.models[${i}]`, provider));
-	return { name, baseUrl, api, apiKey, headers, compat, models };
-}
-
-function parseHeaders(value: unknown, at: string): Record<string, string> {
-	if (!isObject(value)) fail(at, "must be an object of header name to string");
-	for (const [header, v] of Object.entries(value as object)) {
-		if (typeof v !== "string") fail(`${at}.${header}`, "must be a string");
-	}
-	return { ...(value as Record<string, string>) };
-}
-
-/** What a model takes from its provider's entry. */
-type ProviderPart = Pick<CustomProviderConfig, "name" | "baseUrl" | "api" | "headers" | "compat">;
-
-function parseModel(raw: unknown, at: string, provider: ProviderPart): Model {
-	if (!isObject(raw)) fail(at, "must be an object");
-	const m = raw as Record<string, unknown>;
-	unknownFields(m, MODEL_FIELDS, at);
-	const id = nonEmptyString(m.id, `${at}.id`);
-	const contextWindow = m.contextWindow === undefined ? DEFAULT_CONTEXT_WINDOW : positiveInt(m.contextWindow, `${at}.contextWindow`);
-	const maxTokens = m.maxTokens === undefined ? Math.min(DEFAULT_MAX_TOKENS, contextWindow) : positiveInt(m.maxTokens, `${at}.maxTokens`);
-	if (m.reasoning !== undefined && typeof m.reasoning !== "boolean") fail(`${at}.reasoning`, "must be true or false");
-	const input: Model["input"] = m.input === undefined ? ["text"] : parseInput(m.input, `${at}.input`);
-	const cost = m.cost === undefined ? { ...ZERO_COST } : parseCost(m.cost, `${at}.cost`);
-	const { headers, compat } = provider;
-	return {
-		id,
-		name: m.name === undefined ? id : nonEmptyString(m.name, `${at}.name`),
-		api: provider.api,
-		provider: provider.name,
-		baseUrl: provider.baseUrl,
-		reasoning: m.reasoning === true,
-		input,
-		cost,
-		contextWindow,
-		maxTokens,
-		...(headers ? { headers: { ...headers } } : {}),
-		...(compat ? { compat: { ...compat } } : {}),
-	};
-}
-
-function parseInput(value: unknown, at: string): Model["input"] {
-	const ok = Array.isArray(value) && value.length > 0 && value.every((x) => x === "text" || x === "image");
-	if (!ok) fail(at, 'must be a non-empty array of "text" and "image"');
-	return [...new Set(value as Model["input"])];
-}
-
-function parseCost(value: unknown, at: string): ModelCost {
-	if (!isObject(value)) fail(at, "must be an object with input, output, cacheRead, cacheWrite ($ per million tokens)");
-	const cost = { ...ZERO_COST };
-	for (const [key, v] of Object.entries(value as object)) {
-		if (!(key in ZERO_COST)) fail(`${at}.${key}`, "unknown field (expected one of input, output, cacheRead, cacheWrite)");
-		if (typeof v !== "number" || !Number.isFinite(v) || v < 0) fail(`${at}.${key}`, "must be a number ≥ 0 ($ per million tokens)");
-		cost[key as keyof ModelCost] = v as number;
-	}
-	return cost;
-}
-
-function parseCompat(value: unknown, at: string, fail: (path: string, problem: string) => never): OpenAICompletionsCompat {
-	if (!isObject(value)) fail(at, "must be an object");
-	const compat = value as Record<string, unknown>;
-	const allowed = ["maxTokensField", "reasoningField", ...COMPAT_BOOLEANS];
-	for (const [key, v] of Object.entries(compat)) {
-		if (!allowed.includes(key)) fail(`${at}.${key}`, `unknown field (expected one of ${allowed.join(", ")})`);
-		if (key === "maxTokensField" && v !== "max_tokens" && v !== "max_completion_tokens") {
-			fail(`${at}.${key}`, 'must be "max_tokens" or "max_completion_tokens"');
-		}
-		if (key === "reasoningField" && v !== "reasoning_content" && v !== "reasoning") {
-			fail(`${at}.${key}`, 'must be "reasoning_content" or "reasoning"');
-		}
-		if (COMPAT_BOOLEANS.includes(key) && typeof v !== "boolean") fail(`${at}.${key}`, "must be true or false");
-	}
-	return { ...compat } as OpenAICompletionsCompat;
 }
 
 // ---- local servers -------------------------------------------------------------------------------------

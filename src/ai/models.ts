@@ -232,7 +232,7 @@ export type KnownProvider = BuiltinProvider;
 export type BuiltinModelId<P extends KnownProvider> = Extract<(typeof BUILTIN_MODELS)[number], { provider: P }>["id"];
 
 // pi-ai's lookups over the built-in list (the same objects every call, as in pi-ai). Custom and local
-// models are not here: they live in `ModelRegistry`, which reads the user's configuration.
+// models are not here: they live in `ModelRegistry`, which src/settings fills from the user's configuration.
 
 /** The built-in providers, in list order. */
 export function getProviders(): KnownProvider[] {

@@ -6,7 +6,6 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { ModelRegistry } from "../ai/model-registry.js";
 import { dataDir } from "../config/paths.js";
 import { formatConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import { runJson } from "../modes/json.js";
@@ -19,7 +18,7 @@ import {
 	type ModeOutput,
 	runPrint,
 } from "../modes/print.js";
-import { runRpc } from "../modes/rpc.js";
+import { runRpc } from "../modes/rpc/index.js";
 import { folderTrust } from "../permissions/trust.js";
 import { realTarget } from "../permissions/workspace.js";
 import { processSecrets } from "../safety/secrets.js";
@@ -28,6 +27,7 @@ import type { PermissionSetup } from "../session/session-permissions.js";
 import { loadSettingsChecked } from "../session/settings.js";
 import { heldSettingsNotice } from "../session/settings-trust.js";
 import type { AgentSessionApi } from "../session/types.js";
+import { UserModels } from "../settings/user-models.js";
 import { toolProcessSlots } from "../tools/process-slots.js";
 import { type CliArgs, type CliMode, parseCliArgs } from "./args.js";
 import { installExitSignals, setInterruptHandler, stopProcessGroups } from "./exit-signals.js";
@@ -78,7 +78,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	const cwd = process.cwd();
 	const env = process.env;
 	if (args.apiKey) processSecrets.add(args.apiKey);
-	const registry = new ModelRegistry({ env });
+	const registry = new UserModels({ env });
 	// The project's entries that change the model, costs or safety wait for trust (remembered or the flag).
 	const trustedAtStart = args.trustProject === true || folderTrust(dataDir(env), realTarget(cwd)) === true;
 	let { settings, problems: settingsProblems } = loadSettingsChecked({ cwd, env, trusted: trustedAtStart });
@@ -206,7 +206,7 @@ async function setUpPermissions(
 }
 
 /** The registry, with local discovery limited as `RUDDER_DISCOVERY_PORTS` says. */
-function catalogOf(registry: ModelRegistry, env: Record<string, string | undefined>): ModelCatalog {
+function catalogOf(registry: UserModels, env: Record<string, string | undefined>): ModelCatalog {
 	const discovery = discoveryOptions(env.RUDDER_DISCOVERY_PORTS);
 	return {
 		getAll: () => registry.getAll(),
@@ -234,7 +234,7 @@ export function joinPrompt(message: string, piped: string): string {
 	return message ? `${message}\n\n${material}` : material;
 }
 
-async function listModels(registry: ModelRegistry, search: string): Promise<number> {
+async function listModels(registry: UserModels, search: string): Promise<number> {
 	const needle = search.toLowerCase();
 	const seen = new Set<string>();
 	const rows: string[][] = [];

@@ -9,7 +9,7 @@ describe("shared constants", () => {
 		expect(KEY_ENV_VARS).toContain("GOOGLE_API_KEY");
 		for (const [provider, vars] of Object.entries(PROVIDER_KEY_ENV)) {
 			for (const name of vars) {
-				const registry = new ModelRegistry({ configDir: "/nonexistent-rudder-config", env: { [name]: `key-of-${name}` } });
+				const registry = new ModelRegistry({ env: { [name]: `key-of-${name}` } });
 				expect(registry.getApiKey(provider)).toBe(`key-of-${name}`);
 			}
 		}

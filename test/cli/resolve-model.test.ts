@@ -1,13 +1,13 @@
-// Model choice against the real ModelRegistry (temp config folder, controlled env) and, for discovery,
+// Model choice against the real UserModels (temp config folder, controlled env) and, for discovery,
 // a real server on 127.0.0.1 listing its models.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ModelRegistry } from "../../src/ai/model-registry.js";
 import type { Model } from "../../src/ai/types.js";
 import { discoveryOptions, type ModelCatalog, NO_MODEL_MESSAGE, resolveModel } from "../../src/cli/resolve-model.js";
+import { UserModels } from "../../src/settings/user-models.js";
 import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
 
 const dirs: string[] = [];
@@ -18,15 +18,15 @@ afterEach(async () => {
 	server = undefined;
 });
 
-function registry(env: Record<string, string> = {}, modelsJson?: object): ModelRegistry {
+function registry(env: Record<string, string> = {}, modelsJson?: object): UserModels {
 	const configDir = mkdtempSync(join(tmpdir(), "rudder-resolve-"));
 	dirs.push(configDir);
 	if (modelsJson) writeFileSync(join(configDir, "models.json"), JSON.stringify(modelsJson));
-	return new ModelRegistry({ configDir, env });
+	return new UserModels({ configDir, env });
 }
 
 /** The registry with discovery pointed only at `ports` (never at a real server of this machine). */
-function catalog(reg: ModelRegistry, ports?: Parameters<ModelRegistry["discoverLocal"]>[0]): ModelCatalog {
+function catalog(reg: UserModels, ports?: Parameters<UserModels["discoverLocal"]>[0]): ModelCatalog {
 	return {
 		getAll: () => reg.getAll(),
 		getAvailable: () => reg.getAvailable(),

@@ -10,10 +10,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { App } from "../../components/App.js";
 import { type InputHistory, openInputHistory } from "../../components/input-history.js";
 import { buildKeyBindings, type KeyBindings } from "../../components/keybindings.js";
-import { ModelRegistry } from "../../src/ai/model-registry.js";
 import { registerDemoProvider } from "../../src/ai/providers/demo.js";
 import { createAgentSession } from "../../src/session/agent-session.js";
 import type { AgentSessionApi } from "../../src/session/types.js";
+import { UserModels } from "../../src/settings/user-models.js";
 import { tick } from "./mount-app.js";
 
 const SECRET = "sk-ant-test-9f8e7d6c5b4a";
@@ -25,7 +25,7 @@ let history: InputHistory;
 beforeEach(async () => {
 	home = mkdtempSync(join(tmpdir(), "rudder-welcome-"));
 	const env = { RUDDER_HOME: home };
-	const registry = new ModelRegistry({ env });
+	const registry = new UserModels({ env });
 	const demo = registerDemoProvider();
 	session = await createAgentSession({ cwd: home, model: demo, registry, sessionMode: { kind: "none" }, env, tools: ["read"] });
 	history = openInputHistory(null);

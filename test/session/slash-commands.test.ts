@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
-import { ModelRegistry } from "../../src/ai/model-registry.js";
 import { registerDemoProvider } from "../../src/ai/providers/demo.js";
 import { parseSlashCommand, slashCommands } from "../../src/session/slash-commands.js";
+import { UserModels } from "../../src/settings/user-models.js";
 import { createFixture, type Fixture, fixedRegistry } from "./session-fixture.js";
 
 let fx: Fixture;
@@ -160,7 +160,7 @@ describe("slash commands through submit", () => {
 
 	it("/login stores the key through the registry, never in the session file", async () => {
 		fx = await createFixture();
-		const registry = new ModelRegistry({ configDir: join(fx.root, "home"), env: {} });
+		const registry = new UserModels({ configDir: join(fx.root, "home"), env: {} });
 		const session = await fx.open({ registry });
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("hi")])]);
 		await session.prompt("hello");
@@ -180,7 +180,7 @@ describe("slash commands through submit", () => {
 
 	it("/login on the offline demo switches to the provider's first model", async () => {
 		fx = await createFixture();
-		const registry = new ModelRegistry({ configDir: join(fx.root, "home"), env: {} });
+		const registry = new UserModels({ configDir: join(fx.root, "home"), env: {} });
 		const session = await fx.open({ registry, model: registerDemoProvider({ tokensPerSecond: 0 }) });
 		expect(session.getState().model.provider).toBe("demo");
 		await session.submit("/login anthropic sk-ant-test-123456");

@@ -1,21 +1,21 @@
 // RPC mode (`rudder --mode rpc`): pi's RPC protocol (0.73.1) over stdin/stdout, so clients written for
 // pi (its own `RpcClient` too) drive Rudder unchanged. docs/rpc.md is the protocol's documentation:
 // framing, every command with its request and response, the events, and what we add or do differently.
-// This file does framing, dispatch and run control; the commands are the table in rpc-commands.ts.
+// This file does framing, dispatch and run control; the commands are the table in commands.ts.
 // Approvals (ours): `approval_request` events, answered by `{"type":"approve","id","decision":"allow"|
 // "always"|"deny","reason"?,"scope"?:"session"|"project","network"?}` (`network: true` with allow, for a
 // command that failed in the sandbox: run it again inside with the network on, not outside); see
 // docs/rpc.md § Approvals. After stdin closes, every request is denied.
 import type { Readable } from "node:stream";
-import type { ImageContent, Model } from "../ai/types.js";
-import type { AgentSession } from "../session/agent-session.js";
-import type { RunPhase } from "../session/types.js";
-import { jsonOutputLine } from "./json.js";
+import type { ImageContent, Model } from "../../ai/types.js";
+import type { AgentSession } from "../../session/agent-session.js";
+import type { RunPhase } from "../../session/types.js";
+import { jsonOutputLine } from "../json.js";
+import { type ModeOutput, oneLine } from "../print.js";
+import { type Command, compactionResultOf, type RpcContext, rpcHandlers } from "./commands.js";
+import { createFullUpdates } from "./full-updates.js";
 import { readJsonlLines } from "./jsonl.js";
-import { type ModeOutput, oneLine } from "./print.js";
-import { type Command, compactionResultOf, type RpcContext, rpcHandlers } from "./rpc-commands.js";
-import { createFullUpdates } from "./rpc-full-updates.js";
-import { createRetryEvents, rpcCompactionEnd, rpcEventLine } from "./rpc-shapes.js";
+import { createRetryEvents, rpcCompactionEnd, rpcEventLine } from "./shapes.js";
 
 export interface RpcIo {
 	stdin: Readable;

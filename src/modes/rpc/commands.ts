@@ -1,17 +1,17 @@
 // The rpc command table: one handler per command of pi's RPC protocol (0.73.1), with pi's request
 // fields and response data (docs/rpc.md lists them and where we differ). Handlers validate their own
-// fields and throw an Error whose message is the one-line answer; `rpc.ts` does framing and dispatch.
+// fields and throw an Error whose message is the one-line answer; `index.ts` does framing and dispatch.
 import { resolve } from "node:path";
-import type { AgentMessage } from "../agent/types.js";
-import { THINKING_LEVELS } from "../ai/constants.js";
-import type { ImageContent, Model, ThinkingLevel } from "../ai/types.js";
-import { PERMISSION_MODES } from "../permissions/types.js";
-import type { AgentSession } from "../session/agent-session.js";
-import { exportMarkdown, writeExport } from "../session/export-markdown.js";
-import type { CompactionSummaryMessage } from "../session/session-messages.js";
-import type { ApprovalResponse, PermissionMode, SessionEvent } from "../session/types.js";
-import { maskHeaders as publicModel } from "./json.js";
-import { type CompactionResult, lastAssistantText, type QueueMode, sessionStats, toRpcState } from "./rpc-shapes.js";
+import type { AgentMessage } from "../../agent/types.js";
+import { THINKING_LEVELS } from "../../ai/constants.js";
+import type { ImageContent, Model, ThinkingLevel } from "../../ai/types.js";
+import { PERMISSION_MODES } from "../../permissions/types.js";
+import type { AgentSession } from "../../session/agent-session.js";
+import { exportMarkdown, writeExport } from "../../session/export-markdown.js";
+import type { CompactionSummaryMessage } from "../../session/session-messages.js";
+import type { ApprovalResponse, PermissionMode, SessionEvent } from "../../session/types.js";
+import { maskHeaders as publicModel } from "../json.js";
+import { type CompactionResult, lastAssistantText, type QueueMode, sessionStats, toRpcState } from "./shapes.js";
 
 export type Command = { id?: string | number; type: string; [field: string]: unknown };
 

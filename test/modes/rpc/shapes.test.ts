@@ -1,7 +1,7 @@
 // The pure pi-protocol shapes: session stats, last assistant text, compaction_end and event lines.
 import { describe, expect, it } from "vitest";
-import type { AgentMessage } from "../../src/agent/types.js";
-import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
+import type { AgentMessage } from "../../../src/agent/types.js";
+import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../../src/ai/index.js";
 import {
 	createRetryEvents,
 	lastAssistantText,
@@ -9,8 +9,8 @@ import {
 	rpcEventLine,
 	sessionStats,
 	toRpcState,
-} from "../../src/modes/rpc-shapes.js";
-import type { SessionState } from "../../src/session/types.js";
+} from "../../../src/modes/rpc/shapes.js";
+import type { SessionState } from "../../../src/session/types.js";
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 0 });
 

@@ -5,10 +5,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RpcClient } from "@mariozechner/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
-import { KEY_ENV_VARS } from "../../src/ai/constants.js";
-import { textBody, textRecords } from "../helpers/openai-chunks.js";
-import { BIN, type CliHome, makeHome } from "../helpers/rudder-cli.js";
-import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
+import { KEY_ENV_VARS } from "../../../src/ai/constants.js";
+import { textBody, textRecords } from "../../helpers/openai-chunks.js";
+import { BIN, type CliHome, makeHome } from "../../helpers/rudder-cli.js";
+import { type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
 
 const LONG = 120_000;
 let server: ScriptedServer | undefined;

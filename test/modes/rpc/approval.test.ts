@@ -5,8 +5,8 @@ import { existsSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
-import { cliPerTest, runCli } from "../helpers/rudder-cli.js";
+import { textBody, toolCallBody } from "../../helpers/openai-chunks.js";
+import { cliPerTest, runCli } from "../../helpers/rudder-cli.js";
 
 const LONG = 90_000;
 const cli = cliPerTest();

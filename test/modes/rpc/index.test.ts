@@ -4,9 +4,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { textBody, textRecords, toolCallRecords } from "../helpers/openai-chunks.js";
-import { cliPerTest, type LineClient } from "../helpers/rudder-cli.js";
-import type { ScriptedServer } from "../helpers/sse-server.js";
+import { textBody, textRecords, toolCallRecords } from "../../helpers/openai-chunks.js";
+import { cliPerTest, type LineClient } from "../../helpers/rudder-cli.js";
+import type { ScriptedServer } from "../../helpers/sse-server.js";
 
 const LONG = 90_000;
 const cli = cliPerTest();
@@ -73,7 +73,7 @@ describe("--mode rpc", () => {
 		const { server, client } = await start();
 		server.enqueue({ kind: "sse", chunks: [textBody("ok")] });
 		// Raw, as JSON.stringify writes them. node:readline cuts this command in three on Node 22+ (Node 20
-		// reads it whole), so this fails there with the old reader; test/modes/jsonl.test.ts pins the rule itself.
+		// reads it whole), so this fails there with the old reader; test/modes/rpc/jsonl.test.ts pins the rule itself.
 		const message = "line\u2028sep\u2029para";
 		client.send(`${JSON.stringify({ id: "u", type: "prompt", message })}\r`);
 		expect(await client.waitFor(response("u"))).toMatchObject({ success: true });

@@ -1,10 +1,10 @@
 // Pure mappings from the session's state and events to the shapes of pi's RPC protocol (0.73.1): the
 // state, the session stats, the fork list, the compaction result and the event lines. Our own fields
 // stay on each object as additions; pi's clients ignore fields they do not know.
-import type { AgentMessage } from "../agent/types.js";
-import { messageText } from "../session/session-messages.js";
-import type { SessionEvent, SessionState } from "../session/types.js";
-import { toJsonEvent, toJsonState } from "./json.js";
+import type { AgentMessage } from "../../agent/types.js";
+import { messageText } from "../../session/session-messages.js";
+import type { SessionEvent, SessionState } from "../../session/types.js";
+import { toJsonEvent, toJsonState } from "../json.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 

@@ -4,9 +4,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ModelRegistry } from "../../src/ai/model-registry.js";
 import { formatConfigProblem } from "../../src/config/problems.js";
 import { processSecrets } from "../../src/safety/secrets.js";
+import { UserModels } from "../../src/settings/user-models.js";
 
 let dir: string;
 beforeEach(() => {
@@ -14,7 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const registry = (env: Record<string, string> = {}) => new ModelRegistry({ configDir: dir, env });
+const registry = (env: Record<string, string> = {}) => new UserModels({ configDir: dir, env });
 const writeAuth = (value: unknown, mode = 0o600) => {
 	const file = join(dir, "auth.json");
 	writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value), { mode });
@@ -115,6 +115,6 @@ describe("secrets the registry knows go to the redactor", () => {
 		r.setApiKey("groq", "gsk-stored-by-login-1");
 		expect(processSecrets.redact("x gsk-stored-by-login-1")).toBe("x [redacted]");
 		expect(r.problems).toEqual([]);
-		expect(new ModelRegistry({ configDir: dir, env: {} }).getApiKey("groq")).toBe("gsk-stored-by-login-1");
+		expect(new UserModels({ configDir: dir, env: {} }).getApiKey("groq")).toBe("gsk-stored-by-login-1");
 	});
 });

@@ -4,10 +4,10 @@
 // across two deltas sits half-written at the end of the open block, where the line's redaction (whole
 // keys only) cannot see it. So each block still streaming shows its text up to where a key could
 // begin, as the deltas sent so far do; a block that ended, and message_end, show everything.
-import type { AgentMessage } from "../agent/types.js";
-import type { AssistantMessage } from "../ai/types.js";
-import { processSecrets, type Redactor } from "../safety/secrets.js";
-import type { SessionEvent } from "../session/types.js";
+import type { AgentMessage } from "../../agent/types.js";
+import type { AssistantMessage } from "../../ai/types.js";
+import { processSecrets, type Redactor } from "../../safety/secrets.js";
+import type { SessionEvent } from "../../session/types.js";
 
 type Block = AssistantMessage["content"][number];
 

@@ -3,7 +3,7 @@
 import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readJsonlLines } from "../../src/modes/jsonl.js";
+import { readJsonlLines } from "../../../src/modes/rpc/jsonl.js";
 
 // What a client writes: JSON.stringify leaves U+2028/U+2029 raw and escapes every LF.
 const serializeJsonLine = (value: unknown) => `${JSON.stringify(value)}\n`;
