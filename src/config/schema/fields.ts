@@ -27,7 +27,15 @@ export interface MapOf {
 	readonly key?: { readonly pattern: RegExp; readonly problem: string };
 }
 
-export type Rule = FieldRule | Section | MapOf;
+/** An array, each item checked by `items`; one bad item is a problem at `field[i]`. */
+export interface ListOf {
+	readonly items: FieldRule | Section;
+	/** The problem said when the value is not an array (or is empty and `nonEmpty`). */
+	readonly problem: string;
+	readonly nonEmpty?: boolean;
+}
+
+export type Rule = FieldRule | Section | MapOf | ListOf;
 export type Fields = Readonly<Record<string, Rule>>;
 
 export const field = (schema: TSchema, problem: string, check?: FieldRule["check"]): FieldRule => ({ schema, problem, check });
@@ -55,6 +63,9 @@ export interface Checked {
 	problems: ConfigProblem[];
 }
 
+/** What is said of a key the table does not have: fixed, or built from the names it does have. */
+export type Unknown = string | ((allowed: string[]) => string);
+
 const join = (at: string, key: string): string => (at ? `${at}.${key}` : key);
 
 function checkLeaf(rule: FieldRule, raw: unknown): string | undefined {
@@ -68,7 +79,7 @@ function checkRule(
 	file: string,
 	at: string,
 	problems: ConfigProblem[],
-	unknown: string,
+	unknown: Unknown,
 ): { ok: boolean; value?: unknown } {
 	if ("section" in rule) {
 		if (!isJsonObject(raw)) {
@@ -78,6 +89,20 @@ function checkRule(
 		const inner = checkFields(raw, rule.section, file, at, unknown);
 		problems.push(...inner.problems);
 		return { ok: true, value: inner.value };
+	}
+	if ("items" in rule) {
+		if (!Array.isArray(raw) || (rule.nonEmpty && raw.length === 0)) {
+			problems.push({ file, field: at, problem: rule.problem });
+			return { ok: false };
+		}
+		const value: unknown[] = [];
+		let ok = true;
+		raw.forEach((item, i) => {
+			const checkedItem = checkRule(rule.items, item, file, `${at}[${i}]`, problems, unknown);
+			ok &&= checkedItem.ok;
+			value.push(checkedItem.value);
+		});
+		return { ok, value };
 	}
 	if ("entries" in rule) {
 		if (!isJsonObject(raw)) {
@@ -109,7 +134,7 @@ function checkRule(
  * naming `file` and the field path (`unknown` is said of a key `fields` does not have); `value` keeps
  * the rest. Only own keys of `data` and of `fields` are read.
  */
-export function checkFields(data: unknown, fields: Fields, file: string, at = "", unknown = "is not a known setting"): Checked {
+export function checkFields(data: unknown, fields: Fields, file: string, at = "", unknown: Unknown = "is not a known setting"): Checked {
 	const problems: ConfigProblem[] = [];
 	const value = dataObject();
 	if (!isJsonObject(data)) {
@@ -120,7 +145,7 @@ export function checkFields(data: unknown, fields: Fields, file: string, at = ""
 		const rule = own(fields, key);
 		const where = join(at, key);
 		if (!rule) {
-			problems.push({ file, field: where, problem: unknown });
+			problems.push({ file, field: where, problem: typeof unknown === "string" ? unknown : unknown(Object.keys(fields)) });
 			continue;
 		}
 		const result = checkRule(rule, data[key], file, where, problems, unknown);

@@ -5,6 +5,7 @@
 // so a token never has to be written into a checked-in file.
 import { existsSync, readFileSync } from "node:fs";
 import { configFile, mcpJsonFile, projectSettingsFile } from "../../config/paths.js";
+import { checkMcpServerShape } from "../../config/schema/mcp.js";
 import { MIN_SECRET_LENGTH, processSecrets, redactSecrets } from "../../safety/secrets.js";
 
 type Env = Record<string, string | undefined>;
@@ -67,16 +68,16 @@ function stringRecord(value: unknown, where: string, env: Env, used: string[]): 
 }
 
 /** One server entry; throws a message naming the field (the caller adds the file). */
-function parseServer(name: string, raw: unknown, env: Env): Pick<McpServerConfig, "transport" | "timeoutMs" | "secrets"> {
+function parseServer(name: string, input: unknown, env: Env): Pick<McpServerConfig, "transport" | "timeoutMs" | "secrets"> {
 	const at = `mcpServers.${name}`;
 	if (!SERVER_NAME.test(name)) throw new Error(`"${at}": the name must be 1-40 letters, digits, - or _`);
-	if (!isObject(raw)) throw new Error(`"${at}" must be an object`);
-	const known = new Set(["type", "command", "args", "env", "cwd", "url", "headers", "timeout"]);
-	for (const key of Object.keys(raw)) if (!known.has(key)) throw new Error(`"${at}.${key}" is not a known field`);
+	if (!isObject(input)) throw new Error(`"${at}" must be an object`);
+	const shape = checkMcpServerShape(input, at);
+	const first = shape.problems[0];
+	if (first) throw new Error(`"${first.field}" ${first.problem}`);
+	// A null-prototype copy: every field read below is the entry's own.
+	const raw = shape.value;
 	const timeout = raw.timeout;
-	if (timeout !== undefined && !(Number.isInteger(timeout) && (timeout as number) > 0)) {
-		throw new Error(`"${at}.timeout" must be a positive number of milliseconds`);
-	}
 	const timeoutMs = (timeout as number | undefined) ?? DEFAULT_CALL_TIMEOUT_MS;
 	const used: string[] = [];
 	// Very short values ("1", "true") are settings, not secrets, and redacting them would garble text.
@@ -108,16 +109,34 @@ function parseServer(name: string, raw: unknown, env: Env): Pick<McpServerConfig
 	return { transport, timeoutMs, secrets: secrets() };
 }
 
-/** The `mcpServers` object of a settings file or `.mcp.json`; throws one line naming the file and field. */
-export function parseMcpServers(value: unknown, file: string, source: McpServerSource, env: Env = process.env): McpServerConfig[] {
-	if (!isObject(value)) throw new Error(`Invalid MCP configuration in ${file}: "mcpServers" must be an object`);
-	return Object.entries(value).map(([name, raw]) => {
+/**
+ * The `mcpServers` object of a settings file or `.mcp.json`, server by server: a bad entry is one line
+ * naming the file and field, and the others still load.
+ */
+export function readMcpServers(
+	value: unknown,
+	file: string,
+	source: McpServerSource,
+	env: Env = process.env,
+): { servers: McpServerConfig[]; problems: string[] } {
+	if (!isObject(value)) return { servers: [], problems: [`Invalid MCP configuration in ${file}: "mcpServers" must be an object`] };
+	const servers: McpServerConfig[] = [];
+	const problems: string[] = [];
+	for (const name of Object.keys(value)) {
 		try {
-			return { name, source, file, ...parseServer(name, raw, env) };
+			servers.push({ name, source, file, ...parseServer(name, value[name], env) });
 		} catch (error) {
-			throw new Error(`Invalid MCP configuration in ${file}: ${(error as Error).message}`);
+			problems.push(`Invalid MCP configuration in ${file}: ${(error as Error).message}`);
 		}
-	});
+	}
+	return { servers, problems };
+}
+
+/** The `mcpServers` object of a settings file or `.mcp.json`; throws the first problem, one line naming the file and field. */
+export function parseMcpServers(value: unknown, file: string, source: McpServerSource, env: Env = process.env): McpServerConfig[] {
+	const { servers, problems } = readMcpServers(value, file, source, env);
+	if (problems[0]) throw new Error(problems[0]);
+	return servers;
 }
 
 /** For settings validation: the problem with an `mcpServers` value, without the file (settings adds it). */
@@ -174,9 +193,9 @@ export function loadMcpConfig(options: { cwd: string; env?: Env }): LoadedMcpCon
 				warnings.push(`Ignored the MCP trust settings in ${file}: only your global settings can trust a project's servers`);
 			}
 			if (data.mcpServers === undefined) continue;
-			for (const server of parseMcpServers(data.mcpServers, file, source, env)) {
-				byName.set(server.name, server);
-			}
+			const { servers, problems } = readMcpServers(data.mcpServers, file, source, env);
+			for (const server of servers) byName.set(server.name, server);
+			for (const problem of problems) warnings.push(`${problem} (that server was not started)`);
 		} catch (error) {
 			warnings.push(`${(error as Error).message} (its MCP servers were not started)`);
 		}
