@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { configFile, mcpJsonFile, projectSettingsFile } from "../../config/paths.js";
 import { checkMcpServerShape } from "../../config/schema/mcp.js";
-import { MIN_SECRET_LENGTH, processSecrets, redactSecrets } from "../../safety/secrets.js";
+import { isCredentialName } from "../../safety/child-env.js";
+import { looksLikeToken, MIN_SECRET_LENGTH, processSecrets, redactSecrets } from "../../safety/secrets.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -35,7 +36,7 @@ export interface McpServerConfig {
 	transport: StdioTransportConfig | HttpTransportConfig;
 	/** Per tool call; default DEFAULT_CALL_TIMEOUT_MS. */
 	timeoutMs: number;
-	/** Its env and header values (tokens belong there): never shown, written or sent. */
+	/** Its secret env values (by name, from a variable, or by shape) and header values: never shown, written or sent. */
 	secrets: string[];
 }
 
@@ -55,14 +56,31 @@ export function expandVariables(text: string, env: Env, used?: string[]): string
 	});
 }
 
-function stringRecord(value: unknown, where: string, env: Env, used: string[]): Record<string, string> {
+/**
+ * An env value is a secret when its name says so (GITHUB_TOKEN), it came from a variable (`${GH_TOKEN}`)
+ * or it has a key's shape. Other values (NODE_OPTIONS, PATH, a flag) are shown in the trust prompt:
+ * they decide what runs.
+ */
+const secretEnvValue = (name: string, raw: string, value: string): boolean =>
+	isCredentialName(name) || raw.includes("${") || looksLikeToken(value);
+
+/** A header value is always treated as a secret: headers carry the tokens of http servers. */
+const secretHeaderValue = (): boolean => true;
+
+function stringRecord(
+	value: unknown,
+	where: string,
+	env: Env,
+	used: string[],
+	isSecret: (name: string, raw: string, value: string) => boolean,
+): Record<string, string> {
 	if (value === undefined) return {};
 	if (!isObject(value)) throw new Error(`${where} must be an object of strings`);
 	const out: Record<string, string> = {};
 	for (const [key, v] of Object.entries(value)) {
 		if (typeof v !== "string") throw new Error(`${where}.${key} must be a string`);
 		out[key] = expandVariables(v, env, used);
-		used.push(out[key]);
+		if (isSecret(key, v, out[key])) used.push(out[key]);
 	}
 	return out;
 }
@@ -89,7 +107,7 @@ function parseServer(name: string, input: unknown, env: Env): Pick<McpServerConf
 		if (typeof raw.url !== "string") throw new Error(`"${at}.url" must be a string`);
 		const url = expandVariables(raw.url, env);
 		if (!/^https?:\/\//i.test(url)) throw new Error(`"${at}.url" must start with http:// or https://`);
-		const headers = stringRecord(raw.headers, `"${at}.headers"`, env, used);
+		const headers = stringRecord(raw.headers, `"${at}.headers"`, env, used, secretHeaderValue);
 		return { transport: { type: "http", url, headers }, timeoutMs, secrets: secrets() };
 	}
 	if (type !== "stdio") throw new Error(`"${at}.type" must be "stdio" or "http"`);
@@ -103,7 +121,7 @@ function parseServer(name: string, input: unknown, env: Env): Pick<McpServerConf
 		// The command line is shown in the trust prompt, so its variables are not treated as secrets.
 		command: expandVariables(raw.command, env),
 		args: ((raw.args as string[] | undefined) ?? []).map((a) => expandVariables(a, env)),
-		env: stringRecord(raw.env, `"${at}.env"`, env, used),
+		env: stringRecord(raw.env, `"${at}.env"`, env, used, secretEnvValue),
 		cwd: typeof raw.cwd === "string" ? expandVariables(raw.cwd, env) : undefined,
 	};
 	return { transport, timeoutMs, secrets: secrets() };
@@ -211,6 +229,11 @@ function readTrust(data: Record<string, unknown>, trust: McpTrustSettings): void
 	if (Array.isArray(names)) trust.enabledMcpjsonServers = names.filter((n): n is string => typeof n === "string");
 }
 
+/** A word as a shell would need it quoted, so spaces and quotes inside an argument stay visible. */
+export function shellWord(word: string): string {
+	return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** The command line or URL, as the trust prompt and `/mcp` show it: env and header values never, secrets masked. */
 export function describeTransport(config: McpServerConfig): string {
 	return redactSecrets(describeUnmasked(config));
@@ -222,7 +245,6 @@ function describeUnmasked(config: McpServerConfig): string {
 		const headers = Object.keys(t.headers);
 		return `${t.url}${headers.length ? ` (headers: ${headers.join(", ")})` : ""}`;
 	}
-	const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 	const env = Object.keys(t.env);
-	return `${[t.command, ...t.args].map(quote).join(" ")}${env.length ? ` (env: ${env.join(", ")})` : ""}${t.cwd ? ` (in ${t.cwd})` : ""}`;
+	return `${[t.command, ...t.args].map(shellWord).join(" ")}${env.length ? ` (env: ${env.join(", ")})` : ""}${t.cwd ? ` (in ${t.cwd})` : ""}`;
 }
