@@ -335,7 +335,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			cwd: this.cwd,
 			tools,
 			skills: formatSkillsForPrompt(this.loadedSkills),
-			contextFiles: loadContextFiles({ cwd: this.cwd, env: this.env }),
+			contextFiles: loadContextFiles({ cwd: this.cwd, env: this.env, trusted: config.permissions.projectTrusted, notices: config.notices }),
 			customPrompt: config.systemPrompt,
 			appendSystemPrompt: config.appendSystemPrompt,
 		};

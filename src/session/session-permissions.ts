@@ -146,6 +146,11 @@ export class SessionPermissions {
 		if (around) this.around = around;
 	}
 
+	/** The project folder is trusted (remembered, or `--trust-project`): its context files are read wherever they lead. */
+	get projectTrusted(): boolean {
+		return this.options.setup.trusted;
+	}
+
 	get mode(): PermissionMode {
 		return this.gate.mode;
 	}
