@@ -3,7 +3,7 @@
 // `{"__proto__": {...}}` must be "not a known field", never a function of Object.prototype called as a
 // check or a prototype swapped under the loader. Each field has a TypeBox schema and the one line said
 // when a value fails it; a bad field is dropped alone and the rest of the file still loads.
-import type { TSchema } from "typebox";
+import { type TSchema, Type } from "typebox";
 import { Value } from "typebox/value";
 import type { ConfigProblem } from "../problems.js";
 
@@ -41,7 +41,7 @@ export type Fields = Readonly<Record<string, Rule>>;
 export const field = (schema: TSchema, problem: string, check?: FieldRule["check"]): FieldRule => ({ schema, problem, check });
 
 /** A value `schema` cannot describe: `check` alone decides. */
-export const checked = (check: NonNullable<FieldRule["check"]>): FieldRule => ({ schema: {} as TSchema, problem: "", check });
+export const checked = (check: NonNullable<FieldRule["check"]>): FieldRule => ({ schema: Type.Unknown(), problem: "", check });
 
 /** `table[key]` when `key` is the table's own property: never an inherited `constructor` or `toString`. */
 export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
@@ -69,7 +69,7 @@ export type Unknown = string | ((allowed: string[]) => string);
 const join = (at: string, key: string): string => (at ? `${at}.${key}` : key);
 
 function checkLeaf(rule: FieldRule, raw: unknown): string | undefined {
-	if (rule.problem && !Value.Check(rule.schema, raw)) return rule.problem;
+	if (!Value.Check(rule.schema, raw)) return rule.problem;
 	return rule.check?.(raw);
 }
 
