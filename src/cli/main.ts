@@ -117,7 +117,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	// A resumed session keeps the model it was using unless a flag names one (or only the demo is left).
 	const resuming = sessionMode.mode.kind === "continue" || sessionMode.mode.kind === "file";
 	const keepRecordedModel = resuming && !args.model && !args.provider && choice.notice === undefined;
-	const { createAgentSession } = await import("../session/agent-session.js");
+	const { createAgentSession } = await import("../session/assemble.js");
 	const session = await createAgentSession({
 		cwd,
 		model: keepRecordedModel ? undefined : choice.model,

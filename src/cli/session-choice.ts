@@ -4,7 +4,7 @@
 // the user can pass `--session <id>`.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { SessionMode } from "../session/agent-session.js";
+import type { SessionMode } from "../session/assemble.js";
 import { findSession, type SessionInfo, sessionsByLastUse } from "../session/session-store.js";
 import type { CliArgs } from "./args.js";
 

@@ -4,8 +4,8 @@
 // (`/tree`), and fork a new session file (`/fork`). The conversation is never deleted: a restore moves
 // the log's position in its tree, and what came after stays on the branch it was on.
 import type { AgentMessage } from "../agent/types.js";
-import { checkpointsDir } from "../config/paths.js";
-import { type FileChange, type OpenedCheckpoints, openCheckpoints } from "./checkpoints/index.js";
+import type { CheckpointStore } from "./checkpoint-store.js";
+import type { FileChange, OpenedCheckpoints } from "./checkpoints/index.js";
 import { type CheckpointRecord, previewRewind, type RewindPreview } from "./checkpoints/rewind-plan.js";
 import type { EntryOf, SessionEntry } from "./session-format.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
@@ -58,13 +58,14 @@ export interface TreeEntry {
 	text?: string;
 }
 
-/** What the coordinator needs from the session (`AgentSession` implements it). */
-export interface RewindHost {
-	cwd(): string;
+/** The parts rewind works with, all built before it (see assemble.ts). */
+export interface SessionRewindDeps {
+	checkpoints: CheckpointStore;
+	/** The session file open now; absent with --no-session. */
 	log(): SessionLog | undefined;
 	/** Replaces the transcript with the branch the log is on now (after a move). */
 	adoptBranch(loaded: LoadedSession): void;
-	notify(level: "info" | "warning" | "error", text: string): void;
+	notify(level: "warning", text: string): void;
 	emitCheckpoint(entryId: string, snapshot: string, engine: "git" | "files"): void;
 }
 
@@ -72,61 +73,33 @@ export interface RewindHost {
 const POINTS_WITH_CHANGES = 50;
 
 export class SessionRewind {
-	private opened?: Promise<OpenedCheckpoints | undefined>;
 	/** Checkpoint work runs one piece at a time, so log entries keep their order. */
 	private chain: Promise<unknown> = Promise.resolve();
 	/** The `before` snapshot of the run going on, until its `after` is written. */
 	private openRun?: string;
 
-	constructor(
-		private readonly host: RewindHost,
-		private readonly options: { env: Record<string, string | undefined>; enabled: boolean; storeRoot?: string },
-	) {}
-
-	/** Opens the workspace's store in the background (the first snapshot of a large tree takes a while). */
-	start(): void {
-		if (this.opened || !this.options.enabled) return;
-		const storeRoot = this.options.storeRoot ?? checkpointsDir(this.options.env);
-		// RUDDER_GIT: another git binary (a path, for a git not on PATH).
-		const gitBinary = this.options.env.RUDDER_GIT || undefined;
-		this.opened = openCheckpoints({ workspace: this.host.cwd(), storeRoot, gitBinary }).then(
-			(opened) => {
-				if (opened.notice) this.host.notify("warning", opened.notice);
-				return opened;
-			},
-			(error: unknown) => {
-				this.host.notify("warning", `Checkpoints are off for this session: ${error instanceof Error ? error.message : String(error)}`);
-				return undefined;
-			},
-		);
-	}
-
-	/** For edit/write: the file-copy engine must see a file before it changes. */
-	readonly beforeMutate = async (absolutePath: string): Promise<void> => {
-		const opened = await this.opened;
-		await opened?.observer?.beforeMutate(absolutePath);
-	};
+	constructor(private readonly deps: SessionRewindDeps) {}
 
 	/** Before a prompt is sent: a `before` checkpoint; the prompt's user message becomes its child. */
 	beforePrompt(): Promise<void> {
 		return this.serial(async () => {
-			const log = this.host.log();
+			const log = this.deps.log();
 			if (!log) return;
-			this.start();
-			const opened = await this.opened;
+			this.deps.checkpoints.start();
+			const opened = await this.deps.checkpoints.opened();
 			if (!opened) return;
 			const snapshot = await opened.engine.snapshot();
 			const entryId = log.append({ type: "checkpoint", snapshot, engine: opened.engine.kind, when: "before" });
 			this.openRun = snapshot;
-			this.host.emitCheckpoint(entryId, snapshot, opened.engine.kind);
+			this.deps.emitCheckpoint(entryId, snapshot, opened.engine.kind);
 		});
 	}
 
 	/** When a run ended: an `after` checkpoint, so later changes by someone else can be told apart. */
 	afterRun(): Promise<void> {
 		return this.serial(async () => {
-			const log = this.host.log();
-			const opened = await this.opened;
+			const log = this.deps.log();
+			const opened = await this.deps.checkpoints.opened();
 			if (!log || !opened || this.openRun === undefined) return;
 			this.openRun = undefined;
 			const snapshot = await opened.engine.snapshot();
@@ -143,7 +116,7 @@ export class SessionRewind {
 	async points(): Promise<RewindPoint[]> {
 		const loaded = this.loadOwnFile();
 		if (!loaded) return [];
-		const opened = await this.opened;
+		const opened = await this.deps.checkpoints.opened();
 		const points = pointsOf(loaded.branch, opened?.engine.kind).reverse();
 		if (opened) {
 			const now = () => opened.engine.snapshot();
@@ -234,15 +207,15 @@ export class SessionRewind {
 	}
 
 	private moveTo(entryId: string | null): void {
-		const log = this.host.log();
+		const log = this.deps.log();
 		if (!log) throw new Error("Rewind needs a session file");
 		log.branchFrom(entryId);
 		this.openRun = undefined;
-		this.host.adoptBranch(loadSession(log.path));
+		this.deps.adoptBranch(loadSession(log.path));
 	}
 
 	private loadOwnFile(): LoadedSession | undefined {
-		const log = this.host.log();
+		const log = this.deps.log();
 		if (!log) return undefined;
 		try {
 			return loadSession(log.path);
@@ -253,7 +226,7 @@ export class SessionRewind {
 	}
 
 	private async locate(entryId: string, need: "code"): Promise<{ opened: OpenedCheckpoints; records: CheckpointRecord[]; index: number }> {
-		const opened = await this.opened;
+		const opened = await this.deps.checkpoints.opened();
 		if (!opened) throw new Error(`Cannot restore ${need}: checkpoints are off for this session`);
 		const loaded = this.loadOwnFile();
 		const points = loaded ? pointsOf(loaded.branch, opened.engine.kind) : [];
@@ -266,7 +239,7 @@ export class SessionRewind {
 	private serial<T>(work: () => Promise<T>): Promise<T> {
 		const next = this.chain.then(work, work);
 		this.chain = next.catch((error: unknown) => {
-			this.host.notify("warning", `Checkpoint failed: ${error instanceof Error ? error.message : String(error)}`);
+			this.deps.notify("warning", `Checkpoint failed: ${error instanceof Error ? error.message : String(error)}`);
 		});
 		return next.catch(() => undefined as T);
 	}

@@ -19,8 +19,6 @@ export class RunPhaseBox {
 	private last: RunPhase = { kind: "idle" };
 
 	constructor(
-		/** Whether the Agent itself is mid-run (a run started outside the session still counts). */
-		private readonly agentStreaming: () => boolean,
 		private readonly onChange: (phase: RunPhase) => void,
 		private readonly now: () => number = Date.now,
 	) {}
@@ -30,13 +28,16 @@ export class RunPhaseBox {
 		const approval = this.approvals[0];
 		if (approval) return { kind: "awaiting-approval", ...approval };
 		if (this.retry) return this.retry;
-		if (this.running || this.agentStreaming()) return this.agentEnded ? { kind: "running", settling: true } : { kind: "running" };
+		if (this.running) return this.agentEnded ? { kind: "running", settling: true } : { kind: "running" };
 		return { kind: "idle" };
 	}
 
-	/** True while a run is active (the old `isStreaming`: not a compaction outside a run). */
+	/**
+	 * True while a run is active (the old `isStreaming`: not a compaction outside a run). Every run goes
+	 * through the session's `runAgent`, which brackets it with `setRunning`.
+	 */
 	get runActive(): boolean {
-		return this.running || this.agentStreaming();
+		return this.running;
 	}
 
 	setRunning(running: boolean): void {

@@ -1,6 +1,6 @@
 // A session's permissions: loads the policy from settings and flags (with the project's trust), runs
-// the gate on every tool call, holds the one approval waiting for an answer, and starts bash in the
-// sandbox. The session forwards its events and state; the UI and the modes answer through it.
+// the gate on every tool call, and starts bash in the sandbox. A call that needs the user's answer goes
+// to the channel given at construction (`ask`, see approval-prompts.ts); without one it is denied.
 import type { AgentToolResult } from "../agent/types.js";
 import { configFile, dataDir } from "../config/paths.js";
 import { denyingRule, pathRulesFor } from "../permissions/denied-paths.js";
@@ -74,14 +74,11 @@ export interface SessionPermissionsOptions {
 	env: Env;
 	setup: PermissionSetup;
 	channel: ApprovalChannel;
+	/** Who answers when `channel` is "prompt" (ApprovalPrompts.ask); unused otherwise. */
+	ask: (request: ApprovalRequest, signal?: AbortSignal) => Promise<ApprovalResponse>;
 	/** Replaces the platform's sandbox (tests). */
 	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
 }
-
-export type PermissionEvent =
-	| ({ type: "approval_request" } & ApprovalRequest)
-	| { type: "approval_end"; id: string; decision: ApprovalResponse["decision"] }
-	| { type: "permissions_changed"; mode: PermissionMode };
 
 /** Modes Shift+Tab cycles through; yolo only when it was chosen explicitly. */
 function cycleOf(yoloChosen: boolean): PermissionMode[] {
@@ -95,10 +92,6 @@ export class SessionPermissions {
 	private readonly spec: SandboxSpec;
 	private sandboxBox: CommandSandbox | undefined | null = null;
 	private networkBox: CommandSandbox | undefined | null = null;
-	private pending?: { request: ApprovalRequest; answer: (response: ApprovalResponse) => void };
-	private emit: (event: PermissionEvent) => void = () => {};
-	private onChange: () => void = () => {};
-	private around: <T>(toolCall: { id: string; name: string }, ask: () => Promise<T>) => Promise<T> = (_call, ask) => ask();
 	private yoloChosen: boolean;
 
 	constructor(options: SessionPermissionsOptions) {
@@ -116,13 +109,12 @@ export class SessionPermissions {
 		};
 		this.notices = [...resolved.notices];
 		this.gate = new PermissionGate(resolved.policy, {
-			ask: options.channel === "prompt" ? (request, signal) => this.ask(request, signal) : undefined,
+			ask: options.channel === "prompt" ? options.ask : undefined,
 			saveProjectRule: (rule) => addProjectRule(options.setup.dataFolder, options.setup.realCwd, rule),
 			sandbox: () => this.sandboxName(),
 			network: resolved.network,
 			runUnsandboxed: (id, args, signal, how) => this.runAgain(id, args, signal, how),
 			modeName: `${options.channel} mode`,
-			onChange: () => this.onChange(),
 			looksLikeSandboxDenial,
 		});
 		if (this.sandboxAvailable() === undefined && resolved.policy.mode !== "yolo") {
@@ -132,20 +124,6 @@ export class SessionPermissions {
 		}
 	}
 
-	/**
-	 * Wires the session's event stream, its "state changed" hook (the system prompt names the mode), and
-	 * the wrapper that holds the run phase at `awaiting-approval` while a prompt waits.
-	 */
-	attach(
-		emit: (event: PermissionEvent) => void,
-		onChange: () => void,
-		around?: <T>(toolCall: { id: string; name: string }, ask: () => Promise<T>) => Promise<T>,
-	): void {
-		this.emit = emit;
-		this.onChange = onChange;
-		if (around) this.around = around;
-	}
-
 	/** The project folder is trusted (remembered, or `--trust-project`): its context files are read wherever they lead. */
 	get projectTrusted(): boolean {
 		return this.options.setup.trusted;
@@ -153,10 +131,6 @@ export class SessionPermissions {
 
 	get mode(): PermissionMode {
 		return this.gate.mode;
-	}
-
-	get pendingApproval(): ApprovalRequest | undefined {
-		return this.pending?.request;
 	}
 
 	/** "bwrap" while commands run sandboxed, "none" when no sandbox is available, "off" in yolo. */
@@ -207,7 +181,6 @@ export class SessionPermissions {
 	setMode(mode: PermissionMode): void {
 		if (mode === "yolo") this.yoloChosen = true;
 		this.gate.setMode(mode);
-		this.emit({ type: "permissions_changed", mode });
 	}
 
 	/** Shift+Tab: the next mode of the cycle. */
@@ -216,32 +189,6 @@ export class SessionPermissions {
 		const next = cycle[(cycle.indexOf(this.gate.mode) + 1) % cycle.length] ?? "ask";
 		this.setMode(next);
 		return next;
-	}
-
-	/** Answers the waiting approval; false when `id` is not the one waiting. */
-	respond(id: string, response: ApprovalResponse): boolean {
-		if (!this.pending || this.pending.request.id !== id) return false;
-		this.pending.answer(response);
-		return true;
-	}
-
-	private ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalResponse> {
-		return this.around({ id: request.toolCallId, name: request.tool }, () => this.waitForAnswer(request, signal));
-	}
-
-	private waitForAnswer(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalResponse> {
-		return new Promise((resolve) => {
-			const finish = (response: ApprovalResponse) => {
-				signal?.removeEventListener("abort", onAbort);
-				this.pending = undefined;
-				this.emit({ type: "approval_end", id: request.id, decision: response.decision });
-				resolve(response);
-			};
-			const onAbort = () => finish({ decision: "deny", reason: "The run was stopped." });
-			this.pending = { request, answer: finish };
-			signal?.addEventListener("abort", onAbort, { once: true });
-			this.emit({ type: "approval_request", ...request });
-		});
 	}
 
 	/** After an approval: a failed sandboxed command once more, outside the sandbox or inside it with network. */
@@ -281,7 +228,6 @@ export class SessionPermissions {
 	}
 
 	dispose(): void {
-		this.pending?.answer({ decision: "deny", reason: "The session ended." });
 		if (this.sandboxBox) this.sandboxBox.dispose();
 		if (this.networkBox) this.networkBox.dispose();
 	}

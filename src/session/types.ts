@@ -18,7 +18,7 @@ import type { Settings } from "./settings.js";
  *   run has ended (`agent_end` went out) and the session is saving or about to compact; input sent now
  *   should wait for `idle` (`waitForIdle()`), not steer.
  * - `awaiting-approval`: a tool call waits for the user's yes or no. Entered and left only through
- *   `AgentSession.awaitApproval(toolCall, ask)`, which a `beforeToolCall` hook wraps around its prompt:
+ *   `ApprovalPrompts.hold` (approval-prompts.ts; `AgentSession.awaitApproval` for a custom hook) around the prompt:
  *   the phase is `awaiting-approval` while `ask()` is pending and goes back to `running` when it settles
  *   (also when it throws). Esc (`abort()`) ends the run as usual; the hook sees its signal.
  * - `compacting`: the context is being summarised (`reason` as in `compaction_start`).
@@ -179,15 +179,15 @@ export interface SessionSummary {
 
 export interface AgentSessionApi {
 	getState(): SessionState;
-	/** The merged settings files (the app reads its own sections, e.g. `notifications`). Optional for test doubles. */
-	readonly settings?: Readonly<Settings>;
+	/** The merged settings files (the app reads its own sections, e.g. `notifications`). */
+	readonly settings: Readonly<Settings>;
 	/** Listener errors are reported, never thrown into the session. Returns unsubscribe. */
 	subscribe(listener: (event: SessionEvent) => void): () => void;
 	/**
 	 * Phase changes only, for a watcher that is not a UI (the code cache's timing, src/cli/first-reply.ts):
 	 * unlike `subscribe`, it never takes the notices kept for the first subscriber. Returns unwatch.
 	 */
-	watchPhases?(watcher: (phase: RunPhase) => void): () => void;
+	watchPhases(watcher: (phase: RunPhase) => void): () => void;
 
 	/**
 	 * One line of user input as typed: `/command ...`, `!shell`, or a prompt (with `@path` attachments
@@ -209,34 +209,34 @@ export interface AgentSessionApi {
 	setThinkingLevel(level: ThinkingLevel): void;
 	/** Models the user can pick (have a key, or are local / demo). */
 	availableModels(): Model[];
-	/** This folder's saved sessions, newest first, for the `/resume` picker. Optional: without it `/resume` lists them as text. */
-	listSessions?(): SessionSummary[];
+	/** This folder's saved sessions, newest first, for the `/resume` picker (empty: none saved, or --no-session). */
+	listSessions(): SessionSummary[];
 	/**
 	 * Rewind (docs/rewind.md): the prompts of the current branch, newest first, with what each run
-	 * changed; what a code restore would do; the restore itself (idle only). Optional: without them the
-	 * UI offers the text commands (`/rewind <n>`).
+	 * changed; what a code restore would do; the restore itself (idle only). A session without rewind
+	 * (no session file, checkpoints off) lists no points, and a restore rejects with the reason.
 	 */
-	rewindPoints?(): Promise<RewindPointInfo[]>;
-	previewRewind?(entryId: string): Promise<{ changes: FileChangeInfo[]; changedOutside: string[] }>;
-	rewindTo?(entryId: string, restore: "code" | "conversation" | "both"): Promise<{ files: FileChangeInfo[]; text?: string }>;
+	rewindPoints(): Promise<RewindPointInfo[]>;
+	previewRewind(entryId: string): Promise<{ changes: FileChangeInfo[]; changedOutside: string[] }>;
+	rewindTo(entryId: string, restore: "code" | "conversation" | "both"): Promise<{ files: FileChangeInfo[]; text?: string }>;
 	commands(): SlashCommandInfo[];
 	newSession(): Promise<void>;
 	compact(instructions?: string): Promise<void>;
-	/** Starts the configured MCP servers in the background; once, after the first frame in the app. */
-	startMcpServers?(mode: McpStartMode): void;
+	/** Starts the configured MCP servers in the background; once, after the first frame in the app (none: does nothing). */
+	startMcpServers(mode: McpStartMode): void;
 	/** The project's MCP servers waiting for the user's trust, if any (the app asks before it mounts). */
-	mcpTrustRequest?(): McpTrustRequest | undefined;
+	mcpTrustRequest(): McpTrustRequest | undefined;
 	/** The answer: remembered for the folder; trusted servers start with the others. */
-	answerMcpTrust?(allow: boolean): string[];
+	answerMcpTrust(allow: boolean): string[];
 	/** Loads what the first request needs (the provider) while the user is still typing. */
-	warmUp?(): Promise<void>;
+	warmUp(): Promise<void>;
 	/** Flushes the session file and releases resources. */
 	dispose(): Promise<void>;
-	setPermissionMode?(mode: PermissionMode): void;
+	setPermissionMode(mode: PermissionMode): void;
 	/** Shift+Tab: the next mode (ask → auto-edit → plan, and yolo when it was chosen); returns it. */
-	cyclePermissionMode?(): PermissionMode;
+	cyclePermissionMode(): PermissionMode;
 	/** Answers the waiting approval; false when `id` is not the one waiting. */
-	respondToApproval?(id: string, response: ApprovalResponse): boolean;
+	respondToApproval(id: string, response: ApprovalResponse): boolean;
 }
 
 export type { ApprovalPreview, ApprovalRequest, ApprovalResponse, AssistantMessage, PermissionMode, Usage };

@@ -4,7 +4,7 @@ import { EventEmitter } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fauxAssistantMessage, fauxText } from "../../src/ai/index.js";
 import { afterFirstReply, FIRST_REPLY_IDLE_MS } from "../../src/cli/first-reply.js";
-import { createAgentSession } from "../../src/session/agent-session.js";
+import { createAgentSession } from "../../src/session/assemble.js";
 import type { RunPhase, SessionEvent } from "../../src/session/types.js";
 import { createFixture, type Fixture } from "../session/session-fixture.js";
 

@@ -11,16 +11,13 @@ import { createFixture, type Fixture } from "./session-fixture.js";
 
 describe("RunPhaseBox", () => {
 	it("derives one phase, compaction over approval over retry over running, and reports each change once", () => {
-		let streaming = false;
 		const seen: RunPhase[] = [];
 		const box = new RunPhaseBox(
-			() => streaming,
 			(p) => seen.push(p),
 			() => 1000,
 		);
 		expect(box.phase).toEqual({ kind: "idle" });
 		box.setRunning(true);
-		streaming = true;
 		box.agentStart();
 		box.retrying({ attempt: 2, maxAttempts: 4, delayMs: 3000, status: 429, reason: "429 rate limited" });
 		const approval = { toolCallId: "c1", toolName: "bash" };
@@ -30,7 +27,6 @@ describe("RunPhaseBox", () => {
 		box.approvalEnded(approval);
 		box.progressed();
 		box.progressed();
-		streaming = false;
 		box.agentEnd();
 		box.setRunning(false);
 		expect(seen).toEqual([

@@ -4,12 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FauxProviderRegistration, type Model, registerFauxProvider } from "../../src/ai/index.js";
-import {
-	type AgentSession,
-	type CreateAgentSessionOptions,
-	createAgentSession,
-	type SessionModelRegistry,
-} from "../../src/session/agent-session.js";
+import type { AgentSession, SessionModelRegistry } from "../../src/session/agent-session.js";
+import { type CreateAgentSessionOptions, createAgentSession } from "../../src/session/assemble.js";
 import { mergeSettings, type SettingsFile } from "../../src/session/settings.js";
 import type { SessionEvent } from "../../src/session/types.js";
 

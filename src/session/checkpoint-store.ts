@@ -1,0 +1,51 @@
+// The workspace's checkpoint store for one session, opened in the background on first use (the first
+// snapshot of a large tree takes a while). It exists before the tools: edit and write call
+// `beforeMutate` so the file-copy engine sees a file before it changes. Rewind (rewind.ts) snapshots
+// and restores through it.
+import { checkpointsDir } from "../config/paths.js";
+import { type OpenedCheckpoints, openCheckpoints } from "./checkpoints/index.js";
+
+export interface CheckpointStoreOptions {
+	workspace: string;
+	env: Record<string, string | undefined>;
+	/** False with --no-session or `checkpoints: false`: nothing is opened. */
+	enabled: boolean;
+	/** Problems opening the store (the session runs on without checkpoints). */
+	notify: (level: "warning", text: string) => void;
+	storeRoot?: string;
+}
+
+export class CheckpointStore {
+	private openedStore?: Promise<OpenedCheckpoints | undefined>;
+
+	constructor(private readonly options: CheckpointStoreOptions) {}
+
+	/** Opens the workspace's store in the background (once). */
+	start(): void {
+		if (this.openedStore || !this.options.enabled) return;
+		const storeRoot = this.options.storeRoot ?? checkpointsDir(this.options.env);
+		// RUDDER_GIT: another git binary (a path, for a git not on PATH).
+		const gitBinary = this.options.env.RUDDER_GIT || undefined;
+		this.openedStore = openCheckpoints({ workspace: this.options.workspace, storeRoot, gitBinary }).then(
+			(opened) => {
+				if (opened.notice) this.options.notify("warning", opened.notice);
+				return opened;
+			},
+			(error: unknown) => {
+				this.options.notify("warning", `Checkpoints are off for this session: ${error instanceof Error ? error.message : String(error)}`);
+				return undefined;
+			},
+		);
+	}
+
+	/** The opened store; undefined when it was not started, is off, or failed to open. */
+	opened(): Promise<OpenedCheckpoints | undefined> {
+		return this.openedStore ?? Promise.resolve(undefined);
+	}
+
+	/** For edit/write: the file-copy engine must see a file before it changes. */
+	readonly beforeMutate = async (absolutePath: string): Promise<void> => {
+		const opened = await this.openedStore;
+		await opened?.observer?.beforeMutate(absolutePath);
+	};
+}

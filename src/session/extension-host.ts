@@ -1,0 +1,114 @@
+// What the user's folders add to a session: markdown commands (`/name`), skills listed in the system
+// prompt, and MCP servers whose tools join the built-in ones once they are ready (a run works on its
+// own copy of the tools, so a change mid-run applies from the next run).
+import type { AgentTool } from "../agent/types.js";
+import { type CustomCommand, expandCommand } from "../extensions/custom-commands.js";
+import type { LoadedMcpConfig } from "../extensions/mcp/config.js";
+import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
+import type { Skill } from "../extensions/skills.js";
+import { withRedactedResults } from "./redacting-tools.js";
+import { globalSettingsPath } from "./settings.js";
+import { parseSlashCommand, slashCommands } from "./slash-commands.js";
+import type { SlashCommandInfo } from "./types.js";
+
+type Env = Record<string, string | undefined>;
+
+export interface ExtensionHostDeps {
+	cwd: string;
+	env: Env;
+	customCommands: readonly CustomCommand[];
+	/** The skills offered to the model (see `offeredSkills`). */
+	skills: readonly Skill[];
+	/** MCP servers; they start on `startMcpServers` or the first prompt. */
+	mcp: LoadedMcpConfig | undefined;
+	builtInTools: readonly AgentTool[];
+	/** The tool list changed: the built-in tools and every ready MCP server's. */
+	setTools: (tools: AgentTool[]) => void;
+	notify: (level: "info" | "warning" | "error", text: string) => void;
+}
+
+/** The model reads a skill's body with `read`; without that tool a listed skill would be a dead end. */
+export function offeredSkills(skills: readonly Skill[], tools: readonly AgentTool[]): readonly Skill[] {
+	return tools.some((t) => t.name === "read") ? skills : [];
+}
+
+export class ExtensionHost {
+	private readonly commandsByName: ReadonlyMap<string, CustomCommand>;
+	private readonly mcp?: McpManager;
+
+	constructor(private readonly deps: ExtensionHostDeps) {
+		this.commandsByName = new Map(deps.customCommands.map((c) => [c.name, c]));
+		if (deps.mcp && deps.mcp.servers.length > 0) {
+			const mcp = new McpManager({
+				servers: deps.mcp.servers,
+				trust: deps.mcp.trust,
+				cwd: deps.cwd,
+				env: deps.env,
+				notify: deps.notify,
+				// The same redactor as the built-in tools: results, updates and thrown errors (a server's own message).
+				onToolsChanged: () => deps.setTools([...deps.builtInTools, ...mcp.tools().map(withRedactedResults)]),
+			});
+			mcp.setSettingsPath(globalSettingsPath(deps.env));
+			this.mcp = mcp;
+		}
+	}
+
+	/** The built-in commands and the markdown ones, for completion and `/help`. */
+	commands(): SlashCommandInfo[] {
+		const builtIn = slashCommands.map(({ name, description, args }) => ({ name, description, args }));
+		const custom = [...this.commandsByName.values()].map((c) => ({
+			name: c.name,
+			description: c.description,
+			args: c.argumentHint,
+			source: c.shadows ? `project command ${c.path}, shadows the global ${c.shadows}` : `${c.scope} command ${c.path}`,
+		}));
+		return [...builtIn, ...custom];
+	}
+
+	customCommandList(): readonly CustomCommand[] {
+		return [...this.commandsByName.values()];
+	}
+
+	/** The prompt of a custom `/command` line, or undefined when the line names no custom command. */
+	expandCustomCommand(line: string): string | undefined {
+		const parsed = parseSlashCommand(line);
+		const command = parsed && this.commandsByName.get(parsed.name);
+		return command && parsed ? expandCommand(command.template, parsed.args) : undefined;
+	}
+
+	skills(): readonly Skill[] {
+		return this.deps.skills;
+	}
+
+	startMcpServers(mode: McpStartMode): void {
+		this.mcp?.start(mode);
+	}
+
+	/** Servers still starting hold the request a few seconds at most, so their tools are offered. */
+	async mcpReady(): Promise<void> {
+		if (!this.mcp) return;
+		this.mcp.start("headless");
+		await this.mcp.whenReady();
+	}
+
+	mcpTrustRequest(): McpTrustRequest | undefined {
+		return this.mcp?.trustRequest();
+	}
+
+	answerMcpTrust(allow: boolean): string[] {
+		return this.mcp?.answerTrust(allow) ?? [];
+	}
+
+	mcpServers(): readonly McpServerInfo[] {
+		return this.mcp?.servers() ?? [];
+	}
+
+	/** The servers' credentials, for the session file's redaction. */
+	secrets(): string[] {
+		return this.mcp?.secrets() ?? [];
+	}
+
+	async dispose(): Promise<void> {
+		await this.mcp?.dispose();
+	}
+}

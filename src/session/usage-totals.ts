@@ -1,0 +1,45 @@
+// What a session's runs cost (tokens and money) and how full the context is, from each assistant
+// message's usage; recomputed from the branch when a session is resumed or rewound.
+import type { AgentMessage } from "../agent/types.js";
+import { estimateTokens } from "./compaction.js";
+import type { LoadedSession } from "./session-load.js";
+import type { SessionTotals } from "./types.js";
+
+const zeroTotals = (): SessionTotals => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
+
+export class UsageTotals {
+	private sums: SessionTotals = zeroTotals();
+	/** Input tokens of the last request (context use). */
+	contextTokens = 0;
+
+	get totals(): SessionTotals {
+		return { ...this.sums };
+	}
+
+	reset(): void {
+		this.sums = zeroTotals();
+		this.contextTokens = 0;
+	}
+
+	add(message: Extract<AgentMessage, { role: "assistant" }>): void {
+		const u = message.usage;
+		this.sums.input += u.input;
+		this.sums.output += u.output;
+		this.sums.cacheRead += u.cacheRead;
+		this.sums.cacheWrite += u.cacheWrite;
+		this.sums.cost += u.cost.total;
+		const used = u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
+		if (used > 0) this.contextTokens = used;
+	}
+
+	/** Totals cover the whole branch, compacted turns included: they were paid for. */
+	fromBranch(loaded: LoadedSession, messages: readonly AgentMessage[]): void {
+		this.reset();
+		for (const entry of loaded.branch) if (entry.type === "message" && entry.message.role === "assistant") this.add(entry.message);
+		if (loaded.branch.some((e) => e.type === "compaction")) this.contextTokens = estimateContext(messages);
+	}
+}
+
+export function estimateContext(messages: readonly AgentMessage[]): number {
+	return messages.reduce((sum, m) => sum + estimateTokens(m), 0);
+}
