@@ -1,12 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { invisibleSource, keptInEmoji } from "../../src/safety/invisible.js";
 import { sanitizeTerminalText, unicodeMarker } from "../../src/safety/sanitize.js";
 import { anyInvisible, EMOJI_SEQUENCES, INVISIBLE_CODE_POINTS, ISSUE_EXAMPLES, ordinaryChar, ordinaryText } from "./invisible-fixtures.js";
 
 /** What the output must never hold: ESC, any other C0 but newline, DEL, C1. */
 const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
-/** Invisible or reordering characters: must leave only as markers. */
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+/** Invisible or reordering characters (the whole generated table): must leave only as markers. */
+const INVISIBLE = new RegExp(invisibleSource(""));
+/** Where `out` holds an invisible character that is not part of an emoji: none may be left. */
+const strayInvisible = (out: string): boolean =>
+	[...out.matchAll(new RegExp(INVISIBLE.source, "g"))].some((m) => !keptInEmoji(out, m.index));
 
 describe("sanitizeTerminalText", () => {
 	it("shows every escape introducer as ^[ and keeps the text after it: nothing is swallowed", () => {
@@ -66,10 +70,10 @@ describe("sanitizeTerminalText", () => {
 			fc.property(anyText, (input) => {
 				const out = sanitizeTerminalText(input);
 				if (RAW_CONTROL.test(out)) return false;
-				if (INVISIBLE.test(out.replace(/\u200d/g, ""))) return false;
+				if (strayInvisible(out)) return false;
 				// Complete SGR codes are the one thing removed; every other printable character stays, in order.
 				const printable = [...input.replace(/(?:\x1b\[|\x9b)[0-9;:]*m/g, "")].filter(
-					(ch) => !RAW_CONTROL.test(ch) && !INVISIBLE.test(ch) && !/[\u200d\ud800-\udfff]/.test(ch) && ch !== "\n",
+					(ch) => !RAW_CONTROL.test(ch) && !INVISIBLE.test(ch) && !/[\ud800-\udfff]/.test(ch) && ch !== "\n",
 				);
 				let at = 0;
 				for (const ch of printable) {
@@ -80,6 +84,23 @@ describe("sanitizeTerminalText", () => {
 				return true;
 			}),
 			{ numRuns: 1500 },
+		);
+	});
+
+	it("property: binary strings of BMP characters (hit the table's BMP ranges often enough)", { timeout: 30_000 }, () => {
+		const bmp = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+		const dense = fc.oneof(
+			bmp,
+			fc.constantFrom("\u034f", "\u115f", "\u17b4", "\u180b", "\u2065", "\u3164", "\ufe0f", "\uffa0", "\ufff0", "#", "❤"),
+		);
+		fc.assert(
+			fc.property(fc.array(dense, { maxLength: 40 }), (parts) => {
+				const input = parts.join("");
+				const out = sanitizeTerminalText(input);
+				expect(strayInvisible(out)).toBe(false);
+				expect(RAW_CONTROL.test(out)).toBe(false);
+			}),
+			{ numRuns: 3000 },
 		);
 	});
 
