@@ -23,6 +23,9 @@ export const ordinaryChar = fc
 	.filter(
 		(cp) =>
 			!(cp >= 0x7f && cp <= 0x9f) &&
+			// Line and paragraph separators: json lines escape them (JavaScript reads them as line breaks).
+			cp !== 0x2028 &&
+			cp !== 0x2029 &&
 			!(cp >= 0xd800 && cp <= 0xdfff) &&
 			!isInvisible(cp) &&
 			!isEmoji.test(String.fromCodePoint(cp)) &&
