@@ -8,6 +8,8 @@ export default defineConfig({
 	test: {
 		// Generous: a shared 2-core machine running several suites at once must not fail a test by the clock.
 		testTimeout: 30_000,
+		// Leaves nothing in TMPDIR: the tools' private folder goes with each test file.
+		setupFiles: ["./test/helpers/remove-private-temp.ts"],
 		projects: [
 			{ extends: true, test: { name: "unit", include: ["test/**/*.test.{ts,tsx}"], exclude: ["test/tui/ink/patched/**"] } },
 			{

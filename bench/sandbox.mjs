@@ -1,6 +1,7 @@
 // Sandbox cost per command: the bash tool runs `true` N times as is and N times inside bwrap (the
 // same arguments the session uses), alternating, and reports the median wall time of each and the
-// difference. Also the gate's own decision time per call (policy + real paths). Prints one JSON line.
+// difference. Also the gate's own decision time per call (policy + real paths + the shell parse of a
+// command a rule judges) and the parser's one-time load. Prints one JSON line.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ const { platformSandbox } = await load("tools/sandbox.js");
 const { decide } = await load("permissions/policy.js");
 const { createWorkspace } = await load("permissions/workspace.js");
 const { parseRule } = await load("permissions/rules.js");
+const { loadShellParser } = await load("permissions/shell-parse.js");
 
 const ws = mkdtempSync(join(tmpdir(), "rudder-bench-sandbox-"));
 const sandbox = platformSandbox({ writable: [ws], network: false });
@@ -49,6 +51,10 @@ const calls = [
 	{ tool: "edit", args: { path: "src/x.ts", edits: [] } },
 	{ tool: "bash", args: { command: "npm test -- --run && git status" } },
 ];
+// Command rules are judged on a parse: the gate loads the parser on the first command a rule judges.
+const loadStart = performance.now();
+await loadShellParser();
+const parserLoadMs = performance.now() - loadStart;
 const decisions = 30_000;
 const start = performance.now();
 for (let i = 0; i < decisions; i++) decide(calls[i % calls.length], policy);
@@ -57,4 +63,6 @@ sandbox.dispose();
 rmSync(ws, { recursive: true, force: true });
 const plainMedian = median(plainMs);
 const boxedMedian = median(boxedMs);
-console.log(JSON.stringify({ count, plainMs: plainMedian, sandboxedMs: boxedMedian, overheadMs: boxedMedian - plainMedian, decideUs }));
+console.log(
+	JSON.stringify({ count, plainMs: plainMedian, sandboxedMs: boxedMedian, overheadMs: boxedMedian - plainMedian, decideUs, parserLoadMs }),
+);

@@ -2,7 +2,7 @@
 // bin/rudder.js), with the patches of src/tui/ink/ and src/tui/ink/startup/. React's production
 // build is selected at bundle time (its development build costs 2× CPU per update; docs/ink.md §5).
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -24,7 +24,7 @@ const plainWidth = join(root, "src", "tui", "text", "plain-text.ts");
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 const problem = inkVersionProblem(
 	readJson(join(root, "node_modules", "ink", "package.json")).version,
-	readJson(join(root, "package.json")).dependencies?.ink,
+	readJson(join(root, "package.json")).devDependencies?.ink,
 );
 if (problem) {
 	console.error(`build stopped: ${problem}`);
@@ -54,6 +54,25 @@ const patchStartup = {
 	},
 };
 
+// tree-sitter's Emscripten glue reaches Node's "module" and "fs/promises" through import(); in a
+// vm.Script that takes Node's experimental main-context loader, which warns on stderr. It gets them
+// from require() at the top of its file instead (inside, a local `var require` shadows the real one).
+const nodeBuiltinsRequired = {
+	name: "node-builtins-required",
+	setup(b) {
+		b.onLoad({ filter: /[\\/]@vscode[\\/]tree-sitter-wasm[\\/]wasm[\\/]tree-sitter\.js$/ }, (args) => {
+			const source = readFileSync(args.path, "utf8")
+				.replaceAll('await import("module")', "__rudderModule")
+				.replaceAll('await import("fs/promises")', "__rudderFsPromises");
+			if (/\bimport\(/.test(source)) throw new Error(`${args.path} has an import() this build does not replace`);
+			return {
+				contents: `const __rudderModule = require("module"), __rudderFsPromises = require("fs/promises");\n${source}`,
+				loader: "js",
+			};
+		});
+	},
+};
+
 rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 
 // Packages the app reaches only through import() and rarely needs (the MCP client with its schema
@@ -62,7 +81,11 @@ rmSync(join(root, "dist", "bundle"), { recursive: true, force: true });
 // main script from source, never parses them (docs/startup.md: parsing leaves its memory behind).
 const VENDOR_GROUPS = {
 	mcp: { packages: ["@modelcontextprotocol/sdk"], lazy: true },
+	// The ACP SDK with its schemas (~165 KB), for `--mode acp` only.
+	acp: { packages: ["@agentclientprotocol/sdk"], lazy: true },
 	highlight: { packages: ["highlight.js"], lazy: true },
+	// The shell parser bash rules are judged on (src/permissions/shell-parse.ts), from the first rule check.
+	treesitter: { packages: ["@vscode/tree-sitter-wasm"], lazy: true },
 	typebox: { packages: ["typebox"] },
 	react: { packages: ["react", "react-reconciler", "scheduler"] },
 	// Required at load, first used after the first frame (the first markdown block, or the warm-up when
@@ -140,8 +163,15 @@ for (const [group, modules] of Object.entries(vendorImports(main.metafile))) {
 		// The builds import() chose in one script (the packages' ES builds where they list one first):
 		// require() alone would take the MCP SDK's CommonJS build, three times the size.
 		conditions: ["import"],
+		plugins: [nodeBuiltinsRequired],
 	});
 	vendors.push({ file, hash: hashOf(file), modules, ...(VENDOR_GROUPS[group].deferred ? { deferred: true } : {}) });
+}
+
+// The parser's WebAssembly, beside the bundle, where src/permissions/shell-parse.ts looks first.
+mkdirSync(join(root, "dist", "bundle", "wasm"), { recursive: true });
+for (const name of ["tree-sitter.wasm", "tree-sitter-bash.wasm"]) {
+	copyFileSync(join(root, "node_modules", "@vscode", "tree-sitter-wasm", "wasm", name), join(root, "dist", "bundle", "wasm", name));
 }
 
 // The code cache is keyed by these hashes: a rebuilt script never meets the cache of another.

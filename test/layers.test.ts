@@ -1,7 +1,8 @@
 // The layering rule, checked on the real import statements: each layer imports only from layers
 // below it. Folders not in the table (a new layer under construction) are not checked here.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "..");
@@ -18,6 +19,9 @@ const rank: Record<string, number> = {
 	"src/tools": 3,
 	// The permission policy and gate: above the tools (edit previews), below the session that wires it.
 	"src/permissions": 3.5,
+	// What users bring (custom commands, skills, MCP servers): beside the permissions, neither imports
+	// the other; the session wires both.
+	"src/extensions": 3.5,
 	"src/session": 4,
 	"src/tui": 5,
 	"src/modes": 6,
@@ -50,6 +54,21 @@ const tuiFloor: Record<string, number> = {
 	".": 7,
 };
 const TUI = "src/tui";
+
+/**
+ * The UI takes values only from the leaves (src/safety, src/config) and from itself; from every other
+ * layer it imports types, and talks to the session through `AgentSessionApi`. These are the exceptions,
+ * each a pure function or constant that the UI must agree on with a lower layer exactly.
+ */
+const UI_VALUE_IMPORTS: Record<string, string> = {
+	"src/tui/input/input-history.ts → src/session/login-command.ts":
+		"the same test the session uses, so a /login line (it carries a key) is never written to the history file",
+	"src/tui/input/file-index.ts → src/tools/walk-files.ts": "the @ index lists files with the same ignore and deny rules as the find tool",
+	"src/tui/mount.ts → src/ai/constants.ts": "isDemoModel: the welcome panel at start on the demo model",
+	"src/tui/mount.ts → src/ai/read-pace.ts": "the seam that paces socket reads by the app's frame clock while the app is mounted",
+	"src/tui/overlays/first-start.tsx → src/ai/constants.ts": "the demo model's name and the key env vars it names",
+};
+const UI_VALUE_SOURCES = ["src/safety", "src/config", TUI];
 /** The one file of src/tui/ink/ that anything outside it may import. */
 const INK_ENTRY = "src/tui/ink/index.ts";
 
@@ -71,6 +90,27 @@ function sourceFiles(dir: string): string[] {
 		if (statSync(path).isDirectory()) return sourceFiles(path);
 		return /\.(ts|tsx|js|mjs)$/.test(name) ? [path] : [];
 	});
+}
+
+/** The relative imports of a file that bring values (not `import type`, not only `type` names). */
+function valueImports(file: string): string[] {
+	const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
+	const out: string[] = [];
+	for (const statement of source.statements) {
+		if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+		const spec = statement.moduleSpecifier;
+		if (!spec || !ts.isStringLiteral(spec) || !spec.text.startsWith(".")) continue;
+		if (ts.isExportDeclaration(statement) ? statement.isTypeOnly : typeOnly(statement.importClause)) continue;
+		out.push(resolve(dirname(file), spec.text));
+	}
+	return out;
+}
+
+function typeOnly(clause: ts.ImportClause | undefined): boolean {
+	if (!clause) return false; // `import "./x.js"` runs the module
+	if (clause.isTypeOnly) return true;
+	const named = clause.namedBindings;
+	return !clause.name && named !== undefined && ts.isNamedImports(named) && named.elements.every((e) => e.isTypeOnly);
 }
 
 function relativeImports(file: string): string[] {
@@ -141,6 +181,20 @@ describe("layers", () => {
 				return [...fs, ...config.map((t) => relative(root, t))].map((what) => `${relative(root, f)} → ${what}`);
 			});
 		expect(reads).toEqual([]);
+	});
+
+	it("the UI imports values only from the leaves and itself, but for the listed exceptions", () => {
+		const found = files
+			.filter((f) => layerOf(f) === TUI)
+			.flatMap((f) =>
+				valueImports(f)
+					.filter((target) => !UI_VALUE_SOURCES.includes(layerOf(target) ?? ""))
+					.map((target) => `${relative(root, f)} → ${relative(root, target).replace(/\.js$/, ".ts")}`),
+			)
+			.map((arrow) => (existsSync(join(root, arrow.split(" → ")[1])) ? arrow : arrow.replace(/\.ts$/, ".tsx")));
+		expect(found.filter((arrow) => !(arrow in UI_VALUE_IMPORTS))).toEqual([]);
+		// An exception no longer used is removed from the table, so the table says what is true.
+		expect(Object.keys(UI_VALUE_IMPORTS).filter((arrow) => !found.includes(arrow))).toEqual([]);
 	});
 
 	it("src/config imports nothing of ours", () => {

@@ -23,6 +23,7 @@ export const PROVIDER_KEY_ENV: Readonly<Record<string, readonly string[]>> = Obj
 	google: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
 	openrouter: ["OPENROUTER_API_KEY"],
 	groq: ["GROQ_API_KEY"],
+	deepseek: ["DEEPSEEK_API_KEY"],
 });
 
 /** Every env var a key is read from, in the table's order. */

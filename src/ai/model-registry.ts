@@ -5,6 +5,7 @@
 // Every key and secret header value it is given is handed to the process's redactor (src/safety/secrets.ts).
 import { isCredentialName } from "../safety/child-env.js";
 import { processSecrets } from "../safety/secrets.js";
+import { withBaseUrlEnv } from "./base-url-env.js";
 import { KEY_ENV_VARS, PROVIDER_KEY_ENV } from "./constants.js";
 import { BUILTIN_MODELS } from "./models.js";
 import type { Api, Model, ModelCost, OpenAICompletionsCompat, Provider } from "./types.js";
@@ -52,13 +53,6 @@ export interface CustomProviderConfig {
 	compat?: OpenAICompletionsCompat;
 	models: Model[];
 }
-
-/** Env vars that move a built-in provider to another endpoint (a proxy, a gateway, a compatible server). */
-const BASE_URL_ENV: Record<string, string> = {
-	openai: "OPENAI_BASE_URL",
-	anthropic: "ANTHROPIC_BASE_URL",
-	google: "GEMINI_BASE_URL",
-};
 
 const LOCAL_SERVERS: Record<LocalProvider, { port: number; label: string }> = {
 	ollama: { port: 11434, label: "Ollama" },
@@ -271,12 +265,7 @@ export class ModelRegistry {
 	private rebuild(): void {
 		const byKey = new Map<string, Model>();
 		const add = (m: Model) => byKey.set(`${m.provider}/${m.id}`, m);
-		for (const builtin of BUILTIN_MODELS) {
-			const model = structuredClone(builtin);
-			const override = BASE_URL_ENV[model.provider] ? this.env[BASE_URL_ENV[model.provider]]?.trim() : undefined;
-			if (override) model.baseUrl = override.replace(/\/+$/, "");
-			add(model);
-		}
+		for (const builtin of BUILTIN_MODELS) add(withBaseUrlEnv(builtin, this.env));
 		for (const model of this.discovered) add(model);
 		for (const provider of this.customProviders.values()) for (const model of provider.models) add(model);
 		this.all = [...byKey.values()];

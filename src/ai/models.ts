@@ -9,6 +9,7 @@ export const PROVIDER_BASE_URLS = {
 	google: "https://generativelanguage.googleapis.com/v1beta",
 	openrouter: "https://openrouter.ai/api/v1",
 	groq: "https://api.groq.com/openai/v1",
+	deepseek: "https://api.deepseek.com",
 } as const;
 
 /** OpenAI-compatible servers other than OpenAI want `max_tokens`. */
@@ -221,6 +222,38 @@ export const BUILTIN_MODELS = Object.freeze([
 			},
 		],
 		maxTokensCompat,
+	),
+	// DeepSeek's OpenAI-compatible chat completions. Its thinking mode streams `reasoning_content` and
+	// needs it back on the assistant messages of a tool loop; it takes no reasoning_effort.
+	...provider(
+		"deepseek",
+		"openai-completions",
+		[
+			{
+				id: "deepseek-chat",
+				name: "DeepSeek Chat",
+				reasoning: false,
+				input: TEXT,
+				cost: cost(0.28, 0.42, 0.028),
+				contextWindow: 128_000,
+				maxTokens: 8_192,
+			},
+			{
+				id: "deepseek-reasoner",
+				name: "DeepSeek Reasoner",
+				reasoning: true,
+				input: TEXT,
+				cost: cost(0.28, 0.42, 0.028),
+				contextWindow: 128_000,
+				maxTokens: 65_536,
+			},
+		],
+		{
+			maxTokensField: "max_tokens",
+			supportsReasoningEffort: false,
+			reasoningField: "reasoning_content",
+			replayReasoning: "tool-loop",
+		},
 	),
 ]);
 

@@ -13,6 +13,8 @@ export interface TextContent {
 	text: string;
 	/** Opaque provider signature of the text block (OpenAI Responses message id). */
 	textSignature?: string;
+	/** OpenAI Responses: whether the message item was commentary or the final answer; sent back as it came. */
+	phase?: "commentary" | "final_answer";
 }
 
 export interface ThinkingContent {
@@ -128,8 +130,12 @@ export interface OpenAICompletionsCompat {
 	supportsStore?: boolean;
 	/** Which delta field carries reasoning text; both are read when unset. */
 	reasoningField?: "reasoning_content" | "reasoning";
-	/** Send thinking from history back on assistant messages (in `reasoningField`, default `reasoning_content`); dropped otherwise. */
-	replayReasoning?: boolean;
+	/**
+	 * Send thinking from history back on assistant messages (in `reasoningField`, default `reasoning_content`);
+	 * dropped otherwise. `"tool-loop"`: only on the assistant messages since the last user message, as
+	 * DeepSeek asks (its tool loops need the reasoning back; earlier turns' reasoning is left out).
+	 */
+	replayReasoning?: boolean | "tool-loop";
 }
 
 export interface Model<TApi extends Api = Api> {

@@ -6,14 +6,14 @@ import type { ThinkingLevel } from "../ai/types.js";
 import { parseRule } from "../permissions/rules.js";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/types.js";
 
-export type CliMode = "interactive" | "print" | "json" | "rpc";
+export type CliMode = "interactive" | "print" | "json" | "rpc" | "acp";
 
 export interface CliArgs {
 	/** Initial prompt: positional words, or the value of `-p`. Empty when none was given. */
 	message: string;
-	/** `-p` was given, or `--mode json|rpc` (explicit); interactive is decided later with the TTY. */
+	/** `-p` was given, or `--mode json|rpc|acp` (explicit); interactive is decided later with the TTY. */
 	print: boolean;
-	mode?: "json" | "rpc";
+	mode?: "json" | "rpc" | "acp";
 	provider?: string;
 	model?: string;
 	apiKey?: string;
@@ -62,10 +62,10 @@ function buildProgram(version: string): Command {
 		.option("--fork", "with -c, -r or --session: continue in a new session file holding a copy (e.g. one open elsewhere)")
 		.option("-p, --print [message]", "answer once on stdout and exit (piped stdin joins the prompt)")
 		.addOption(
-			new Option("--mode <mode>", "output mode: json (events as JSON lines) or rpc (JSON-lines commands on stdin)").choices([
-				"json",
-				"rpc",
-			]),
+			new Option(
+				"--mode <mode>",
+				"output mode: json (events as JSON lines), rpc (JSON-lines commands on stdin) or acp (an Agent Client Protocol agent for editors; also `rudder acp`)",
+			).choices(["json", "rpc", "acp"]),
 		)
 		.option("--rpc-full-updates", "rpc: message_update lines carry the partial message, as pi sends them (default: the delta only)")
 		.option("--tools <list>", "comma-separated tool names to enable (e.g. read,ls,grep)")
@@ -73,9 +73,10 @@ function buildProgram(version: string): Command {
 		.option("--append-system-prompt <text>", "append to the system prompt")
 		.option("--list-models [search]", "list known models (filtered by search) and exit")
 		.addOption(
-			new Option("--permission-mode <mode>", "ask (default), auto-edit (edits run), plan (read only) or yolo (nothing asks)").choices(
-				PERMISSION_MODES as string[],
-			),
+			new Option(
+				"--permission-mode <mode>",
+				"auto (default where the bwrap sandbox works: commands run sandboxed without asking), ask (the default without one), auto-edit (edits run), plan (read only) or yolo (nothing asks)",
+			).choices(PERMISSION_MODES as string[]),
 		)
 		.option("--allow <rule>", 'let matching calls run without asking, e.g. "bash(npm test*)" or "edit(src/**)" (repeatable)', collect, [])
 		.option("--deny <rule>", 'refuse matching calls in every mode, e.g. "read(.env)" (repeatable)', collect, [])
@@ -89,11 +90,13 @@ function buildProgram(version: string): Command {
 /** Parses `argv` (as in `process.argv`: node, script, ...args). */
 export function parseCliArgs(argv: string[], version: string): ParsedCli {
 	const program = buildProgram(version);
+	// `rudder acp [flags]` is `rudder --mode acp [flags]`, as editors' agent registries launch agents.
+	const argvWords = argv[2] === "acp" ? [...argv.slice(0, 2), "--mode", "acp", ...argv.slice(3)] : argv;
 	let out = "";
 	let err = "";
 	program.configureOutput({ writeOut: (s) => (out += s), writeErr: (s) => (err += s) });
 	try {
-		program.parse(argv, { from: "node" });
+		program.parse(argvWords, { from: "node" });
 	} catch (error) {
 		if (error instanceof CommanderError) {
 			// Help and version are "errors" to commander only because we asked it not to exit.

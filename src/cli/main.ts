@@ -6,6 +6,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { isDemoModel, PROVIDER_KEY_ENV } from "../ai/constants.js";
+import type { ModelRegistry } from "../ai/model-registry.js";
+import type { Model } from "../ai/types.js";
 import { dataDir } from "../config/paths.js";
 import { formatConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import { runJson } from "../modes/json.js";
@@ -66,6 +69,13 @@ export async function main(argv: string[], hooks: StartupHooks = {}): Promise<nu
 }
 
 async function run(argv: string[], hooks: StartupHooks): Promise<number> {
+	if (argv[2] === "permissions") {
+		const { runPermissionsCommand } = await import("./permissions-command.js");
+		const result = runPermissionsCommand(argv.slice(3), process.cwd(), process.env);
+		stdout.write(result.stdout);
+		stderr.write(result.stderr);
+		return result.code;
+	}
 	const parsed = parseCliArgs(argv, readVersion());
 	if (parsed.kind === "exit") {
 		stdout.write(parsed.stdout);
@@ -103,6 +113,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		demo: async () => (await import("../ai/providers/demo.js")).registerDemoProvider(),
 	});
 	if (!choice.ok) return fail(choice.message, choice.exitCode);
+	if (mode === "acp") return await runAcpMode(args, { env, registry, model: choice.model });
 
 	let prompt = args.message;
 	if (mode === "print" || mode === "json") {
@@ -170,11 +181,64 @@ async function runMode(
 					fullUpdates: args.rpcFullUpdates,
 				},
 			);
+		case "acp":
+			throw new Error("acp mode opens its sessions itself (runAcpMode)");
 		case "interactive": {
 			const { runInteractive } = await import("../modes/interactive.js");
 			return await runInteractive(session, { initialPrompt: prompt || undefined, ...app });
 		}
 	}
+}
+
+/**
+ * ACP mode: no session up front; the editor opens them (`session/new`, `session/load`), each in its own
+ * folder with that folder's settings and permissions, and the model, tools and flags of this command.
+ */
+async function runAcpMode(
+	args: CliArgs,
+	base: { env: Record<string, string | undefined>; registry: UserModels; model: Model },
+): Promise<number> {
+	const picked = [args.continue && "--continue", args.resume && "--resume", args.session !== undefined && "--session"].filter(Boolean);
+	if (picked.length > 0) return fail(`${picked.join(", ")}: in acp mode the editor picks the session (session/new, session/load)`, 2);
+	const { env, registry } = base;
+	const [{ runAcp }, { createAgentSession }, { findSession, listSessions }] = await Promise.all([
+		import("../modes/acp/acp-mode.js"),
+		import("../session/assemble.js"),
+		import("../session/session-store.js"),
+	]);
+	const persist = !args.noSession;
+	return await runAcp(
+		{ stdin: process.stdin, stdout },
+		{
+			version: readVersion(),
+			sessions: {
+				persist,
+				hasSaved: (cwd, id) => listSessions(cwd, env).some((s) => s.id === id),
+				list: (cwd) => listSessions(cwd, env),
+				open: async (cwd, savedId) => {
+					const permissions = await setUpPermissions(args, "acp", cwd, env);
+					if (!permissions.ok) throw new Error(permissions.message);
+					const path = savedId === undefined ? undefined : findSession(cwd, savedId, env).path;
+					return await createAgentSession({
+						cwd,
+						// A loaded session keeps the model it was using unless a flag names one.
+						model: path && !args.model && !args.provider ? undefined : base.model,
+						thinkingLevel: args.thinking,
+						tools: args.tools,
+						systemPrompt: args.systemPrompt,
+						appendSystemPrompt: args.appendSystemPrompt,
+						sessionMode: path ? { kind: "file", path } : persist ? { kind: "new" } : { kind: "none" },
+						registry,
+						settings: loadSettingsChecked({ cwd, env }).settings,
+						env,
+						apiKey: args.apiKey,
+						permissions: permissions.setup,
+						approvals: "prompt",
+					});
+				},
+			},
+		},
+	);
 }
 
 /**
@@ -238,20 +302,29 @@ async function listModels(registry: UserModels, search: string): Promise<number>
 	const needle = search.toLowerCase();
 	const seen = new Set<string>();
 	const rows: string[][] = [];
-	for (const model of [...registry.getAll(), ...(await catalogOf(registry, process.env).discoverLocal())]) {
+	const { createDemoModel } = await import("../ai/providers/demo.js");
+	const discovered = await catalogOf(registry, process.env).discoverLocal();
+	for (const model of [...registry.getAll(), ...discovered, createDemoModel()]) {
 		const spec = `${model.provider}/${model.id}`;
 		if (seen.has(spec)) continue;
 		seen.add(spec);
 		if (needle && !`${spec} ${model.name}`.toLowerCase().includes(needle)) continue;
-		rows.push([spec, model.name, formatTokens(model.contextWindow), registry.hasKey(model.provider) ? "yes" : "no"]);
+		rows.push([spec, model.name, formatTokens(model.contextWindow), usable(registry, model)]);
 	}
 	if (rows.length === 0) {
 		stderr.write(errorLine(search ? `no model matches "${search}"` : "no models known"));
 		return 1;
 	}
 	// Names come from local servers and models.json: outside text.
-	stdout.write(forOutput(stdout, formatTable([["model", "name", "context", "key"], ...rows])));
+	stdout.write(forOutput(stdout, formatTable([["model", "name", "context", "usable"], ...rows])));
 	return 0;
+}
+
+/** "yes" when the model can be used now (a key, or a server or demo that needs none); else what is missing. */
+function usable(registry: ModelRegistry, model: Model): string {
+	if (isDemoModel(model) || registry.isAvailable(model)) return "yes";
+	const env = PROVIDER_KEY_ENV[model.provider]?.[0];
+	return env ? `no (set ${env})` : "no (no key)";
 }
 
 function formatTable(rows: string[][]): string {

@@ -2,7 +2,7 @@
 // settings default, the first model with a key, a discovered local server, and — interactive only —
 // the offline demo. Non-interactive runs with nothing usable fail with one line saying how to set up.
 
-import { keyEnvVarsText } from "../ai/constants.js";
+import { DEMO_PROVIDER, keyEnvVarsText } from "../ai/constants.js";
 import type { DiscoverLocalOptions, LocalProvider } from "../ai/model-registry.js";
 import type { Model } from "../ai/types.js";
 
@@ -39,7 +39,7 @@ export const NO_MODEL_MESSAGE =
 	"or start an OpenAI-compatible server on 127.0.0.1 (Ollama, llama.cpp, LM Studio, vLLM), or pass --provider with --api-key";
 
 export async function resolveModel(catalog: ModelCatalog, request: ModelRequest): Promise<ModelChoice> {
-	if (request.model) return findExplicit(catalog, request.model, request.provider);
+	if (request.model) return findExplicit(catalog, request.model, request.provider, request.demo);
 	if (request.provider) return firstOfProvider(catalog, request.provider);
 
 	if (request.defaultModel) {
@@ -57,8 +57,15 @@ export async function resolveModel(catalog: ModelCatalog, request: ModelRequest)
 	return { ok: false, exitCode: 2, message: NO_MODEL_MESSAGE };
 }
 
-async function findExplicit(catalog: ModelCatalog, spec: string, provider: string | undefined): Promise<ModelChoice> {
+async function findExplicit(
+	catalog: ModelCatalog,
+	spec: string,
+	provider: string | undefined,
+	demo: ModelRequest["demo"],
+): Promise<ModelChoice> {
 	const full = provider && !spec.includes("/") ? `${provider}/${spec}` : spec;
+	// The offline demo, listed by --list-models, is there to be asked for in any mode.
+	if (full === `${DEMO_PROVIDER}/demo`) return { ok: true, model: await demo() };
 	// Local servers' models are known only after discovery, which costs a few connection attempts.
 	const model = catalog.find(full) ?? ((await catalog.discoverLocal()).length > 0 ? catalog.find(full) : undefined);
 	if (model) return { ok: true, model };

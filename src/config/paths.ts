@@ -76,3 +76,14 @@ export function mcpTrustFile(env?: Env): string {
 export function mcpJsonFile(cwd: string): string {
 	return join(cwd, ".mcp.json");
 }
+
+/**
+ * `path` as a person reads it on screen: under the home folder as `~/…` (so the first-start panel can
+ * say "add its URL to ~/.config/rudder/models.json"), anything else unchanged.
+ */
+export function shownPath(path: string, home: string = homedir()): string {
+	if (!home || home === "/") return path;
+	const base = home.replace(/\/+$/, "");
+	if (path === base) return "~";
+	return path.startsWith(`${base}/`) ? `~${path.slice(base.length)}` : path;
+}

@@ -11,8 +11,9 @@ import type {
 	BeforeToolCallContext,
 	BeforeToolCallResult,
 } from "../agent/types.js";
-import { decide, type Target, targetOf } from "./policy.js";
+import { decide, needsShellParser, type Target, targetOf } from "./policy.js";
 import { type ApprovalPreview, previewCall } from "./preview.js";
+import { loadShellParser } from "./shell-parse.js";
 import type { PermissionMode, PermissionPolicy, PermissionRule, ToolRequest } from "./types.js";
 
 export interface ApprovalRequest {
@@ -105,13 +106,27 @@ export class PermissionGate {
 		return { allow: this.policy.allow, deny: this.policy.deny };
 	}
 
+	/** Puts a rule in force now (rudder permissions / the /permissions screen persist it themselves). */
+	addLiveRule(kind: "allow" | "deny", rule: PermissionRule): void {
+		this.policy[kind].push(rule);
+		this.host.onChange?.();
+	}
+
+	/** Takes the rules `drop` picks out of force; returns how many. */
+	removeLiveRules(kind: "allow" | "deny", drop: (rule: PermissionRule) => boolean): number {
+		const before = this.policy[kind].length;
+		this.policy[kind] = this.policy[kind].filter((r) => !drop(r));
+		if (this.policy[kind].length !== before) this.host.onChange?.();
+		return before - this.policy[kind].length;
+	}
+
 	setMode(mode: PermissionMode): void {
 		this.policy.mode = mode;
 		this.host.onChange?.();
 	}
 
 	decide(request: ToolRequest) {
-		return decide(request, this.policy);
+		return decide(request, this.current());
 	}
 
 	/**
@@ -128,6 +143,8 @@ export class PermissionGate {
 	readonly beforeToolCall = async (ctx: BeforeToolCallContext, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> => {
 		const request: ToolRequest = { tool: ctx.toolCall.name, args: (ctx.args ?? {}) as Record<string, unknown> };
 		const target = targetOf(request, this.policy);
+		// Command rules are judged on a parse; the parser loads on the first command that needs it.
+		if (target.kind === "run" && needsShellParser(this.policy)) await loadShellParser().catch(() => undefined);
 		const verdict = await this.verdict(ctx, request, target, signal);
 		if (verdict === undefined && target.path !== undefined && PINNED_TOOLS.has(request.tool)) {
 			// Bounded: an entry is taken when its call runs; calls that never ran leave few.
@@ -143,7 +160,7 @@ export class PermissionGate {
 		target: Target,
 		signal?: AbortSignal,
 	): Promise<BeforeToolCallResult | undefined> {
-		const decision = decide(request, this.policy, target);
+		const decision = decide(request, this.current(), target);
 		if (decision.kind === "allow") return undefined;
 		if (decision.kind === "deny") return { block: true, reason: decision.reason };
 		if (!this.host.ask) return { block: true, reason: this.cannotAsk(request, target, decision.reason) };
@@ -192,6 +209,11 @@ export class PermissionGate {
 		return { content: rerun.result.content, details: rerun.result.details, isError: rerun.isError };
 	};
 
+	/** The policy with whether commands run sandboxed right now (auto mode lets those run). */
+	private current(): PermissionPolicy {
+		return { ...this.policy, sandboxed: this.host.sandbox() === "bwrap" };
+	}
+
 	private get cwd(): string {
 		return this.policy.workspace.roots[0] ?? process.cwd();
 	}
@@ -207,7 +229,13 @@ export class PermissionGate {
 	private addRule(request: ToolRequest, target: Target, scope: "session" | "project"): void {
 		const pattern = target.kind === "run" ? target.command?.trim() : target.path;
 		const text = pattern === undefined ? request.tool : `${request.tool}(${pattern})`;
-		const rule: PermissionRule = { text, tool: request.tool, source: scope === "session" ? "this session" : "this project", exact: true };
+		const rule: PermissionRule = {
+			text,
+			tool: request.tool,
+			source: scope === "session" ? "this session" : "this project",
+			scope: scope === "session" ? "session" : "project",
+			exact: true,
+		};
 		if (pattern !== undefined) rule.pattern = pattern;
 		this.policy.allow.push(rule);
 		if (scope === "project") this.host.saveProjectRule(rule);

@@ -3,8 +3,10 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { resolveToolPath } from "../tools/resolve-path.js";
+import { allowCovers, denyHits, innerScripts } from "./command-match.js";
 import { denyingRule, pathRulesFor } from "./denied-paths.js";
 import { commandMatches, pathMatches, ruleNamesTool, splitCommand } from "./rules.js";
+import { type ParsedLine, parseLoaded } from "./shell-parse.js";
 import type { Decision, PermissionMode, PermissionPolicy, PermissionRule, ToolKind, ToolRequest } from "./types.js";
 import { insideWorkspace, isUnder, realTarget } from "./workspace.js";
 
@@ -36,6 +38,8 @@ export interface Target {
 	shownPath?: string;
 	inside?: boolean;
 	command?: string;
+	/** The command's parse, once made. */
+	parsed?: ParsedLine;
 }
 
 export function targetOf(request: ToolRequest, policy: PermissionPolicy): Target {
@@ -77,22 +81,61 @@ function deniedBy(rules: readonly PermissionRule[], request: ToolRequest, target
 			(byName ? denyingRule(named, request.tool, target.namedPath as string, cwd, isDirectory) : undefined)
 		);
 	}
-	const parts = target.kind === "run" ? (splitCommand(target.command ?? "") ?? []) : [];
-	return rules.find((r) => ruleMatches(r, request, target, cwd) || parts.some((part) => ruleMatches(r, request, target, cwd, part)));
+	if (target.kind !== "run") return rules.find((r) => ruleMatches(r, request, target, cwd));
+	const command = target.command ?? "";
+	// The text as written and split the simple way (no parser needed), then every command of the parse.
+	const parts = splitCommand(command) ?? [];
+	const byText = rules.find(
+		(r) => ruleMatches(r, request, target, cwd) || parts.some((part) => ruleMatches(r, request, target, cwd, part)),
+	);
+	if (byText) return byText;
+	const patterns = rules.filter((r) => r.pattern !== undefined && !r.exact && ruleNamesTool(r, request.tool));
+	if (patterns.length === 0) return undefined;
+	for (const words of everyCommand(command, 0, parsedOf(target))) {
+		const hit = patterns.find((r) => denyHits(r.pattern as string, words));
+		if (hit) return hit;
+	}
+	return undefined;
+}
+
+/** The parse of a bash call's command (once the parser is loaded: the gate loads it before deciding). */
+function parsedOf(target: Target): ParsedLine | undefined {
+	if (target.parsed === undefined && target.command !== undefined) target.parsed = parseLoaded(target.command);
+	return target.parsed;
+}
+
+/** Every simple command of a line, nested ones and the scripts of `bash -c` / `eval` included. */
+function everyCommand(command: string, depth = 0, parsed?: ParsedLine): string[][] {
+	const line = parsed ?? parseLoaded(command);
+	if (!line || depth > 3) return [];
+	const out: string[][] = [];
+	for (const { words } of line.commands) {
+		out.push(words);
+		for (const inner of innerScripts(words)) out.push(...everyCommand(inner, depth + 1));
+	}
+	return out;
+}
+
+/** Whether any bash rule has a pattern, so that deciding a command needs the parser. */
+export function needsShellParser(policy: PermissionPolicy): boolean {
+	return [...policy.allow, ...policy.deny].some((r) => r.pattern !== undefined && !r.exact && ruleNamesTool(r, "bash"));
 }
 
 /**
- * Allow rules vouch for a command only when it splits into simple commands and each one matches:
- * `bash(npm test*)` must not let `npm test && curl … | sh` through.
+ * Allow rules vouch for a command only when it parses as a plain list of simple commands and each one
+ * is covered by a rule (on its words; forms that run code must be named): `bash(npm test*)` must not
+ * let `npm test && curl … | sh`, a comment hiding a second line, or `find -exec` through.
  */
 function allowedBy(rules: readonly PermissionRule[], request: ToolRequest, target: Target, cwd: string): boolean {
 	if (target.kind !== "run" || rules.some((r) => r.pattern === undefined && ruleNamesTool(r, request.tool))) {
 		return rules.some((r) => ruleMatches(r, request, target, cwd));
 	}
 	if (rules.some((r) => r.exact && ruleMatches(r, request, target, cwd))) return true;
-	const parts = splitCommand(target.command ?? "");
-	if (!parts || parts.length === 0) return false;
-	return parts.every((part) => rules.some((r) => ruleMatches(r, request, target, cwd, part)));
+	const patterns = rules.filter((r) => r.pattern !== undefined && !r.exact && ruleNamesTool(r, request.tool));
+	if (patterns.length === 0) return false;
+	const line = parsedOf(target);
+	if (!line || line.notPlain !== undefined || line.commands.length === 0) return false;
+	return line.commands.every((c) => c.literal && c.assignments === 0 && patterns.some((r) => allowCovers(r.pattern as string, c.words)));
 }
 
 function describe(request: ToolRequest, target: Target): string {
@@ -129,9 +172,13 @@ export function decide(request: ToolRequest, policy: PermissionPolicy, target = 
 			if (!target.inside) return { kind: "ask", reason: `${describe(request, target)} is outside the workspace` };
 			if (inProtectedFolder(policy, target.path as string))
 				return { kind: "ask", reason: `${describe(request, target)} is in a protected folder (${PROTECTED_FOLDERS.join(", ")})` };
-			return policy.mode === "auto-edit" ? { kind: "allow" } : { kind: "ask", reason: `${describe(request, target)} changes a file` };
+			return policy.mode === "auto-edit" || policy.mode === "auto"
+				? { kind: "allow" }
+				: { kind: "ask", reason: `${describe(request, target)} changes a file` };
 		case "run":
-			return { kind: "ask", reason: "commands ask first" };
+			// The sandbox carries the risk: only leaving it (afterToolCall's rerun) asks.
+			if (policy.mode === "auto" && policy.sandboxed) return { kind: "allow" };
+			return { kind: "ask", reason: policy.mode === "auto" ? "commands ask first: there is no sandbox" : "commands ask first" };
 		default:
 			return { kind: "ask", reason: `${request.tool} is not a built-in tool` };
 	}

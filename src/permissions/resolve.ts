@@ -2,7 +2,7 @@
 // project file comes with the folder (a clone) and may only narrow until the folder is trusted.
 import { parseRule } from "./rules.js";
 import type { PermissionsSection, SandboxSection } from "./settings-section.js";
-import { MODE_STRICTNESS, type PermissionMode, type PermissionPolicy, type PermissionRule } from "./types.js";
+import { MODE_STRICTNESS, type PermissionMode, type PermissionPolicy, type PermissionRule, type RuleScope } from "./types.js";
 import { createWorkspace } from "./workspace.js";
 
 export interface SettingsLayer {
@@ -27,6 +27,9 @@ export interface PermissionInputs {
 	trusted: boolean;
 }
 
+/** The mode when neither a flag nor a settings file names one; the session makes it `auto` where the sandbox works. */
+export const DEFAULT_MODE: PermissionMode = "ask";
+
 /** One entry of the project file that would widen the user's permissions. */
 export interface Widening {
 	file: string;
@@ -39,13 +42,16 @@ export interface ResolvedPermissions {
 	network: boolean;
 	/** The mode was chosen explicitly as yolo (flag or setting): Shift+Tab may come back to it. */
 	yoloChosen: boolean;
+	/** A flag or a settings file chose the mode; otherwise it is the default (`auto` where the sandbox works). */
+	modeChosen: boolean;
 	/** Project entries that widen (applied only when trusted). */
 	widenings: Widening[];
 	/** At most one line: the ignored widenings, naming the file and entries. */
 	notices: string[];
 }
 
-const rules = (texts: readonly string[] | undefined, source: string): PermissionRule[] => (texts ?? []).map((t) => parseRule(t, source));
+const rules = (texts: readonly string[] | undefined, source: string, scope: RuleScope, file?: string): PermissionRule[] =>
+	(texts ?? []).map((t) => ({ ...parseRule(t, source), scope, ...(file ? { file } : {}) }));
 
 /** What in `project` widens beyond `global` (allow rules, a looser mode, network). */
 export function projectWidenings(global: SettingsLayer, project: SettingsLayer): Widening[] {
@@ -66,12 +72,13 @@ export function resolvePermissions(inputs: PermissionInputs): ResolvedPermission
 	const projectMode = project.permissions?.mode;
 	const projectModeApplies = projectMode !== undefined && (trusted || MODE_STRICTNESS[projectMode] <= MODE_STRICTNESS[globalMode]);
 	const mode = flags.mode ?? (projectModeApplies ? projectMode : globalMode);
-	const allow = [...rules(global.permissions?.allow, global.file), ...rules(flags.allow, "--allow")];
-	if (trusted) allow.push(...rules(project.permissions?.allow, project.file));
+	const modeChosen = flags.mode !== undefined || projectModeApplies || global.permissions?.mode !== undefined;
+	const allow = [...rules(global.permissions?.allow, global.file, "global", global.file), ...rules(flags.allow, "--allow", "flag")];
+	if (trusted) allow.push(...rules(project.permissions?.allow, project.file, "project-settings", project.file));
 	const deny = [
-		...rules(global.permissions?.deny, global.file),
-		...rules(flags.deny, "--deny"),
-		...rules(project.permissions?.deny, project.file),
+		...rules(global.permissions?.deny, global.file, "global", global.file),
+		...rules(flags.deny, "--deny", "flag"),
+		...rules(project.permissions?.deny, project.file, "project-settings", project.file),
 	];
 	const projectNetwork = project.sandbox?.network;
 	const network = projectNetwork === false ? false : projectNetwork === true && trusted ? true : global.sandbox?.network === true;
@@ -85,6 +92,7 @@ export function resolvePermissions(inputs: PermissionInputs): ResolvedPermission
 		policy: { mode, allow, deny, workspace: createWorkspace(inputs.cwd, flags.addDirs) },
 		network,
 		yoloChosen: mode === "yolo",
+		modeChosen,
 		widenings,
 		notices,
 	};

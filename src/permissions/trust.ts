@@ -62,12 +62,23 @@ export function projectRules(dataFolder: string, realFolder: string): Permission
 	const entry = readProjects(file).folders[realFolder];
 	return (entry?.allow ?? [])
 		.filter((r) => typeof r?.tool === "string" && typeof r.text === "string")
-		.map((r) => ({ ...r, source: `your approvals for this project (${file})` }));
+		.map((r) => ({ ...r, source: `your approvals for this project (${file})`, scope: "project" as const, file }));
 }
 
 export function addProjectRule(dataFolder: string, realFolder: string, rule: PermissionRule): void {
 	update(dataFolder, realFolder, (entry) => {
-		const { source: _source, ...stored } = rule;
+		const { source: _source, scope: _scope, file: _file, ...stored } = rule;
 		entry.allow = [...(entry.allow ?? []).filter((r) => r.text !== rule.text), stored];
 	});
+}
+
+/** Removes an "always allow in this project" rule by its text; false when there was none. */
+export function removeProjectRule(dataFolder: string, realFolder: string, text: string): boolean {
+	let removed = false;
+	update(dataFolder, realFolder, (entry) => {
+		const kept = (entry.allow ?? []).filter((r) => r.text !== text);
+		removed = kept.length !== (entry.allow ?? []).length;
+		entry.allow = kept;
+	});
+	return removed;
 }

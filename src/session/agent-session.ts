@@ -12,6 +12,7 @@ import type { CustomCommand } from "../extensions/custom-commands.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
 import type { ApprovalResponse } from "../permissions/gate.js";
+import type { RuleAdmin } from "../permissions/rule-admin.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, isContextOverflowError, shouldCompact } from "./compaction.js";
@@ -94,6 +95,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	private permissionsChanged(mode: PermissionMode): void {
 		this.agent.state.systemPrompt = this.p.systemPrompt();
 		this.p.events.emit({ type: "permissions_changed", mode });
+	}
+
+	/** List, add and remove rules, in force and in their files (the /permissions screen). */
+	permissionRules(): RuleAdmin {
+		return this.p.permissions.rules;
 	}
 
 	permissionDetails() {

@@ -243,6 +243,7 @@ function sessionPermissions(
 	if (options.permissionMode) {
 		setup.resolved.policy = { ...setup.resolved.policy, mode: options.permissionMode };
 		setup.resolved.yoloChosen = options.permissionMode === "yolo";
+		setup.resolved.modeChosen = true;
 	}
 	const channel = options.approvals ?? "print";
 	return new SessionPermissions({ ...parts, setup, channel, sandboxFactory: options.sandboxFactory });
@@ -259,6 +260,7 @@ function sessionTools(
 		// See src/safety/child-env.ts: the model's commands never see the user's keys.
 		bash: { wrapSpawn: permissions.wrapSpawn, env: childEnv(c.env, c.settings.shell.passEnv) },
 		deniedPaths: permissions.deniedPaths,
+		linkedReads: permissions.linkedReads,
 		checkedPath: (id) => permissions.gate.takeCheckedPath(id),
 	};
 	if (!names) return createCodingTools(c.cwd, options).map(withRedactedResults);

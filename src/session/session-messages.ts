@@ -54,11 +54,28 @@ const asUser = (text: string, timestamp: number): Message => ({
 });
 
 /**
+ * The user messages whose request failed with nothing said (an HTTP error): the prompts (and steering
+ * messages) right before such a reply. The screen shows them marked failed, and the next request must
+ * not carry them in front of the next prompt: a prompt the server always rejects would poison every
+ * later one. An aborted reply (Esc) keeps its prompt: the user stopped it, the model may still see it.
+ */
+function failedPrompts(messages: AgentMessage[]): ReadonlySet<AgentMessage> {
+	const failed = new Set<AgentMessage>();
+	for (let i = 0; i < messages.length; i++) {
+		const m = messages[i];
+		if (m.role !== "assistant" || m.stopReason !== "error" || !isEmptyFailedAssistant(m)) continue;
+		for (let j = i - 1; j >= 0 && messages[j].role === "user"; j--) failed.add(messages[j]);
+	}
+	return failed;
+}
+
+/**
  * What the model is sent: user, assistant and toolResult pass through; session messages become user
  * messages; failed assistant messages with no content are dropped (providers reject empty turns, and
- * they carry nothing the model needs). User messages that then follow each other (a prompt whose reply
- * failed, then the next prompt; a `!cmd` output before a prompt) are joined into one, since Google and
- * Anthropic ask for turns that alternate.
+ * they carry nothing the model needs), and so are the prompts that led to a failed one (`failedPrompts`).
+ * User messages that then follow each other (a prompt whose reply was aborted, then the next prompt; a
+ * `!cmd` output before a prompt) are joined into one, since Google and Anthropic ask for turns that
+ * alternate.
  */
 export function convertToLlm(messages: AgentMessage[]): Message[] {
 	const out: Message[] = [];
@@ -67,9 +84,12 @@ export function convertToLlm(messages: AgentMessage[]): Message[] {
 		if (m.role === "user" && last?.role === "user") out[out.length - 1] = joinUserMessages(last, m);
 		else out.push(m);
 	};
+	const failed = failedPrompts(messages);
 	for (const m of messages) {
 		switch (m.role) {
 			case "user":
+				if (!failed.has(m)) push(m);
+				break;
 			case "toolResult":
 				push(m);
 				break;

@@ -2,17 +2,20 @@
 // the gate on every tool call, and starts bash in the sandbox. A call that needs the user's answer goes
 // to the channel given at construction (`ask`, see approval-prompts.ts); without one it is denied.
 import type { AgentToolResult } from "../agent/types.js";
-import { configFile, dataDir } from "../config/paths.js";
+import { cacheDir, configFile, dataDir } from "../config/paths.js";
 import { denyingRule, pathRulesFor } from "../permissions/denied-paths.js";
 import { type ApprovalRequest, type ApprovalResponse, PermissionGate } from "../permissions/gate.js";
 import { type PermissionFlags, type ResolvedPermissions, resolvePermissions } from "../permissions/resolve.js";
+import { RuleAdmin } from "../permissions/rule-admin.js";
 import { hiddenPathsFor, readDenyRules } from "../permissions/sandbox-hidden.js";
+import { bwrapWorks } from "../permissions/sandbox-probe.js";
 import { addProjectRule, folderTrust, projectRules, rememberTrust } from "../permissions/trust.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { realTarget } from "../permissions/workspace.js";
 import { createBashTool } from "../tools/bash.js";
 import type { PathDenial } from "../tools/denied-paths.js";
-import { type CommandSandbox, looksLikeSandboxDenial, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
+import type { LinkCheck } from "../tools/linked-outside.js";
+import { type CommandSandbox, findOnPath, looksLikeSandboxDenial, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
 import { globalSettingsPath, mergeSettings, projectSettingsPath, readSettingsChecked } from "./settings.js";
 import { type HeldSetting, holdProjectSettings } from "./settings-trust.js";
 
@@ -81,12 +84,14 @@ export interface SessionPermissionsOptions {
 }
 
 /** Modes Shift+Tab cycles through; yolo only when it was chosen explicitly. */
-function cycleOf(yoloChosen: boolean): PermissionMode[] {
-	return yoloChosen ? ["ask", "auto-edit", "plan", "yolo"] : ["ask", "auto-edit", "plan"];
+export function cycleOf(yoloChosen: boolean): PermissionMode[] {
+	return yoloChosen ? ["ask", "auto-edit", "auto", "plan", "yolo"] : ["ask", "auto-edit", "auto", "plan"];
 }
 
 export class SessionPermissions {
 	readonly gate: PermissionGate;
+	/** List, add and remove rules, in force and in their files (the /permissions screen). */
+	readonly rules: RuleAdmin;
 	readonly notices: string[];
 	private readonly options: SessionPermissionsOptions;
 	private readonly spec: SandboxSpec;
@@ -108,15 +113,29 @@ export class SessionPermissions {
 			hide: readDenied.length > 0 ? () => hiddenPathsFor(readDenied, cwd).paths : undefined,
 		};
 		this.notices = [...resolved.notices];
-		this.gate = new PermissionGate(resolved.policy, {
-			ask: options.channel === "prompt" ? options.ask : undefined,
-			saveProjectRule: (rule) => addProjectRule(options.setup.dataFolder, options.setup.realCwd, rule),
-			sandbox: () => this.sandboxName(),
-			network: resolved.network,
-			runUnsandboxed: (id, args, signal, how) => this.runAgain(id, args, signal, how),
-			modeName: `${options.channel} mode`,
-			looksLikeSandboxDenial,
-		});
+		// No flag or settings file chose a mode: sandbox-first where the sandbox works, else ask.
+		const mode = resolved.modeChosen || !this.sandboxWorks() ? resolved.policy.mode : "auto";
+		this.gate = new PermissionGate(
+			{ ...resolved.policy, mode },
+			{
+				ask: options.channel === "prompt" ? options.ask : undefined,
+				saveProjectRule: (rule) => addProjectRule(options.setup.dataFolder, options.setup.realCwd, rule),
+				sandbox: () => this.sandboxName(),
+				network: resolved.network,
+				runUnsandboxed: (id, args, signal, how) => this.runAgain(id, args, signal, how),
+				modeName: `${options.channel} mode`,
+				looksLikeSandboxDenial,
+			},
+		);
+		this.rules = new RuleAdmin(
+			{
+				globalFile: globalSettingsPath(options.env),
+				projectFile: projectSettingsPath(options.cwd),
+				dataFolder: options.setup.dataFolder,
+				realCwd: options.setup.realCwd,
+			},
+			this.gate,
+		);
 		if (this.sandboxAvailable() === undefined && resolved.policy.mode !== "yolo") {
 			this.notices.push(
 				"No sandbox: bwrap (bubblewrap) is not installed, so approved commands run unconfined (apt-get install bubblewrap)",
@@ -142,6 +161,17 @@ export class SessionPermissions {
 	sandboxState(): "bwrap" | "none" | "off" {
 		if (this.gate.mode === "yolo") return "off";
 		return this.sandboxAvailable() ? "bwrap" : "none";
+	}
+
+	/**
+	 * Whether commands can run sandboxed here: a sandbox exists and, for the platform's bwrap, its probe
+	 * (sandbox-probe.ts, cached per machine) passed. A factory given by the caller is taken at its word.
+	 */
+	private sandboxWorks(): boolean {
+		if (!this.sandboxAvailable()) return false;
+		if (this.options.sandboxFactory || process.platform !== "linux") return true;
+		const bwrap = findOnPath("bwrap", this.options.env.PATH);
+		return bwrap !== undefined && bwrapWorks(bwrap, cacheDir(this.options.env));
 	}
 
 	private sandboxAvailable(): CommandSandbox | undefined {
@@ -171,6 +201,15 @@ export class SessionPermissions {
 		const cwd = this.gate.workspace[0] ?? this.options.cwd;
 		return (realPath, isDirectory) => denyingRule(rules, tool, realPath, cwd, isDirectory, false)?.text;
 	};
+
+	/**
+	 * Links grep, find and ls meet: followed only where a read of the target would not ask
+	 * (linked-outside.ts); a target a deny rule names is left to `deniedPaths`, which hides and counts it.
+	 */
+	readonly linkedReads =
+		(tool: string): LinkCheck =>
+		(realTarget) =>
+			this.gate.decide({ tool, args: { path: realTarget } }).kind !== "ask";
 
 	/** The bash tool's launch hook: sandboxed unless yolo or no sandbox is available. */
 	readonly wrapSpawn = (file: string, args: string[], cwd: string): { file: string; args: string[] } => {
@@ -214,6 +253,7 @@ export class SessionPermissions {
 	promptSection(): string {
 		const mode = this.gate.mode;
 		const lines: Record<PermissionMode, string> = {
+			auto: "Permission mode: auto. Reads and edits inside the workspace run at once; bash commands run in the sandbox without asking. Running a command again outside the sandbox or with network, and anything outside the workspace, wait for the user's approval.",
 			ask: "Permission mode: ask. Reading inside the workspace runs at once; every edit, write and bash command waits for the user's approval, and the user may deny it with a reason.",
 			"auto-edit":
 				"Permission mode: auto-edit. Reads and edits inside the workspace run at once; bash commands and anything outside the workspace wait for the user's approval.",
@@ -224,7 +264,11 @@ export class SessionPermissions {
 			this.sandboxName() === "bwrap"
 				? ` Commands run in a sandbox: only the workspace (${this.gate.workspace.join(", ")}) and /tmp are writable, .git and .rudder are read-only${this.spec.network ? "" : ", and there is no network"}.`
 				: "";
-		return `${lines[mode]}${box}`;
+		const line =
+			mode === "auto" && this.sandboxName() !== "bwrap"
+				? "Permission mode: auto, but there is no sandbox: reads and edits inside the workspace run at once; bash commands and anything outside the workspace wait for the user's approval."
+				: lines[mode];
+		return `${line}${box}`;
 	}
 
 	dispose(): void {

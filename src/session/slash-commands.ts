@@ -5,6 +5,7 @@
 import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
+import type { RuleAdmin, RuleKind } from "../permissions/rule-admin.js";
 import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../permissions/types.js";
 import { describeOpenSession, type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
 import type { SessionInfo } from "./session-store.js";
@@ -34,6 +35,7 @@ export interface SlashCommandHost extends RewindCommandHost {
 	setPermissionMode(mode: PermissionMode): void;
 	/** The rules in force and the workspace folders, for `/permissions`. */
 	permissionDetails(): { allow: readonly PermissionRule[]; deny: readonly PermissionRule[]; workspace: readonly string[] };
+	permissionRules(): RuleAdmin;
 }
 
 /** How the command was called: `ui` when the caller can act on a `CommandUiRequest` (the TUI). */
@@ -113,9 +115,23 @@ export const slashCommands: readonly SlashCommand[] = [
 	},
 	{
 		name: "permissions",
-		description: "Show the permission mode, rules and workspace, or switch mode",
-		args: "[ask|auto-edit|plan|yolo]",
+		description: "Show the permission mode, rules and workspace, switch mode, or add / remove a rule",
+		args: "[<mode>|allow|deny|remove <rule>]",
 		run: (s, args) => {
+			const change = /^(allow|deny|remove)\s+(.+)$/s.exec(args);
+			if (change) {
+				const [, verb, text] = change;
+				try {
+					if (verb === "remove") {
+						const removed = s.permissionRules().remove(text);
+						return s.notify("info", removed.map((e) => `Removed ${e.kind} ${e.text} (${e.scope})`).join("\n"));
+					}
+					const added = s.permissionRules().add(verb as RuleKind, text);
+					return s.notify("info", `Added ${added.kind} ${added.text} (${added.scope}${added.file ? `, ${added.file}` : ""})`);
+				} catch (error) {
+					return s.notify("error", (error as Error).message);
+				}
+			}
 			if (args) {
 				if (!(PERMISSION_MODES as readonly string[]).includes(args)) {
 					return s.notify("error", `Unknown permission mode "${args}" (one of ${PERMISSION_MODES.join(", ")})`);
@@ -125,12 +141,14 @@ export const slashCommands: readonly SlashCommand[] = [
 			}
 			const st = s.getState();
 			const { allow, deny, workspace } = s.permissionDetails();
-			const rules = (list: readonly PermissionRule[]) => (list.length ? list.map((r) => `  ${r.text}  (${r.source})`) : ["  (none)"]);
+			const rules = (list: readonly PermissionRule[]) =>
+				list.length ? list.map((r) => `  ${r.text}  (${r.scope ?? "session"}: ${r.source})`) : ["  (none)"];
 			const sandbox = { bwrap: "bwrap (workspace and /tmp writable, .git read-only)", none: "none available", off: "off (yolo)" };
 			s.notify(
 				"info",
 				[
 					`Permission mode: ${st.permissionMode ?? "ask"} (Shift+Tab or /permissions <mode> to change; one of ${PERMISSION_MODES.join(", ")})`,
+					"Rules: /permissions allow <rule>, /permissions deny <rule>, /permissions remove <rule>; rudder permissions in a shell",
 					`Sandbox for bash: ${sandbox[st.sandbox ?? "none"]}`,
 					`Workspace: ${workspace.join(", ")}`,
 					"Allow:",

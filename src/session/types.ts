@@ -233,7 +233,7 @@ export interface AgentSessionApi {
 	/** Flushes the session file and releases resources. */
 	dispose(): Promise<void>;
 	setPermissionMode(mode: PermissionMode): void;
-	/** Shift+Tab: the next mode (ask → auto-edit → plan, and yolo when it was chosen); returns it. */
+	/** Shift+Tab: the next mode (ask → auto-edit → auto → plan, and yolo when it was chosen); returns it. */
 	cyclePermissionMode(): PermissionMode;
 	/** Answers the waiting approval; false when `id` is not the one waiting. */
 	respondToApproval(id: string, response: ApprovalResponse): boolean;

@@ -8,6 +8,7 @@ import type { Provider } from "../ai/types.js";
 import { CONFIG_FILES, configDir as defaultConfigDir } from "../config/paths.js";
 import { type ConfigProblem, formatConfigProblem } from "../config/problems.js";
 import { readKeys, storeKey } from "./auth-file.js";
+import { baseUrlEnvProblems } from "./base-url-env-problems.js";
 import { readModelsFile } from "./models-file.js";
 
 type Env = Record<string, string | undefined>;
@@ -36,12 +37,15 @@ export class UserModels extends ModelRegistry {
 	problems: ConfigProblem[] = [];
 	/** The keys of auth.json, refilled by `load()`; the registry's `keyFor` reads it, so it sees the latest. */
 	private readonly credentials: Map<string, string>;
+	/** The environment OPENAI_BASE_URL / OPENAI_API are checked in. */
+	private readonly userEnv: Env;
 
 	constructor(options: UserModelsOptions = {}) {
 		const env = options.env ?? process.env;
 		const credentials = new Map<string, string>();
 		super({ env, keyFor: (provider) => credentials.get(provider) });
 		this.credentials = credentials;
+		this.userEnv = env;
 		this.configDir = options.configDir ?? defaultConfigDir(env);
 		try {
 			this.load();
@@ -67,7 +71,7 @@ export class UserModels extends ModelRegistry {
 		this.credentials.clear();
 		for (const [provider, key] of Object.entries(auth.keys)) this.credentials.set(provider, key);
 		const models = readModelsFile(this.modelsFile);
-		this.problems = [...models.problems, ...auth.problems];
+		this.problems = [...models.problems, ...auth.problems, ...baseUrlEnvProblems(this.userEnv)];
 		this.loadError = this.problems[0] ? new Error(formatConfigProblem(this.problems[0])) : undefined;
 		this.configure({ providers: models.providers, keyFor: (provider) => this.credentials.get(provider) });
 		if (this.loadError) throw this.loadError;

@@ -6,6 +6,7 @@ import { throwIfAborted } from "./abort.js";
 import { deniedPathError, type HiddenCount, hiddenNote, type PathDenial } from "./denied-paths.js";
 import { describeFsError } from "./fs-errors.js";
 import { compileGlob } from "./glob.js";
+import { type LinkCheck, linkedNote } from "./linked-outside.js";
 import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
 import { resolveToolPath } from "./resolve-path.js";
 import { walkFiles } from "./walk-files.js";
@@ -31,6 +32,8 @@ export interface FindToolOptions {
 	defaultLimit?: number;
 	/** Files and folders permission deny rules hide from find: not listed. */
 	denied?: PathDenial;
+	/** Whether a linked file's target may be read without asking; others are not listed (see linked-outside.ts). */
+	links?: LinkCheck;
 }
 
 export function createFindTool(cwd: string, options: FindToolOptions = {}): AgentTool<typeof findSchema, FindToolDetails> {
@@ -55,7 +58,8 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 			const matches = compileGlob(params.pattern);
 			const found: string[] = [];
 			let limitReached = false;
-			for await (const entry of walkFiles(root, { signal, includeDirectories: true, denied, hidden })) {
+			const linked: HiddenCount = { count: 0 };
+			for await (const entry of walkFiles(root, { signal, includeDirectories: true, denied, hidden, links: options.links, linked })) {
 				if (!matches(entry.relativePath)) continue;
 				if (found.length >= limit) {
 					limitReached = true;
@@ -63,15 +67,15 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 				}
 				found.push(entry.isDirectory ? `${entry.relativePath}/` : entry.relativePath);
 			}
-			const hiddenText = hiddenNote(hidden, "path");
+			const skipped = [hiddenNote(hidden, "path"), linkedNote(linked.count)].filter((n): n is string => n !== undefined);
 			if (found.length === 0) {
-				const text = withNotes("No files found matching pattern", hiddenText ? [hiddenText] : []);
+				const text = withNotes("No files found matching pattern", skipped);
 				return { content: [{ type: "text", text }], details: { count: 0 } };
 			}
 			found.sort();
 			const listing = capListing(found);
 			const details: FindToolDetails = { count: found.length };
-			const notes: string[] = hiddenText ? [hiddenText] : [];
+			const notes: string[] = [...skipped];
 			if (limitReached) {
 				details.resultLimitReached = limit;
 				notes.push(limitNote(limit, "results"));

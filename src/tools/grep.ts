@@ -9,6 +9,7 @@ import { deniedPathError, type HiddenCount, hiddenNote, type PathDenial } from "
 import { looksBinary } from "./file-kind.js";
 import { describeFsError } from "./fs-errors.js";
 import { compileGlob } from "./glob.js";
+import { type LinkCheck, linkedNote } from "./linked-outside.js";
 import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
 import { notRegularFileError } from "./regular-file.js";
 import { resolveToolPath } from "./resolve-path.js";
@@ -45,6 +46,8 @@ export interface GrepToolOptions {
 	defaultLimit?: number;
 	/** Files and folders permission deny rules hide from grep: not searched. */
 	denied?: PathDenial;
+	/** Whether a linked file's target may be read without asking; others are skipped (see linked-outside.ts). */
+	links?: LinkCheck;
 }
 
 export function createGrepTool(cwd: string, options: GrepToolOptions = {}): AgentTool<typeof grepSchema, GrepToolDetails> {
@@ -72,7 +75,10 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 			const matchesGlob = params.glob ? compileGlob(params.glob) : () => true;
 			const context = params.context ?? 0;
 
-			const files = isDirectory ? walkFiles(searchPath, { signal, denied, hidden }) : singleFile(searchPath, basename(searchPath));
+			const linked: HiddenCount = { count: 0 };
+			const files = isDirectory
+				? walkFiles(searchPath, { signal, denied, hidden, links: options.links, linked })
+				: singleFile(searchPath, basename(searchPath));
 			const out: string[] = [];
 			let matchCount = 0;
 			let linesTruncated = false;
@@ -91,16 +97,16 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 				matchCount += found.matchCount;
 			}
 
-			const hiddenText = hiddenNote(hidden, "path");
+			const skipped = [hiddenNote(hidden, "path"), linkedNote(linked.count)].filter((n): n is string => n !== undefined);
 			if (matchCount === 0) {
 				return {
-					content: [{ type: "text", text: withNotes("No matches found", hiddenText ? [hiddenText] : []) }],
+					content: [{ type: "text", text: withNotes("No matches found", skipped) }],
 					details: { matchCount },
 				};
 			}
 			const listing = capListing(out);
 			const details: GrepToolDetails = { matchCount };
-			const notes: string[] = hiddenText ? [hiddenText] : [];
+			const notes: string[] = [...skipped];
 			if (matchCount >= limit) {
 				details.matchLimitReached = limit;
 				notes.push(limitNote(limit, "matches"));

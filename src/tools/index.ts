@@ -7,6 +7,7 @@ import type { BeforeMutate } from "./file-mutation-queue.js";
 import { FileReadState } from "./file-read-state.js";
 import { createFindTool, type FindToolOptions } from "./find.js";
 import { createGrepTool, type GrepToolOptions } from "./grep.js";
+import type { LinkCheck } from "./linked-outside.js";
 import { createLsTool, type LsToolOptions } from "./ls.js";
 import { createReadTool, type ReadToolOptions } from "./read.js";
 import { createWriteTool } from "./write.js";
@@ -39,6 +40,8 @@ export interface ToolsOptions {
 	checkedPath?: (toolCallId: string) => string | undefined;
 	/** What permission deny rules hide from each walking tool (grep, find, ls); undefined: nothing. */
 	deniedPaths?: (tool: ToolName) => PathDenial | undefined;
+	/** Whether each walking tool may follow a link to a target (a read there would not ask); undefined: every link. */
+	linkedReads?: (tool: ToolName) => LinkCheck | undefined;
 }
 
 /**
@@ -52,9 +55,9 @@ export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<
 		bash: createBashTool(cwd, options.bash),
 		edit: createEditTool(cwd, { readState, beforeMutate: options.beforeMutate, checkedPath: options.checkedPath }),
 		write: createWriteTool(cwd, { readState, beforeMutate: options.beforeMutate, checkedPath: options.checkedPath }),
-		grep: createGrepTool(cwd, { denied: options.deniedPaths?.("grep"), ...options.grep }),
-		find: createFindTool(cwd, { denied: options.deniedPaths?.("find"), ...options.find }),
-		ls: createLsTool(cwd, { denied: options.deniedPaths?.("ls"), ...options.ls }),
+		grep: createGrepTool(cwd, { denied: options.deniedPaths?.("grep"), links: options.linkedReads?.("grep"), ...options.grep }),
+		find: createFindTool(cwd, { denied: options.deniedPaths?.("find"), links: options.linkedReads?.("find"), ...options.find }),
+		ls: createLsTool(cwd, { denied: options.deniedPaths?.("ls"), links: options.linkedReads?.("ls"), ...options.ls }),
 	};
 }
 

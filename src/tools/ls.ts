@@ -7,6 +7,7 @@ import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
 import { deniedPathError, entryDenial, hiddenNote, type PathDenial } from "./denied-paths.js";
 import { describeFsError } from "./fs-errors.js";
+import { type LinkCheck, linkAllowed, linkedNote } from "./linked-outside.js";
 import { withNotes } from "./listing-output.js";
 import { resolveToolPath } from "./resolve-path.js";
 
@@ -28,24 +29,33 @@ export interface LsToolOptions {
 	defaultLimit?: number;
 	/** Entries permission deny rules hide from ls: not listed (and counted in a note). */
 	denied?: PathDenial;
+	/** Whether a link's target may be read without asking; others are not listed (see linked-outside.ts). */
+	links?: LinkCheck;
 }
 
-/** The entries a deny rule leaves visible, and how many it hid. */
+/** The entries neither a deny rule nor a link out of reach leaves out, and how many each left out. */
 async function visibleEntries(
 	folder: string,
 	entries: Dirent[],
 	denied: PathDenial | undefined,
-): Promise<{ shown: Dirent[]; hidden: number }> {
-	if (!denied) return { shown: entries, hidden: 0 };
+	links: LinkCheck | undefined,
+): Promise<{ shown: Dirent[]; hidden: number; linked: number }> {
+	let linked = 0;
+	const reachable: Dirent[] = [];
+	for (const entry of entries) {
+		if (links && entry.isSymbolicLink() && !(await linkAllowed(links, join(folder, entry.name)))) linked++;
+		else reachable.push(entry);
+	}
+	if (!denied) return { shown: reachable, hidden: 0, linked };
 	const real = await realpath(folder);
 	const shown: Dirent[] = [];
-	for (const entry of entries) {
+	for (const entry of reachable) {
 		const link = entry.isSymbolicLink();
 		const isDirectory =
 			entry.isDirectory() || (link && ((await stat(join(folder, entry.name)).catch(() => undefined))?.isDirectory() ?? false));
 		if (!(await entryDenial(denied, real, entry.name, isDirectory, link, join(folder, entry.name)))) shown.push(entry);
 	}
-	return { shown, hidden: entries.length - shown.length };
+	return { shown, hidden: reachable.length - shown.length, linked };
 }
 
 export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentTool<typeof lsSchema, LsToolDetails> {
@@ -68,7 +78,7 @@ export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentToo
 			}
 			const rule = options.denied?.(await realpath(folder), true);
 			if (rule) throw deniedPathError("list", displayPath, rule);
-			const { shown: entries, hidden } = await visibleEntries(folder, listed, options.denied);
+			const { shown: entries, hidden, linked } = await visibleEntries(folder, listed, options.denied, options.links);
 			throwIfAborted(signal);
 			const limit = params.limit ?? defaultLimit;
 			const names = entries.map((e) => e.name).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || (a < b ? -1 : 1));
@@ -81,12 +91,12 @@ export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentToo
 				if (entry.isSymbolicLink()) isDirectory = (await stat(join(folder, name)).catch(() => undefined))?.isDirectory() ?? false;
 				lines.push(isDirectory ? `${name}/` : name);
 			}
-			const hiddenText = hiddenNote({ count: hidden }, "entry");
+			const skipped = [hiddenNote({ count: hidden }, "entry"), linkedNote(linked)].filter((n): n is string => n !== undefined);
 			if (lines.length === 0) {
-				return { content: [{ type: "text", text: withNotes("(empty directory)", hiddenText ? [hiddenText] : []) }], details: { count: 0 } };
+				return { content: [{ type: "text", text: withNotes("(empty directory)", skipped) }], details: { count: 0 } };
 			}
 			const details: LsToolDetails = { count: names.length };
-			const notes: string[] = hiddenText ? [hiddenText] : [];
+			const notes: string[] = [...skipped];
 			if (names.length > limit) {
 				details.entryLimitReached = limit;
 				notes.push(`Showing ${limit} of ${names.length} entries. Use limit=${names.length} to see all`);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { throwIfAborted } from "./abort.js";
 import { entryDenial, type HiddenCount, type PathDenial } from "./denied-paths.js";
 import { ALWAYS_SKIPPED, IgnoreRules } from "./ignore-rules.js";
+import { type LinkCheck, linkAllowed } from "./linked-outside.js";
 
 export interface WalkEntry {
 	absolutePath: string;
@@ -21,6 +22,9 @@ export interface WalkOptions {
 	/** Entries (and whole folders) a deny rule hides are skipped and counted in `hidden`. */
 	denied?: PathDenial;
 	hidden?: HiddenCount;
+	/** Links whose target a read could not reach without asking are skipped and counted in `linked`. */
+	links?: LinkCheck;
+	linked?: HiddenCount;
 }
 
 export async function* walkFiles(root: string, options: WalkOptions = {}): AsyncGenerator<WalkEntry> {
@@ -57,6 +61,10 @@ async function* walkFolder(
 			const target = await stat(absolutePath).catch(() => undefined);
 			isFile = target?.isFile() ?? false;
 			isDirectory = false;
+			if (isFile && options.links && !(await linkAllowed(options.links, absolutePath))) {
+				if (options.linked) options.linked.count++;
+				continue;
+			}
 		}
 		if (isDirectory && ALWAYS_SKIPPED.has(entry.name)) continue;
 		if (!isDirectory && !isFile) continue;

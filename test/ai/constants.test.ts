@@ -13,7 +13,7 @@ describe("shared constants", () => {
 				expect(registry.getApiKey(provider)).toBe(`key-of-${name}`);
 			}
 		}
-		expect(keyEnvVarsText()).toMatch(/^ANTHROPIC_API_KEY, .* or GROQ_API_KEY$/);
+		expect(keyEnvVarsText()).toMatch(/^ANTHROPIC_API_KEY, .* or DEEPSEEK_API_KEY$/);
 	});
 
 	it("the command line and the settings accept exactly the thinking levels", () => {

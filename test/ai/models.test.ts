@@ -4,7 +4,7 @@ import { BUILTIN_MODELS, getModel, getModels, getProviders } from "../../src/ai/
 
 describe("getProviders / getModels / getModel", () => {
 	it("lists every built-in provider once, in list order", () => {
-		expect(getProviders()).toEqual(["anthropic", "openai", "google", "openrouter", "groq"]);
+		expect(getProviders()).toEqual(["anthropic", "openai", "google", "openrouter", "groq", "deepseek"]);
 	});
 
 	it("gives one provider's models, all models without a provider, and [] for an unknown one", () => {

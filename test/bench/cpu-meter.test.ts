@@ -6,11 +6,12 @@ import { cpuMeter } from "../../bench/lib/cpu-meter.mjs";
 // @ts-expect-error the bench is plain JavaScript run by node without a build
 import { descendants, treeCpuSeconds } from "../../bench/lib/terminal.mjs";
 
-// A parent that waits a moment (the meter is set on it meanwhile), then runs a child that burns ~300 ms
-// of CPU and exits: the child was forked after the meter started and is gone when it is read.
+// A parent that waits a moment (the meter is set on it meanwhile), then runs a child that burns 300 ms
+// of CPU and exits: the child was forked after the meter started and is gone when it is read. The child
+// counts its own CPU time, not the clock's: on a loaded machine 300 ms of wall time is less CPU.
 const PARENT = `
 setTimeout(() => {
-	const c = require("node:child_process").spawn(process.execPath, ["-e", "const t = Date.now(); while (Date.now() - t < 300);"], { stdio: "inherit" });
+	const c = require("node:child_process").spawn(process.execPath, ["-e", "while (process.cpuUsage().user < 300000);"], { stdio: "inherit" });
 	c.on("exit", () => process.stdout.write("done\\n"));
 }, 300);
 setInterval(() => {}, 1000);`;

@@ -391,13 +391,15 @@ describe("bin/rudder.js with the built bundle", () => {
 		expect([stageNow(), statSync(join(folder, name)).mtimeMs]).toEqual(["reply", written]);
 	}, 20_000);
 
-	it("the built bundle keeps MCP and highlight.js in scripts of their own, reached through require", () => {
+	it("the built bundle keeps MCP, the ACP SDK and highlight.js in scripts of their own, reached through require", () => {
 		const bundleDir = join(import.meta.dirname, "..", "..", "dist", "bundle");
 		const manifest = JSON.parse(readFileSync(join(bundleDir, "bundle.json"), "utf8")) as { file: string; vendors: Vendor[] };
 		const byFile = Object.fromEntries(manifest.vendors.map((v) => [v.file, v.modules]));
 		expect(byFile["vendor-mcp.cjs"]).toEqual(
 			expect.arrayContaining(["@modelcontextprotocol/sdk/client/index.js", "@modelcontextprotocol/sdk/client/stdio.js"]),
 		);
+		// Only acp mode needs the ACP SDK and its schemas: no other mode parses them.
+		expect(byFile["vendor-acp.cjs"]).toEqual(["@agentclientprotocol/sdk"]);
 		expect(byFile["vendor-highlight.cjs"]).toEqual(
 			expect.arrayContaining(["highlight.js/lib/core", "highlight.js/lib/languages/typescript"]),
 		);

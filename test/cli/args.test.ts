@@ -96,6 +96,13 @@ describe("parseCliArgs", () => {
 		expect(run().listModels).toBeUndefined();
 	});
 
+	it("--mode acp, and the subcommand `rudder acp` as its spelling (flags after it still read)", () => {
+		expect(run("--mode", "acp")).toMatchObject({ mode: "acp", message: "" });
+		expect(run("acp", "--no-session", "--model", "mock/m")).toMatchObject({ mode: "acp", noSession: true, model: "mock/m", message: "" });
+		// Only as the first word: elsewhere "acp" is part of the prompt.
+		expect(run("explain", "acp")).toMatchObject({ mode: undefined, message: "explain acp" });
+	});
+
 	it("help and version end with code 0 and text for stdout", () => {
 		expect(parse("-v")).toEqual({ kind: "exit", code: 0, stdout: "9.8.7\n", stderr: "" });
 		const help = parse("--help");

@@ -249,17 +249,29 @@ describe("rudder (built CLI)", () => {
 		const { home } = await setUp();
 		const all = await runCli(["--list-models"], home);
 		expect(all.code).toBe(0);
-		expect(all.stdout).toMatch(/^model\s+name\s+context\s+key$/m);
+		expect(all.stdout).toMatch(/^model\s+name\s+context\s+usable$/m);
 		expect(all.stdout).toMatch(/^mock\/mock-1\s/m);
-		expect(all.stdout).toMatch(/^anthropic\//m);
+		expect(all.stdout).toMatch(/^anthropic\/claude-sonnet-4-5\s.*\sno \(set ANTHROPIC_API_KEY\)$/m);
+		// The offline demo is listed, and usable: it needs nothing.
+		expect(all.stdout).toMatch(/^demo\/demo\s+Demo \(offline, scripted\)\s+128k\s+yes$/m);
 		const filtered = await runCli(["--list-models", "mock"], home);
+		// models.json's provider has no apiKey: a keyless server, usable as is.
 		expect(filtered.stdout.trimEnd().split("\n")).toEqual([
 			expect.stringMatching(/^model/),
-			expect.stringMatching(/^mock\/mock-1\s.*\sno$/),
+			expect.stringMatching(/^mock\/mock-1\s.*\syes$/),
 		]);
 		const none = await runCli(["--list-models", "no-such-model-anywhere"], home);
 		expect(none.code).toBe(1);
 		expect(none.stderr).toBe('rudder: no model matches "no-such-model-anywhere"\n');
+	});
+
+	it("--model demo/demo answers offline in -p mode too", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		const result = await runCli(["--model", "demo/demo", "-p", "hello"], home);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toBe("");
+		expect(result.stdout).toContain("You said:");
+		expect(server.requests).toHaveLength(0);
 	});
 
 	it("--version prints the package version", { timeout: LONG }, async () => {

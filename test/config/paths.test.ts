@@ -1,6 +1,15 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cacheDir, configDir, configFile, dataDir, inputHistoryFile, projectSettingsFile, sessionsRoot } from "../../src/config/paths.js";
+import {
+	cacheDir,
+	configDir,
+	configFile,
+	dataDir,
+	inputHistoryFile,
+	projectSettingsFile,
+	sessionsRoot,
+	shownPath,
+} from "../../src/config/paths.js";
 
 describe("app paths", () => {
 	it("RUDDER_HOME holds the config files, its data folder the sessions and input history", () => {
@@ -27,5 +36,12 @@ describe("app paths", () => {
 
 	it("a project's settings sit in its .rudder folder", () => {
 		expect(projectSettingsFile("/p")).toBe(join("/p", ".rudder", "settings.json"));
+	});
+
+	it("shows a path under the home folder as ~/…, for the first-start panel's models.json", () => {
+		expect(shownPath(configFile("models", { XDG_CONFIG_HOME: "/home/ada/.config" }), "/home/ada")).toBe("~/.config/rudder/models.json");
+		expect(shownPath("/home/ada", "/home/ada/")).toBe("~");
+		expect(shownPath("/home/adam/x", "/home/ada")).toBe("/home/adam/x");
+		expect(shownPath("/etc/rudder/models.json", "/")).toBe("/etc/rudder/models.json");
 	});
 });

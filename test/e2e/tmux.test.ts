@@ -160,7 +160,7 @@ describe("rudder in a real terminal (tmux)", () => {
 // What a new user sees the first time the model wants to run a command and to edit a file, in the
 // default mode (ask). RUDDER_SAVE_CAPTURE=1 writes both screens to test/e2e/capture-permissions.txt.
 describe("approvals in a real terminal (tmux)", () => {
-	it("asks before the first command and before the first edit (with its diff), in the default mode", { timeout: LONG }, async () => {
+	it("asks before the first command and before the first edit (with its diff), in ask mode", { timeout: LONG }, async () => {
 		const { server, home } = await term.setUp();
 		writeFileSync(join(home.cwd, "README.md"), "# Demo\n\nRun the tests with npm test.\n");
 		server.enqueue(
@@ -172,7 +172,8 @@ describe("approvals in a real terminal (tmux)", () => {
 			},
 			{ kind: "sse", chunks: [textBody("Updated the README.")] },
 		);
-		await start(["--model", "mock/mock-1"]);
+		// ask, not auto (the default where bwrap works, in which a sandboxed command runs without asking).
+		await start(["--model", "mock/mock-1", "--permission-mode", "ask"]);
 		expect(capture()).toMatch(/ · ask · mock\/mock-1/);
 		sendText("fix the readme");
 		sendKey("Enter");
@@ -199,7 +200,7 @@ describe("approvals in a real terminal (tmux)", () => {
 			const trim = (t: string) => t.replace(/\n+$/, "\n");
 			writeFileSync(
 				join(import.meta.dirname, "capture-permissions.txt"),
-				`# The first bash call in the default mode (ask)\n${trim(bashScreen)}\n# The first edit\n${trim(editScreen)}`,
+				`# The first bash call in ask mode\n${trim(bashScreen)}\n# The first edit\n${trim(editScreen)}`,
 			);
 		}
 	});
@@ -217,7 +218,8 @@ describe("project trust in a real terminal (tmux)", () => {
 		expect(prompt).not.toContain("mock/mock-1");
 		sendText("n");
 		const app = await waitForScreen((s) => s.includes("mock/mock-1") && s.includes("Ignored permissions.mode"), "the app and the notice");
-		expect(app).toMatch(/ · ask · mock\/mock-1/);
+		// The default where bwrap works: the sandbox-first mode.
+		expect(app).toMatch(/ · auto · mock\/mock-1/);
 		expect(app).toContain('Ignored permissions.mode "yolo", permissions.allow "bash(curl*)"');
 		sendKey("C-c", "C-c");
 		await exitCode(exitFile);
@@ -226,7 +228,7 @@ describe("project trust in a real terminal (tmux)", () => {
 		exitFile = await start(["--model", "mock/mock-1"]);
 		const again = capture();
 		expect(again).not.toContain("Trust this folder's settings?");
-		expect(again).toMatch(/ · ask · mock\/mock-1/);
+		expect(again).toMatch(/ · auto · mock\/mock-1/);
 		sendKey("C-c", "C-c");
 		await exitCode(exitFile);
 	});

@@ -79,8 +79,10 @@ export interface CliResult {
 	stderr: string;
 }
 
-function spawnCli(args: string[], home: CliHome, stdin: "pipe" | "ignore"): ChildProcess {
-	return spawn(process.execPath, [BIN, ...args], { cwd: home.cwd, env: home.env, stdio: [stdin, "pipe", "pipe"] });
+/** `bin`: an installed `rudder` executable (run as is, through its shebang) instead of this checkout's. */
+function spawnCli(args: string[], home: CliHome, stdin: "pipe" | "ignore", bin?: string): ChildProcess {
+	const [file, fileArgs] = bin ? [bin, args] : [process.execPath, [BIN, ...args]];
+	return spawn(file, fileArgs, { cwd: home.cwd, env: home.env, stdio: [stdin, "pipe", "pipe"] });
 }
 
 /**
@@ -90,9 +92,9 @@ function spawnCli(args: string[], home: CliHome, stdin: "pipe" | "ignore"): Chil
 export function runCli(
 	args: string[],
 	home: CliHome,
-	options: { input?: string; timeoutMs?: number; onStart?: (child: ChildProcess) => void } = {},
+	options: { input?: string; timeoutMs?: number; onStart?: (child: ChildProcess) => void; bin?: string } = {},
 ): Promise<CliResult> {
-	const child = spawnCli(args, home, options.input === undefined ? "ignore" : "pipe");
+	const child = spawnCli(args, home, options.input === undefined ? "ignore" : "pipe", options.bin);
 	options.onStart?.(child);
 	if (options.input !== undefined) child.stdin?.end(options.input);
 	let stdout = "";

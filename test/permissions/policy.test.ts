@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../../src/permissions/policy.js";
 import { parseRule, splitCommand } from "../../src/permissions/rules.js";
+import { loadShellParser } from "../../src/permissions/shell-parse.js";
 import type { PermissionMode, PermissionPolicy } from "../../src/permissions/types.js";
 import { createWorkspace, realTarget } from "../../src/permissions/workspace.js";
 
@@ -15,7 +16,9 @@ const ws = join(root, "ws");
 const outside = join(root, "outside");
 const extra = join(root, "extra");
 
-beforeAll(() => {
+beforeAll(async () => {
+	// Command rules are judged on a parse; the gate loads the parser before deciding, this table directly.
+	await loadShellParser();
 	for (const dir of [ws, outside, extra, join(ws, "src"), join(ws, ".git"), join(ws, "secrets", "deep")])
 		mkdirSync(dir, { recursive: true });
 	writeFileSync(join(ws, "src", "a.ts"), "a");
@@ -49,6 +52,13 @@ const rows: Row[] = [
 	["ask", {}, "write", { path: "src/new.ts", content: "" }, "ask"],
 	["ask", {}, "bash", { command: "ls" }, "ask"],
 	["ask", {}, "mcp__github__create_issue", {}, "ask"],
+	// auto without a working sandbox: edits inside run, commands ask (with one: auto-mode.test.ts), outside asks.
+	["auto", {}, "edit", { path: "src/a.ts", edits: [] }, "allow"],
+	["auto", {}, "write", { path: "../outside/x", content: "" }, "ask"],
+	["auto", {}, "write", { path: ".git/config", content: "" }, "ask"],
+	["auto", {}, "bash", { command: "ls" }, "ask"],
+	["auto", {}, "read", { path: "escape/secret.txt" }, "ask"],
+	["auto", { deny: ["bash(rm*)"] }, "bash", { command: "rm -rf x" }, "deny"],
 	// auto-edit: writes inside run; outside, through a symlink, into .git or .rudder, and bash ask.
 	["auto-edit", {}, "edit", { path: "src/a.ts", edits: [] }, "allow"],
 	["auto-edit", {}, "write", { path: "src/deep/new/file.ts", content: "" }, "allow"],

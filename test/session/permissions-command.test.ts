@@ -18,12 +18,35 @@ describe("/permissions", () => {
 		expect(shown).toContain("Permission mode: ask");
 		expect(shown).toContain("Sandbox for bash: none available");
 		expect(shown).toContain(`Workspace: ${fx.cwd}`);
-		expect(shown).toMatch(/Allow:\n {2}bash\(npm test\*\) {2}\(--allow\)\nDeny:\n {2}read\(\.env\) {2}\(--deny\)/);
+		expect(shown).toMatch(/Allow:\n {2}bash\(npm test\*\) {2}\(flag: --allow\)\nDeny:\n {2}read\(\.env\) {2}\(flag: --deny\)/);
 		await session.submit("/permissions plan");
 		expect(session.getState().permissionMode).toBe("plan");
 		expect(fx.notices().at(-1)).toBe("Permission mode: plan");
 		await session.submit("/permissions careful");
-		expect(fx.notices().at(-1)).toBe('Unknown permission mode "careful" (one of ask, auto-edit, plan, yolo)');
+		expect(fx.notices().at(-1)).toBe('Unknown permission mode "careful" (one of ask, auto-edit, auto, plan, yolo)');
 		expect(session.getState().permissionMode).toBe("plan");
+	});
+
+	it("adds and removes rules: allow to your approvals for the folder, deny to your settings; a bad one is one line", async () => {
+		fx = await createFixture();
+		const session = await fx.open({ sandboxFactory: () => undefined, permissionMode: "ask" });
+		await session.submit("/permissions allow bash(npm test*)");
+		expect(fx.notices().at(-1)).toMatch(/^Added allow bash\(npm test\*\) \(project, .*project-permissions\.json\)$/);
+		await session.submit("/permissions deny bash(git push*)");
+		expect(fx.notices().at(-1)).toMatch(/^Added deny bash\(git push\*\) \(global, .*settings\.json\)$/);
+		await session.submit("/permissions");
+		expect(fx.notices().at(-1)).toMatch(/Allow:\n {2}bash\(npm test\*\) {2}\(project: .*\)\nDeny:\n {2}bash\(git push\*\) {2}\(global: /);
+		await session.submit("/permissions remove bash(npm test*)");
+		expect(fx.notices().at(-1)).toBe("Removed allow bash(npm test*) (project)");
+		expect(
+			session
+				.permissionRules()
+				.list()
+				.map((e) => e.text),
+		).toEqual(["bash(git push*)"]);
+		await session.submit("/permissions remove bash(npm test*)");
+		expect(fx.notices().at(-1)).toBe('no rule "bash(npm test*)"');
+		await session.submit("/permissions allow bash(");
+		expect(fx.notices().at(-1)).toContain('permission rule "bash(" must be a tool name or tool(pattern)');
 	});
 });

@@ -1,8 +1,7 @@
 // Permissions through a real session: the faux model asks for tool calls, the gate decides, the
 // approval events carry the preview, and the answers reach the model as tool results.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../src/ai/index.js";
@@ -10,6 +9,7 @@ import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index
 import type { AgentSession } from "../../src/session/agent-session.js";
 import { loadPermissionSetup } from "../../src/session/session-permissions.js";
 import type { SessionEvent } from "../../src/session/types.js";
+import { useOutsideFolders } from "../helpers/outside-folder.js";
 import { createFixture, type Fixture } from "./session-fixture.js";
 
 let fx: Fixture;
@@ -153,21 +153,13 @@ describe("approvals in a session", { timeout: 30_000 }, () => {
 		expect(fx.faux.calls[2].context.systemPrompt).toContain("Permission mode: auto-edit.");
 	});
 
-	it("Shift+Tab's cycle: ask → auto-edit → plan → ask; yolo only when it was chosen", async () => {
+	it("Shift+Tab's cycle: ask → auto-edit → auto → plan → ask; yolo only when it was chosen", async () => {
 		const session = await open();
-		expect([session.cyclePermissionMode(), session.cyclePermissionMode(), session.cyclePermissionMode()]).toEqual([
-			"auto-edit",
-			"plan",
-			"ask",
-		]);
+		const cycled = [1, 2, 3, 4].map(() => session.cyclePermissionMode());
+		expect(cycled).toEqual(["auto-edit", "auto", "plan", "ask"]);
 		const yolo = await fx.open({ permissionMode: "yolo" });
 		expect(yolo.getState().permissionMode).toBe("yolo");
-		expect([yolo.cyclePermissionMode(), yolo.cyclePermissionMode(), yolo.cyclePermissionMode(), yolo.cyclePermissionMode()]).toEqual([
-			"ask",
-			"auto-edit",
-			"plan",
-			"yolo",
-		]);
+		expect([1, 2, 3, 4, 5].map(() => yolo.cyclePermissionMode())).toEqual(["ask", "auto-edit", "auto", "plan", "yolo"]);
 	});
 
 	it("an untrusted project's widening is ignored with one notice; its deny rules apply", async () => {
@@ -212,12 +204,11 @@ describe("approvals in a session", { timeout: 30_000 }, () => {
 });
 
 describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
-	let outside: string;
-	afterEach(() => rmSync(outside, { recursive: true, force: true }));
+	const makeOutside = useOutsideFolders();
 
 	it("runs outside it only after an approval that says so", async () => {
 		fx = await createFixture();
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const outside = makeOutside();
 		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
 		expect(session.getState().sandbox).toBe("bwrap");
 		const command = `echo hi > ${outside}/x.txt`;
@@ -247,12 +238,11 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 });
 
 describe("a command that fails in the sandbox where nobody can approve (print)", { timeout: 30_000 }, () => {
-	let outside: string;
-	afterEach(() => rmSync(outside, { recursive: true, force: true }));
+	const makeOutside = useOutsideFolders();
 
 	it("is never run outside it: the model gets the failure and a note on the sandbox", async () => {
 		fx = await createFixture();
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		const outside = makeOutside();
 		const command = `echo hi > ${outside}/x.txt`;
 		const session = await fx.open({
 			tools: ["bash"],
@@ -270,10 +260,9 @@ describe("a command that fails in the sandbox where nobody can approve (print)",
 });
 
 describe("a command that needs the network", { timeout: 30_000 }, () => {
-	let outside: string;
+	const makeOutside = useOutsideFolders();
 	let server: Server;
 	afterEach(async () => {
-		rmSync(outside, { recursive: true, force: true });
 		await new Promise<void>((resolve) => server.close(() => resolve()));
 	});
 
@@ -282,8 +271,9 @@ describe("a command that needs the network", { timeout: 30_000 }, () => {
 		await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 		const port = (server.address() as { port: number }).port;
 		fx = await createFixture();
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
-		const session = await fx.open({ tools: ["bash"], approvals: "prompt" });
+		const outside = makeOutside();
+		// In ask mode (auto, the default with a working sandbox, would not ask the first time: auto-mode.test.ts).
+		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
 		const command = `head -1 < /dev/tcp/127.0.0.1/${port} && touch ${outside}/x`;
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
 		const run = session.prompt("go");
@@ -298,23 +288,20 @@ describe("a command that needs the network", { timeout: 30_000 }, () => {
 });
 
 describe("print mode outside the workspace", () => {
+	const makeOutside = useOutsideFolders();
 	it("names --add-dir with the file's folder", async () => {
 		fx = await createFixture();
-		const outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
-		try {
-			writeFileSync(join(outside, "notes.txt"), "n");
-			const session = await fx.open({ tools: ["read"], approvals: "print" });
-			fx.faux.setResponses([
-				fauxAssistantMessage([fauxToolCall("read", { path: join(outside, "notes.txt") })]),
-				fauxAssistantMessage([fauxText("ok")]),
-			]);
-			await session.prompt("go");
-			const text = resultText(toolResults(session)[0]);
-			expect(text).toContain("is outside the workspace");
-			expect(text).toContain(`run rudder with --add-dir "${outside}".`);
-		} finally {
-			rmSync(outside, { recursive: true, force: true });
-		}
+		const outside = makeOutside();
+		writeFileSync(join(outside, "notes.txt"), "n");
+		const session = await fx.open({ tools: ["read"], approvals: "print" });
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("read", { path: join(outside, "notes.txt") })]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
+		await session.prompt("go");
+		const text = resultText(toolResults(session)[0]);
+		expect(text).toContain("is outside the workspace");
+		expect(text).toContain(`run rudder with --add-dir "${outside}".`);
 	});
 });
 
@@ -377,7 +364,11 @@ describe("read deny rules hold for every tool", { timeout: 30_000 }, () => {
 		const session = await fx.open({
 			tools: ["bash"],
 			approvals: "prompt",
-			permissions: loadPermissionSetup({ cwd: fx.cwd, env: fx.env, flags: { deny: ["read(.env)", "read(secrets/**)", "read(**/*.pem)"] } }),
+			permissions: loadPermissionSetup({
+				cwd: fx.cwd,
+				env: fx.env,
+				flags: { mode: "ask", deny: ["read(.env)", "read(secrets/**)", "read(**/*.pem)"] },
+			}),
 		});
 		expect(session.getState().sandbox).toBe("bwrap");
 		const command = "cat .env src/env-link src/certs/server.pem; ls -A secrets; grep -r SECRET . ; cat src/app.ts";

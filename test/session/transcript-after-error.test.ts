@@ -2,7 +2,7 @@
 // next prompt must be a request every provider accepts: no two user turns in a row. Checked through
 // each provider's own request builder.
 import { afterEach, describe, expect, it } from "vitest";
-import { type Context, fauxAssistantMessage, type Model } from "../../src/ai/index.js";
+import { type Context, fauxAssistantMessage, fauxToolCall, type Model } from "../../src/ai/index.js";
 import { BUILTIN_MODELS } from "../../src/ai/models.js";
 import { buildAnthropicRequest } from "../../src/ai/providers/anthropic.js";
 import { buildGoogleRequest } from "../../src/ai/providers/google.js";
@@ -45,11 +45,9 @@ describe("the transcript after an HTTP error", () => {
 		const reloaded = repairTranscript(loadSession(file).messages);
 		const next = [...reloaded, { role: "user" as const, content: [{ type: "text" as const, text: "second try" }], timestamp: 3 }];
 		const context: Context = { systemPrompt: "sys", messages: convertToLlm(next) };
+		// The failed prompt stays in the file (and on screen, marked failed) but is not sent again.
 		expect(context.messages.map((m) => m.role)).toEqual(["user"]);
-		expect(context.messages[0].content).toEqual([
-			{ type: "text", text: "first try" },
-			{ type: "text", text: "second try" },
-		]);
+		expect(context.messages[0].content).toEqual([{ type: "text", text: "second try" }]);
 		for (const [api, roles] of Object.entries(turnRoles)) {
 			expect(modelOf(api), api).toBeDefined();
 			const sent = roles(context);
@@ -68,5 +66,24 @@ describe("the transcript after an HTTP error", () => {
 		fx.faux.setResponses([fauxAssistantMessage("ok")]);
 		await resumed.prompt("second try");
 		expect(fx.faux.calls.at(-1)?.context.messages.map((m) => m.role)).toEqual(["user"]);
+	});
+
+	it("drops only the user messages that led to the failed request; an aborted one (Esc) keeps its prompt", () => {
+		const user = (text: string, timestamp: number) => ({ role: "user" as const, content: text, timestamp });
+		const failed = (stopReason: "error" | "aborted", timestamp: number) =>
+			({ ...fauxAssistantMessage([], { stopReason, errorMessage: stopReason }), timestamp }) as const;
+		const call = fauxAssistantMessage([fauxToolCall("read", { path: "a" }, { id: "c1" })]);
+		const result = { role: "toolResult" as const, toolCallId: "c1", toolName: "read", content: [], isError: false, timestamp: 3 };
+		const text = (messages: Context["messages"]) => messages.map((m) => `${m.role}: ${m.role === "user" ? JSON.stringify(m.content) : ""}`);
+		// A tool loop whose next request failed after a steering message: the call and its result stay.
+		expect(text(convertToLlm([user("go", 1), call, result, user("steer", 4), failed("error", 5), user("next", 6)]))).toEqual([
+			'user: "go"',
+			"assistant: ",
+			"toolResult: ",
+			'user: "next"',
+		]);
+		expect(text(convertToLlm([user("stopped", 1), failed("aborted", 2), user("next", 3)]))).toEqual([
+			'user: [{"type":"text","text":"stopped"},{"type":"text","text":"next"}]',
+		]);
 	});
 });

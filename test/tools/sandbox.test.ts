@@ -3,7 +3,6 @@
 import { execFile, execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createBashTool } from "../../src/tools/bash.js";
@@ -15,13 +14,17 @@ import {
 	makeSandboxFolders,
 	platformSandbox,
 } from "../../src/tools/sandbox.js";
+import { useOutsideFolders } from "../helpers/outside-folder.js";
 import { textOf, useTempFolder } from "./temp-folder.js";
 
 const bwrap = findOnPath("bwrap");
 
 describe("bash in the bwrap sandbox", { timeout: 30_000 }, () => {
 	const tmp = useTempFolder();
+	const makeOutside = useOutsideFolders();
 	let outside: string;
+	/** Every sandbox a test made (a test may run several commands), disposed after it. */
+	const sandboxes: CommandSandbox[] = [];
 	let sandbox: CommandSandbox | undefined;
 	let server: Server;
 	let port = 0;
@@ -34,16 +37,16 @@ describe("bash in the bwrap sandbox", { timeout: 30_000 }, () => {
 	});
 	afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 	afterEach(() => {
+		for (const box of sandboxes.splice(0)) box.dispose();
 		sandbox?.dispose();
 		sandbox = undefined;
-		rmSync(outside, { recursive: true, force: true });
 	});
 
 	const run = async (command: string, network = false) => {
-		// Not under the system temp folder: the sandbox has its own /tmp, which would hide it anyway.
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		outside = makeOutside();
 		sandbox = platformSandbox({ writable: [tmp.path], network }, "linux");
 		if (!sandbox) throw new Error("no sandbox");
+		sandboxes.push(sandbox);
 		const box = sandbox;
 		const tool = createBashTool(tmp.path, { wrapSpawn: (file, args, cwd) => box.wrap(file, args, cwd) });
 		try {
@@ -141,11 +144,11 @@ describe("bash in the bwrap sandbox", { timeout: 30_000 }, () => {
 		await expect(tool.execute("t", { command: "touch secrets/new" })).rejects.toThrow(/Read-only file system/);
 		expect(asked).toBe(4);
 		expect(readFileSync(join(tmp.path, ".env"), "utf8")).toBe("TOKEN=sk-live-1\n");
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		outside = makeOutside();
 	});
 
 	it("makes its folder on the first command, not before, and removes it on dispose", async () => {
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		outside = makeOutside();
 		const before = process.env.TMPDIR;
 		process.env.TMPDIR = outside;
 		try {
@@ -164,7 +167,7 @@ describe("bash in the bwrap sandbox", { timeout: 30_000 }, () => {
 	});
 
 	it("hides the files it is told to hide (Rudder's keys)", async () => {
-		outside = mkdtempSync(join(homedir(), ".rudder-outside-"));
+		outside = makeOutside();
 		const secret = join(outside, "auth.json");
 		writeFileSync(secret, '{"key":"sk-secret"}');
 		const folders = makeSandboxFolders();

@@ -220,15 +220,22 @@ type AnthropicStreamEvent =
 				| { type: string };
 	  }
 	| { type: "content_block_stop"; index: number }
-	| { type: "message_delta"; delta: { stop_reason?: string | null }; usage?: AnthropicUsage }
+	| { type: "message_delta"; delta: { stop_reason?: string | null; stop_details?: RefusalDetails | null }; usage?: AnthropicUsage }
 	| { type: "message_stop" }
 	| { type: "ping" }
 	| { type: "error"; error?: { type?: string; message?: string } };
 
+/** Why the classifiers stopped a reply (`stop_details` beside `stop_reason: "refusal"`). */
+interface RefusalDetails {
+	type?: string;
+	category?: string | null;
+	explanation?: string | null;
+}
+
 /** What a finished stream said about why it stopped; `error` carries the text for the user. */
 type StopOutcome = { reason: Extract<StopReason, "stop" | "length" | "toolUse"> } | { error: string };
 
-function mapStopReason(reason: string): StopOutcome {
+function mapStopReason(reason: string, details: RefusalDetails | null | undefined): StopOutcome {
 	switch (reason) {
 		case "end_turn":
 		case "stop_sequence":
@@ -240,10 +247,17 @@ function mapStopReason(reason: string): StopOutcome {
 		case "tool_use":
 			return { reason: "toolUse" };
 		case "refusal":
-			return { error: `${PROVIDER_NAME}: the model refused to answer (stop_reason: refusal)` };
+			return { error: refusalText(details) };
 		default:
 			return { error: `${PROVIDER_NAME}: unexpected stop_reason: ${reason}` };
 	}
+}
+
+/** The API's own explanation when it gives one: the user learns why, not just that. */
+function refusalText(details: RefusalDetails | null | undefined): string {
+	const category = details?.category ? ` (${details.category})` : "";
+	const explanation = details?.explanation ? `: ${oneLine(details.explanation)}` : "";
+	return `${PROVIDER_NAME} declined to answer${category}${explanation || " (stop_reason: refusal)"}`;
 }
 
 /** Reads one Anthropic stream into `builder`; keeps only per-stream state, no history. */
@@ -277,7 +291,7 @@ class AnthropicStreamReader {
 				return;
 			case "message_delta":
 				if (event.usage) this.usage(event.usage);
-				if (event.delta?.stop_reason) this.stop = mapStopReason(event.delta.stop_reason);
+				if (event.delta?.stop_reason) this.stop = mapStopReason(event.delta.stop_reason, event.delta.stop_details);
 				return;
 			case "error": {
 				const kind = event.error?.type ? ` (${event.error.type})` : "";

@@ -210,11 +210,10 @@ class GoogleStreamReader {
 			if (part.thoughtSignature) this.attachSignature(part.thoughtSignature);
 			return;
 		}
-		const last = b.output.content[b.output.content.length - 1];
-		if (part.thought) {
-			// An empty part that only carries the signature must not open a new block.
-			if (part.text || last?.type !== "thinking") b.thinking(part.text);
-		} else if (part.text || last?.type !== "text") b.text(part.text);
+		// An empty part opens nothing: Gemini closes a tool-call turn with `{"text": ""}`, and an empty
+		// text block would follow the calls into the transcript and the next request.
+		if (part.thought && part.text) b.thinking(part.text);
+		else if (part.text) b.text(part.text);
 		if (part.thoughtSignature) this.attachSignature(part.thoughtSignature);
 	}
 

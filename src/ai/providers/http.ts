@@ -5,6 +5,7 @@ import type { Duplex } from "node:stream";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { redactSecrets } from "../../safety/secrets.js";
 import type { Model, ResponseInfo, RetryInfo } from "../types.js";
+import { notFoundHint, whereTo } from "./http-error-hint.js";
 import { type PostResponse, post } from "./http-post.js";
 
 export interface SseRequest {
@@ -207,7 +208,10 @@ function httpError(req: SseRequest, status: number, body: string): ProviderError
 			status,
 		);
 	}
-	return new ProviderError(`${req.providerName} HTTP ${status}${detail ? `: ${detail}` : ""}`, status);
+	// Where it went, so a wrong base URL shows; a 404 on a path we call says what to change.
+	const line = `${req.providerName} HTTP ${status} from ${whereTo(req.url)}${detail ? `: ${detail}` : ""}`;
+	const hint = status === 404 ? notFoundHint(req.url) : "";
+	return new ProviderError(hint ? `${line.replace(/\.+$/, "")}.${hint}` : line, status);
 }
 
 /** Pulls the human message out of a JSON error body; falls back to a short snippet of the text. */
@@ -216,7 +220,8 @@ export function extractErrorMessage(body: string): string {
 	if (!trimmed) return "";
 	try {
 		const parsed = JSON.parse(trimmed);
-		const candidates = [parsed?.error?.message, parsed?.message, parsed?.error, parsed?.[0]?.error?.message];
+		// `detail`: FastAPI servers (vLLM, LiteLLM) answer an unknown route with {"detail":"Not Found"}.
+		const candidates = [parsed?.error?.message, parsed?.message, parsed?.error, parsed?.[0]?.error?.message, parsed?.detail];
 		// Redacted before it is cut: a key straddling the cut would otherwise leave its first half.
 		for (const c of candidates) if (typeof c === "string" && c) return oneLine(redactSecrets(c));
 	} catch {

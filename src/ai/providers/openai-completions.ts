@@ -127,9 +127,10 @@ function toChatTool(tool: Tool): unknown {
 /** Our transcript as chat messages. Thinking is dropped unless the compat asks to replay it. */
 export function toChatMessages(model: Model, context: Context): ChatMessage[] {
 	const compat = resolveCompat(model);
+	const replayed = replayedMessages(context.messages, compat.replayReasoning);
 	const messages = convertWithToolResultImages(
 		context.messages,
-		(message) => convertMessage(message, compat),
+		(message) => convertMessage(message, compat, replayed),
 		(intro, images): ChatMessage => ({ role: "user", content: [{ type: "text", text: intro }, ...images.map(toImagePart)] }),
 	);
 	if (!context.systemPrompt) return messages;
@@ -137,12 +138,19 @@ export function toChatMessages(model: Model, context: Context): ChatMessage[] {
 	return [{ role, content: context.systemPrompt }, ...messages];
 }
 
-function convertMessage(message: Message, compat: ReturnType<typeof resolveCompat>): ChatMessage[] {
+/** The assistant messages whose thinking goes back to the server. */
+function replayedMessages(messages: Message[], replay: boolean | "tool-loop"): ReadonlySet<Message> {
+	if (!replay) return new Set();
+	const from = replay === "tool-loop" ? messages.findLastIndex((m) => m.role === "user") + 1 : 0;
+	return new Set(messages.slice(from).filter((m) => m.role === "assistant"));
+}
+
+function convertMessage(message: Message, compat: ReturnType<typeof resolveCompat>, replayed: ReadonlySet<Message>): ChatMessage[] {
 	if (message.role === "user") return [{ role: "user", content: userContent(message) }];
 	if (message.role === "toolResult") {
 		return [{ role: "tool", tool_call_id: splitToolCallId(message.toolCallId).callId, content: toolResultText(message.content) }];
 	}
-	const assistant = assistantMessage(message, compat);
+	const assistant = assistantMessage(message, compat.reasoningField, replayed.has(message));
 	return assistant ? [assistant] : [];
 }
 
@@ -157,7 +165,11 @@ function toImagePart(image: ImageContent): ChatContentPart {
 	return { type: "image_url", image_url: { url: imageDataUrl(image) } };
 }
 
-function assistantMessage(message: AssistantMessage, compat: ReturnType<typeof resolveCompat>): ChatMessage | undefined {
+function assistantMessage(
+	message: AssistantMessage,
+	reasoningField: OpenAICompletionsCompat["reasoningField"],
+	replayReasoning: boolean,
+): ChatMessage | undefined {
 	let text = "";
 	let thinking = "";
 	const toolCalls: ChatToolCall[] = [];
@@ -177,7 +189,7 @@ function assistantMessage(message: AssistantMessage, compat: ReturnType<typeof r
 	if (!text && toolCalls.length === 0) return undefined;
 	const out: Extract<ChatMessage, { role: "assistant" }> = { role: "assistant", content: text || null };
 	if (toolCalls.length > 0) out.tool_calls = toolCalls;
-	if (compat.replayReasoning && thinking) out[compat.reasoningField ?? "reasoning_content"] = thinking;
+	if (replayReasoning && thinking) out[reasoningField ?? "reasoning_content"] = thinking;
 	return out;
 }
 

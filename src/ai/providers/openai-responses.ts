@@ -1,7 +1,7 @@
 // OpenAI Responses (`POST {baseUrl}/responses`, SSE with named events). Stateless (`store:false`):
 // reasoning items travel back in full from `thinkingSignature`, with their encrypted content.
 import type { StreamFunction } from "../api-registry.js";
-import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, Tool, UserMessage } from "../types.js";
+import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, TextContent, Tool, UserMessage } from "../types.js";
 import type { AssistantBuilder } from "./assistant-builder.js";
 import { runProviderStream } from "./assistant-builder.js";
 import { ProviderError, parseSseJson } from "./http.js";
@@ -24,10 +24,20 @@ type InputContent =
 
 export type ResponsesInputItem =
 	| { role: "user" | "assistant"; content: string | InputContent[] }
-	| { type: "message"; role: "assistant"; id: string; status: "completed"; content: InputContent[] }
+	| {
+			type: "message";
+			role: "assistant";
+			id: string;
+			status: "completed";
+			content: InputContent[];
+			phase?: MessagePhase;
+	  }
 	| { type: "function_call"; id?: string; call_id: string; name: string; arguments: string }
 	| { type: "function_call_output"; call_id: string; output: string }
 	| { type: "reasoning"; [key: string]: unknown };
+
+/** Labels an assistant message item; OpenAI asks clients to send it back unchanged (gpt-5.3-codex and later). */
+type MessagePhase = NonNullable<TextContent["phase"]>;
 
 interface OutputItem {
 	id?: string;
@@ -36,13 +46,20 @@ interface OutputItem {
 	name?: string;
 	arguments?: string;
 	status?: string;
+	phase?: string | null;
+}
+
+interface WireError {
+	message?: string;
+	code?: string | null;
+	type?: string;
 }
 
 interface ResponseObject {
 	id?: string;
 	model?: string;
 	status?: string;
-	error?: { message?: string; code?: string } | null;
+	error?: WireError | null;
 	incomplete_details?: { reason?: string } | null;
 	usage?: {
 		input_tokens?: number;
@@ -58,8 +75,10 @@ interface ResponsesEvent {
 	delta?: string;
 	arguments?: string;
 	response?: ResponseObject;
+	/** The `error` event: the SDK types put message and code at the top, the live API nests them in `error`. */
 	message?: string;
-	code?: string;
+	code?: string | null;
+	error?: WireError | null;
 }
 
 // ---- Request ----
@@ -130,6 +149,7 @@ function assistantItems(model: Model, message: AssistantMessage): ResponsesInput
 					id: block.textSignature,
 					status: "completed",
 					content: [{ type: "output_text", text: block.text, annotations: [] }],
+					...(block.phase && { phase: block.phase }),
 				});
 			} else items.push({ role: "assistant", content: block.text });
 		} else {
@@ -207,22 +227,27 @@ function readEvent(builder: AssistantBuilder, model: Model, providerName: string
 		case "response.incomplete":
 			finishResponse(builder, providerName, event.response);
 			return true;
-		case "response.failed": {
-			const error = event.response?.error;
-			throw new ProviderError(`${providerName}: ${error?.message ?? "the response failed"}${error?.code ? ` (${error.code})` : ""}`);
-		}
+		case "response.failed":
+			throw new ProviderError(errorText(providerName, event.response?.error, "the response failed"));
 		case "error":
-			throw new ProviderError(`${providerName}: ${event.message ?? "stream error"}${event.code ? ` (${event.code})` : ""}`);
+			throw new ProviderError(errorText(providerName, event.error ?? { message: event.message, code: event.code }, "stream error"));
 		default:
 			return false;
 	}
 }
 
+function errorText(providerName: string, error: WireError | null | undefined, fallback: string): string {
+	const code = error?.code ?? error?.type;
+	return `${providerName}: ${error?.message || fallback}${code ? ` (${code})` : ""}`;
+}
+
 function startItem(builder: AssistantBuilder, item: OutputItem | undefined): void {
 	if (!item) return;
 	if (item.type === "reasoning") builder.thinking("");
-	else if (item.type === "message") builder.text("", item.id);
-	else if (item.type === "function_call" && item.id) {
+	else if (item.type === "message") {
+		builder.text("", item.id);
+		keepPhase(builder, item);
+	} else if (item.type === "function_call" && item.id) {
 		builder.toolCallStart(item.id, `${item.call_id ?? item.id}|${item.id}`, item.name ?? "");
 	}
 }
@@ -233,10 +258,20 @@ function endItem(builder: AssistantBuilder, item: OutputItem | undefined): void 
 		// The whole item (with encrypted_content) is what the server needs back next turn.
 		builder.thinkingSignature(JSON.stringify(item));
 		builder.closeAll();
-	} else if (item.type === "message") builder.closeAll();
-	else if (item.type === "function_call" && item.id && builder.hasToolCall(item.id)) {
+	} else if (item.type === "message") {
+		keepPhase(builder, item);
+		builder.closeAll();
+	} else if (item.type === "function_call" && item.id && builder.hasToolCall(item.id)) {
 		builder.toolCallEnd(item.id, item.arguments);
 	}
+}
+
+/** Puts the item's phase on the text block it opened (the last block while the item streams). */
+function keepPhase(builder: AssistantBuilder, item: OutputItem): void {
+	const phase = item.phase;
+	if (phase !== "commentary" && phase !== "final_answer") return;
+	const last = builder.output.content.at(-1);
+	if (last?.type === "text" && last.textSignature === item.id) last.phase = phase satisfies MessagePhase;
 }
 
 function lastThinkingText(builder: AssistantBuilder): string {

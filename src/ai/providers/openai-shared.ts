@@ -10,6 +10,7 @@ const KNOWN_PROVIDERS: Record<string, { name: string; apiKeyEnv: string }> = {
 	openai: { name: "OpenAI", apiKeyEnv: PROVIDER_KEY_ENV.openai[0] },
 	openrouter: { name: "OpenRouter", apiKeyEnv: PROVIDER_KEY_ENV.openrouter[0] },
 	groq: { name: "Groq", apiKeyEnv: PROVIDER_KEY_ENV.groq[0] },
+	deepseek: { name: "DeepSeek", apiKeyEnv: PROVIDER_KEY_ENV.deepseek[0] },
 };
 
 export function providerDisplayName(provider: string): string {

@@ -143,6 +143,17 @@ describe("streamAnthropic events", () => {
 		expect(message.content).toEqual([{ type: "text", text: "Let me" }]);
 	});
 
+	it("a refusal shows the API's explanation and category as the reply's error, keeping the partial text", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("refusal")] });
+		const { events, message } = await collect(server);
+		expect(eventShape(events)).toEqual(["start", ...block("text", 0, 1), "error"]);
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe(
+			"Anthropic declined to answer (cyber): This request could enable malware development, so Claude stopped answering.",
+		);
+		expect(message.content).toEqual([{ type: "text", text: "Here is how the" }]);
+	});
+
 	it("names the key's env var when the key is rejected", async () => {
 		server.enqueue({
 			kind: "status",

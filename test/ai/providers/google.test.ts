@@ -85,6 +85,20 @@ describe("streamGoogle events", () => {
 		expect(new Set(ids).size).toBe(2);
 	});
 
+	it("ends a tool-call turn with the calls: the closing empty text part opens no block", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("tool-call-empty-text")] });
+		const { events, message } = await collect(server);
+		expect(eventShape(events)).toEqual(["start", ...block("toolcall", 0, 1), "done"]);
+		expect(message.stopReason).toBe("toolUse");
+		expect(message.content).toHaveLength(1);
+		expect(message.content[0]).toMatchObject({
+			type: "toolCall",
+			name: "read",
+			arguments: { path: "package.json" },
+			thoughtSignature: "CiQB0e2Kb3RoaW5rLXNpZy1mb3ItY2FsbA==",
+		});
+	});
+
 	it("attaches a signature that arrives on an empty part to the block it ends, opening nothing", async () => {
 		const chunk = (parts: unknown[], finishReason?: string) => ({
 			candidates: [{ content: { role: "model", parts }, index: 0, ...(finishReason && { finishReason }) }],

@@ -110,7 +110,7 @@ describe.concurrent("streamSse faults through the OpenAI completions provider", 
 		server.enqueue(busy, busy, busy);
 		const { terminal, message } = await run(server, { maxRetries: 2 });
 		expect(terminal).toHaveLength(1);
-		expect(message.errorMessage).toBe("OpenAI HTTP 503: overloaded");
+		expect(message.errorMessage).toBe(`OpenAI HTTP 503 from ${server.url.slice("http://".length)}/v1/chat/completions: overloaded`);
 		expect(server.requests).toHaveLength(3);
 	});
 
@@ -121,7 +121,7 @@ describe.concurrent("streamSse faults through the OpenAI completions provider", 
 		// Waiting would take an hour; anything under the test timeout proves it did not.
 		expect(Date.now() - started).toBeLessThan(TIMEOUT);
 		expect(terminal).toHaveLength(1);
-		expect(message.errorMessage).toBe("OpenAI HTTP 429: Slow down");
+		expect(message.errorMessage).toBe(`OpenAI HTTP 429 from ${server.url.slice("http://".length)}/v1/chat/completions: Slow down`);
 		expect(server.requests).toHaveLength(1);
 	});
 

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { getModel, getModels } from "../../../src/ai/models.js";
 import { streamOpenAICompletions } from "../../../src/ai/providers/openai-completions.js";
+import { streamSimple } from "../../../src/ai/stream.js";
 import type { AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
 import { block, collectEvents, eventShape, finalMessage } from "../../helpers/assistant-events.js";
+import { withEnv } from "../../helpers/env.js";
 import { hello as helloWith, price, providerModel, sseFixture } from "../../helpers/provider-test.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
@@ -407,5 +410,57 @@ describe("streamOpenAICompletions: the request", () => {
 		});
 		expect(server.requests[0].body.seed).toBe(7);
 		expect(server.requests[0].body.messages).toEqual([{ role: "user", content: "hi" }]);
+	});
+});
+
+describe("DeepSeek (the built-in preset over chat completions)", () => {
+	const deepseek = (server: ScriptedServer): Model => ({ ...getModel("deepseek", "deepseek-reasoner"), baseUrl: server.url });
+	const toolResult = (toolCallId: string): Context["messages"][number] => ({
+		role: "toolResult",
+		toolCallId,
+		toolName: "get_date",
+		content: [{ type: "text", text: "2026-12-04" }],
+		isError: false,
+		timestamp: 3,
+	});
+
+	it("is listed with DeepSeek's base URL and key variable", () => {
+		const models = getModels("deepseek");
+		expect(models.map((m) => m.id)).toEqual(["deepseek-chat", "deepseek-reasoner"]);
+		expect(models.every((m) => m.baseUrl === "https://api.deepseek.com" && m.api === "openai-completions")).toBe(true);
+	});
+
+	it("keeps reasoning_content and sends it back on the tool loop's assistant message, not on earlier turns'", async () => {
+		server.enqueue({ kind: "sse", chunks: [sseFixture("deepseek", "tool-loop-reasoning")] });
+		const first = await withEnv("DEEPSEEK_API_KEY", "sk-deepseek", async () =>
+			finalMessage((await collectEvents(streamSimple(deepseek(server), hello, { reasoning: "high" }))).events),
+		);
+		expect(first.stopReason).toBe("toolUse");
+		const thinking = "The user wants the date tomorrow. I need today's date first, so I call get_date.";
+		expect(first.content.map((c) => c.type)).toEqual(["thinking", "text", "toolCall"]);
+		expect(first.content[0]).toMatchObject({ type: "thinking", thinking });
+		const callId = first.content[2].type === "toolCall" ? first.content[2].id : "";
+		expect(callId).toBe("call_00_Xq3mHf7sLk2PvR9tYw1cNb");
+		const request = server.requests[0];
+		expect(request.url).toBe("/chat/completions");
+		expect(request.headers.authorization).toBe("Bearer sk-deepseek");
+		expect(request.body).not.toHaveProperty("reasoning_effort");
+
+		// The tool loop: the assistant message goes back with its reasoning.
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		const loop = [...hello.messages, first, toolResult(callId)];
+		await collectEvents(streamSimple(deepseek(server), { messages: loop }, { apiKey: "sk-deepseek" }));
+		expect(server.requests[1].body.messages[1]).toEqual({
+			role: "assistant",
+			content: "Let me check today's date.",
+			reasoning_content: thinking,
+			tool_calls: [{ id: callId, type: "function", function: { name: "get_date", arguments: "{}" } }],
+		});
+
+		// A new user turn: the earlier turn's reasoning stays home.
+		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
+		const nextTurn = [...loop, { role: "user" as const, content: "and the day after?", timestamp: 4 }];
+		await collectEvents(streamSimple(deepseek(server), { messages: nextTurn }, { apiKey: "sk-deepseek" }));
+		expect(server.requests[2].body.messages[1]).not.toHaveProperty("reasoning_content");
 	});
 });

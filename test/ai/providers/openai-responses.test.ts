@@ -123,6 +123,53 @@ describe("streamOpenAIResponses: responses", () => {
 		);
 	});
 
+	it("an `error` event that nests its message under `error` shows that message (the live API's shape)", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("quota-error-event")] });
+		const message = finalMessage(await collect(testModel(server), hello));
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe(
+			"OpenAI: You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors. (insufficient_quota)",
+		);
+	});
+
+	it("response.failed with an insufficient_quota error shows the quota message", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("quota-failed")] });
+		const message = finalMessage(await collect(testModel(server), hello));
+		expect(message.errorMessage).toBe(
+			"OpenAI: You exceeded your current quota, please check your plan and billing details. (insufficient_quota)",
+		);
+	});
+
+	it("keeps the phase of a message item on its text block and sends it back in the next request", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("phase-commentary")] });
+		const model = testModel(server, { id: "gpt-5.3-codex" });
+		const first = finalMessage(await collect(model, hello));
+		expect(first.content[0]).toEqual({
+			type: "text",
+			text: "I'm checking the test file first.",
+			textSignature: "msg_commentary01",
+			phase: "commentary",
+		});
+		server.enqueue({ kind: "sse", chunks: [fixture("incomplete")] });
+		const toolResult = {
+			role: "toolResult" as const,
+			toolCallId: "call_phase01|fc_phase01",
+			toolName: "read",
+			content: [{ type: "text" as const, text: "test('a')" }],
+			isError: false,
+			timestamp: 3,
+		};
+		await collect(model, { messages: [...hello.messages, first, toolResult] });
+		expect(server.requests[1].body.input[1]).toEqual({
+			type: "message",
+			role: "assistant",
+			id: "msg_commentary01",
+			status: "completed",
+			content: [{ type: "output_text", text: "I'm checking the test file first.", annotations: [] }],
+			phase: "commentary",
+		});
+	});
+
 	it("a stream that ends before response.completed is an error", async () => {
 		const cut = fixture("reasoning-text").split("event: response.completed")[0];
 		server.enqueue({ kind: "sse", chunks: [cut] });

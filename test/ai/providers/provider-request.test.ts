@@ -44,7 +44,7 @@ describe("streamProviderRequest", () => {
 	it("gives up after the caller's retry limit", async () => {
 		server.enqueue({ kind: "status", status: 503, body: '{"error":{"message":"busy"}}' });
 		const events = await streamProviderRequest(model, { maxRetries: 0 }, request());
-		await expect(readAll(events)).rejects.toThrow("Test HTTP 503: busy");
+		await expect(readAll(events)).rejects.toThrow(`Test HTTP 503 from ${server.url.slice("http://".length)}/x: busy`);
 		expect(server.requests).toHaveLength(1);
 	});
 });

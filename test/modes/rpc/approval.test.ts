@@ -16,7 +16,8 @@ const toolResultsOf = (end: any) => end.messages.filter((m: any) => m.role === "
 describe("approvals over rpc", () => {
 	it("approval_request → approve allow runs it; deny with a reason sends the reason to the model", { timeout: LONG }, async () => {
 		const { server, home } = await cli.setUp();
-		const client = cli.rpc();
+		// ask: in auto, the default where bwrap works, a sandboxed command would not ask.
+		const client = cli.rpc(["--permission-mode", "ask"]);
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo approved > made.txt" }, "call_a")] });
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "rm -rf build" }, "call_b")] });
 		server.enqueue({ kind: "sse", chunks: [textBody("ok")] });
@@ -47,7 +48,8 @@ describe("approvals over rpc", () => {
 		try {
 			const port = (listener.address() as AddressInfo).port;
 			const { server, home } = await cli.setUp();
-			const client = cli.rpc();
+			// ask: in auto, the default where bwrap works, a sandboxed command would not ask.
+			const client = cli.rpc(["--permission-mode", "ask"]);
 			const command = `head -1 < /dev/tcp/127.0.0.1/${port}`;
 			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command }, "call_n")] });
 			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo same" }, "call_s1")] });
@@ -76,7 +78,7 @@ describe("approvals over rpc", () => {
 		const { server, home } = await cli.setUp();
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "npm test" }, "call_j")] });
 		server.enqueue({ kind: "sse", chunks: [textBody("could not")] });
-		const run = await runCli(["--mode", "json", "--model", "mock/mock-1", "--no-session", "go"], home);
+		const run = await runCli(["--mode", "json", "--permission-mode", "ask", "--model", "mock/mock-1", "--no-session", "go"], home);
 		expect(run.code).toBe(0);
 		const events = run.stdout
 			.trim()

@@ -75,7 +75,7 @@ describe("App showing a tool call whose arguments hold a known secret", () => {
 describe("App showing an edit whose new text holds a known secret", () => {
 	it("the approval prompt's diff and the history's diff rows show [redacted]", async () => {
 		const secret = "sk-ant-edit-diff-0123456789abcdef";
-		fx = await createFixture({ session: { tools: ["read", "edit"], approvals: "prompt", apiKey: secret } });
+		fx = await createFixture({ session: { tools: ["read", "edit"], approvals: "prompt", permissionMode: "ask", apiKey: secret } });
 		writeFileSync(join(fx.cwd, "config.txt"), "key = none\n");
 		fx.faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("read", { path: "config.txt" })]),

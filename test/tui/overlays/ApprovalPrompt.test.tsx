@@ -166,6 +166,8 @@ describe("approval prompt", { timeout: 20_000 }, () => {
 				tools: ["bash"],
 				apiKey: "test",
 				approvals: "prompt",
+				// ask: auto, the default with a working sandbox, would run the first attempt without asking.
+				permissionMode: "ask",
 			});
 			const command = `head -1 < /dev/tcp/127.0.0.1/${(listener.address() as AddressInfo).port}`;
 			faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("Got it.")])]);
@@ -188,6 +190,8 @@ describe("approval prompt", { timeout: 20_000 }, () => {
 		expect(frame()).toMatch(/ · ask · /);
 		await type("\x1b[Z");
 		await vi.waitFor(() => expect(frame()).toMatch(/ · auto-edit · /));
+		await type("\x1b[Z");
+		await vi.waitFor(() => expect(frame()).toMatch(/ · auto · /));
 		await type("\x1b[Z");
 		await vi.waitFor(() => expect(frame()).toMatch(/ · plan · /));
 		expect(session.getState().permissionMode).toBe("plan");
