@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { isDemoModel, PROVIDER_KEY_ENV } from "../ai/constants.js";
 import type { ModelRegistry } from "../ai/model-registry.js";
 import type { Model } from "../ai/types.js";
+import { dataDir } from "../config/paths.js";
 import { formatConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import { runJson } from "../modes/json.js";
 import {
@@ -21,10 +22,13 @@ import {
 	runPrint,
 } from "../modes/print.js";
 import { runRpc } from "../modes/rpc/index.js";
+import { folderTrust } from "../permissions/trust.js";
+import { realTarget } from "../permissions/workspace.js";
 import { processSecrets } from "../safety/secrets.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { PermissionSetup } from "../session/session-permissions.js";
 import { loadSettingsChecked } from "../session/settings.js";
+import { heldSettingsNotice } from "../session/settings-trust.js";
 import type { AgentSessionApi } from "../session/types.js";
 import { UserModels } from "../settings/user-models.js";
 import { toolProcessSlots } from "../tools/process-slots.js";
@@ -85,11 +89,20 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	const env = process.env;
 	if (args.apiKey) processSecrets.add(args.apiKey);
 	const registry = new UserModels({ env });
-	const { settings, problems: settingsProblems } = loadSettingsChecked({ cwd, env });
+	// The project's entries that change the model, costs or safety wait for trust (remembered or the flag).
+	const trustedAtStart = args.trustProject === true || folderTrust(dataDir(env), realTarget(cwd)) === true;
+	let { settings, problems: settingsProblems } = loadSettingsChecked({ cwd, env, trusted: trustedAtStart });
 	// Every config problem once, at start: a notice in the app, a stderr line in the other modes.
 	const configProblems = [...registry.problems, ...settingsProblems, ...takeReportedConfigProblems()].map(formatConfigProblem);
 	if (mode !== "interactive" || args.listModels !== undefined) for (const problem of configProblems) stderr.write(errorLine(problem));
 	if (args.listModels !== undefined) return listModels(registry, args.listModels === true ? "" : args.listModels);
+
+	// Before the model is chosen: trusting the folder at the prompt lets its defaultModel apply.
+	const permissions = await setUpPermissions(args, mode, cwd, env);
+	if (!permissions.ok) return fail(permissions.message, 2);
+	if (permissions.setup.trusted && !trustedAtStart) settings = loadSettingsChecked({ cwd, env, trusted: true }).settings;
+	const heldNotice = permissions.setup.trusted ? undefined : heldSettingsNotice(permissions.setup.held);
+	if (heldNotice && mode !== "interactive") stderr.write(errorLine(heldNotice));
 
 	toolProcessSlots.setLimit(settings.tools.maxProcesses);
 	const choice = await resolveModel(catalogOf(registry, env), {
@@ -115,8 +128,6 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	// A resumed session keeps the model it was using unless a flag names one (or only the demo is left).
 	const resuming = sessionMode.mode.kind === "continue" || sessionMode.mode.kind === "file";
 	const keepRecordedModel = resuming && !args.model && !args.provider && choice.notice === undefined;
-	const permissions = await setUpPermissions(args, mode, cwd, env);
-	if (!permissions.ok) return fail(permissions.message, 2);
 	await askHooksTrust(args, mode, cwd, env);
 	const { createAgentSession } = await import("../session/assemble.js");
 	const session = await createAgentSession({
@@ -140,7 +151,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	const input = mode === "interactive" ? process.stdin : undefined;
 	const stopWatching = hooks.afterFirstReply ? afterFirstReply(session, hooks.afterFirstReply, { input }) : () => {};
 	try {
-		const notices = [...configProblems, choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
+		const notices = [...configProblems, heldNotice, choice.notice, sessionMode.notice].filter((n): n is string => n !== undefined);
 		const app = { notices, openResumePicker: sessionMode.pick, afterFirstScreen: hooks.afterStartUp };
 		return await runMode(mode, session, args, prompt, app);
 	} finally {
@@ -256,7 +267,7 @@ async function setUpPermissions(
 	const setup = loadPermissionSetup(options);
 	if (mode !== "interactive" || !setup.trustUnknown || !process.stdin.isTTY) return { ok: true, setup };
 	const { askTrust } = await import("../modes/interactive.js");
-	const trustAnswer = await askTrust(setup.resolved.widenings);
+	const trustAnswer = await askTrust([...setup.resolved.widenings, ...setup.held]);
 	return { ok: true, setup: loadPermissionSetup({ ...options, trustAnswer }) };
 }
 

@@ -5,19 +5,24 @@
 // controls, zero-width and tag characters leave escaped too (`\u202e`): a client that prints a line
 // as it is would otherwise show text reordered or hidden; escaped, the value parses back the same.
 
-/** The characters escaped; a tag character (U+E0000–U+E007F) is a surrogate pair, each half escaped. */
-const HAS_RAW_CONTROL =
-	/[\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/;
-const RAW_CONTROL = new RegExp(HAS_RAW_CONTROL.source, "g");
+import { invisibleFastTest, invisibleSource, keptInEmoji } from "./invisible.js";
 
-function unicodeEscape(match: string): string {
+/** DEL, C1 and the JavaScript line breaks; with them every invisible character (see invisible.ts). */
+const RAW = "\\x7f-\\x9f\\u2028\\u2029";
+const hasRawControl = invisibleFastTest(RAW);
+/** An astral character (a tag, U+E0041) is a surrogate pair: each half escaped. */
+const RAW_CONTROL = new RegExp(invisibleSource(RAW), "g");
+
+function unicodeEscape(match: string, offset: number, text: string): string {
+	// A joiner or variation selector inside an emoji is part of a visible glyph and stays as it is.
+	if (keptInEmoji(text, offset)) return match;
 	let out = "";
 	for (let i = 0; i < match.length; i++) out += `\\u${match.charCodeAt(i).toString(16).padStart(4, "0")}`;
 	return out;
 }
 
-/** `value` as one JSON line (no newline), with no raw control character in it. */
+/** `value` as one JSON line (no newline), with no raw control or invisible character in it. */
 export function toJsonLine(value: unknown): string {
 	const text = JSON.stringify(value);
-	return HAS_RAW_CONTROL.test(text) ? text.replace(RAW_CONTROL, unicodeEscape) : text;
+	return hasRawControl(text) ? text.replace(RAW_CONTROL, unicodeEscape) : text;
 }

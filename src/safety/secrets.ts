@@ -75,6 +75,21 @@ export function createRedactor(): Redactor {
 /** The process's own secrets: fed by the model registry, the CLI and the session; read by every writer. */
 export const processSecrets: Redactor = createRedactor();
 
+/** Prefixes of well-known key formats (OpenAI, Anthropic, GitHub, Slack, AWS, Google, GitLab, JWT). */
+const KEY_PREFIX = /^(?:sk-|sk_|rk_|pk_|ghp_|gho_|ghs_|ghu_|github_pat_|xox[abposr]-|AKIA|ASIA|AIza|glpat-|eyJ)/;
+
+/**
+ * Whether a value looks like a key or token by its shape alone (a config's value whose name says
+ * nothing): a known key prefix, or one unbroken run of 24+ characters mixing upper case, lower case
+ * and digits. Paths, flags and sentences are not: they are what a person must see to judge them.
+ */
+export function looksLikeToken(value: string): boolean {
+	const text = value.trim();
+	if (text.length < MIN_SECRET_LENGTH || /\s/.test(text)) return false;
+	if (KEY_PREFIX.test(text)) return true;
+	return text.length >= 24 && /^[A-Za-z0-9_\-+/=.]+$/.test(text) && /[a-z]/.test(text) && /[A-Z]/.test(text) && /[0-9]/.test(text);
+}
+
 export function redactSecrets(text: string): string {
 	return processSecrets.redact(text);
 }

@@ -148,7 +148,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		cwd,
 		tools,
 		skills: formatSkillsForPrompt(skillsOffered),
-		contextFiles: loadContextFiles({ cwd, env }),
+		contextFiles: loadContextFiles({ cwd, env, trusted: permissions.projectTrusted, notices }),
 		customPrompt: options.systemPrompt,
 		appendSystemPrompt: options.appendSystemPrompt,
 	};

@@ -17,7 +17,8 @@ import type { PathDenial } from "../tools/denied-paths.js";
 import type { LinkCheck } from "../tools/linked-outside.js";
 import { type CommandSandbox, findOnPath, platformSandbox, type SandboxSpec } from "../tools/sandbox.js";
 import type { Launch } from "../tools/shell.js";
-import { globalSettingsPath, projectSettingsPath, readSettingsChecked } from "./settings.js";
+import { globalSettingsPath, mergeSettings, projectSettingsPath, readSettingsChecked } from "./settings.js";
+import { type HeldSetting, holdProjectSettings } from "./settings-trust.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -26,6 +27,8 @@ export interface PermissionSetup {
 	trusted: boolean;
 	/** The project's settings widen and the user was never asked about this folder: the TUI asks. */
 	trustUnknown: boolean;
+	/** Project settings that change the model, costs or safety: they wait for trust like widenings. */
+	held: HeldSetting[];
 	realCwd: string;
 	dataFolder: string;
 }
@@ -62,7 +65,9 @@ export function loadPermissionSetup(options: PermissionSetupOptions): Permission
 		trusted,
 	});
 	resolved.policy = { ...resolved.policy, allow: [...resolved.policy.allow, ...projectRules(dataFolder, realCwd)] };
-	return { resolved, trusted, trustUnknown: !trusted && remembered === undefined && resolved.widenings.length > 0, realCwd, dataFolder };
+	const { held } = holdProjectSettings(project, mergeSettings(global), projectFile);
+	const waiting = resolved.widenings.length + held.length > 0;
+	return { resolved, trusted, trustUnknown: !trusted && remembered === undefined && waiting, held, realCwd, dataFolder };
 }
 
 /** Who answers approvals: the user through events (TUI, rpc), or nobody (print, json: denied with a hint). */
@@ -143,6 +148,11 @@ export class SessionPermissions {
 				"No sandbox: bwrap (bubblewrap) is not installed, so approved commands run unconfined (apt-get install bubblewrap)",
 			);
 		}
+	}
+
+	/** The project folder is trusted (remembered, or `--trust-project`): its context files are read wherever they lead. */
+	get projectTrusted(): boolean {
+		return this.options.setup.trusted;
 	}
 
 	get mode(): PermissionMode {

@@ -3,13 +3,16 @@
 // bad value is an error naming the file and the field: `loadSettings` throws the first, the CLI uses
 // `loadSettingsChecked`, which drops each bad field, keeps the rest and reports every problem.
 import { existsSync, readFileSync } from "node:fs";
+import { Type } from "typebox";
 import type { QueueMode } from "../agent/types.js";
 import { THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { configFile, projectSettingsFile } from "../config/paths.js";
 import type { ConfigProblem } from "../config/problems.js";
+import { checked, checkFields, type FieldRule, type Fields, field, type Section } from "../config/schema/fields.js";
 import { checkHooksSetting } from "../extensions/hooks/config.js";
 import { checkMcpServersSetting } from "../extensions/mcp/config.js";
 import { type PermissionsSection, permissionsChecks, type SandboxSection, sandboxChecks } from "../permissions/settings-section.js";
+import { type HeldSetting, holdProjectSettings } from "./settings-trust.js";
 
 export interface CompactionSettings {
 	/** Compact automatically when the context nears the model's window. Default true. */
@@ -94,37 +97,38 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
 const queueModes: readonly QueueMode[] = ["one-at-a-time", "all"];
 
 type Check = (value: unknown) => string | undefined;
-const oneOf =
-	(values: readonly string[]): Check =>
-	(v) =>
-		typeof v === "string" && values.includes(v) ? undefined : `must be one of ${values.map((x) => `"${x}"`).join(", ")}`;
-const bool: Check = (v) => (typeof v === "boolean" ? undefined : "must be true or false");
-const count: Check = (v) => (Number.isInteger(v) && (v as number) >= 0 ? undefined : "must be a non-negative integer");
-const positive: Check = (v) => (Number.isInteger(v) && (v as number) >= 1 ? undefined : "must be a positive integer");
-const modelSpec: Check = (v) => (typeof v === "string" && /^[^/\s]+\/\S+$/.test(v) ? undefined : 'must be "provider/model-id"');
+const oneOf = (values: readonly string[]): FieldRule =>
+	field(Type.Union(values.map((v) => Type.Literal(v))), `must be one of ${values.map((x) => `"${x}"`).join(", ")}`);
+const bool = field(Type.Boolean(), "must be true or false");
+const count = field(Type.Integer({ minimum: 0 }), "must be a non-negative integer");
+const positive = field(Type.Integer({ minimum: 1 }), "must be a positive integer");
+const modelSpec = field(Type.String({ pattern: "^[^/\\s]+/\\S+$" }), 'must be "provider/model-id"');
+const names = (what: string) => field(Type.Array(Type.String()), `must be an array of ${what}`);
+/** A section whose fields are checked by functions of another layer (permissions, sandbox). */
+const checkedSection = (checks: Record<string, Check>): Section => ({
+	section: Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, checked(check)])),
+});
 
-const topLevel: Record<string, Check | Record<string, Check>> = {
+/** The schema of a settings file; keys are looked up as own properties only (src/config/schema/fields.ts). */
+const topLevel: Fields = {
 	defaultModel: modelSpec,
 	defaultThinkingLevel: oneOf(THINKING_LEVELS),
 	steeringMode: oneOf(queueModes),
 	followUpMode: oneOf(queueModes),
-	compaction: { enabled: bool, reserveTokens: count, keepRecentTokens: count },
-	retry: { enabled: bool, maxRetries: count },
-	tools: { maxProcesses: positive },
+	compaction: { section: { enabled: bool, reserveTokens: count, keepRecentTokens: count } },
+	retry: { section: { enabled: bool, maxRetries: count } },
+	tools: { section: { maxProcesses: positive } },
 	checkpoints: bool,
-	notifications: { afterSeconds: count, method: oneOf(["osc9", "osc777", "bell"]) },
-	shell: {
-		passEnv: (v) => (Array.isArray(v) && v.every((n) => typeof n === "string") ? undefined : "must be an array of variable names"),
-	},
+	notifications: { section: { afterSeconds: count, method: oneOf(["osc9", "osc777", "bell"]) } },
+	shell: { section: { passEnv: names("variable names") } },
 	// Read by src/extensions/mcp/config.ts per file (where a server comes from decides whether it is trusted).
-	mcpServers: checkMcpServersSetting,
+	mcpServers: checked(checkMcpServersSetting),
 	// Read by src/extensions/hooks/config.ts per file (a project's hooks run only once trusted).
-	hooks: checkHooksSetting,
+	hooks: checked(checkHooksSetting),
 	enableAllProjectMcpServers: bool,
-	enabledMcpjsonServers: (v) =>
-		Array.isArray(v) && v.every((n) => typeof n === "string") ? undefined : "must be an array of server names",
-	permissions: permissionsChecks,
-	sandbox: sandboxChecks,
+	enabledMcpjsonServers: names("server names"),
+	permissions: checkedSection(permissionsChecks),
+	sandbox: checkedSection(sandboxChecks),
 };
 
 /**
@@ -132,38 +136,7 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
  * and `value` keeps only the fields that passed.
  */
 export function checkSettings(data: unknown, file: string): { value: SettingsFile; problems: ConfigProblem[] } {
-	const problems: ConfigProblem[] = [];
-	const value: Record<string, unknown> = {};
-	const bad = (field: string, problem: string) => problems.push({ file, field, problem });
-	if (typeof data !== "object" || data === null || Array.isArray(data)) {
-		bad("(root)", "must be a JSON object");
-		return { value, problems };
-	}
-	for (const [key, raw] of Object.entries(data as Record<string, unknown>)) {
-		const rule = topLevel[key];
-		if (!rule) {
-			bad(key, "is not a known setting");
-			continue;
-		}
-		if (typeof rule === "function") {
-			const problem = rule(raw);
-			if (problem) bad(key, problem);
-			else value[key] = raw;
-			continue;
-		}
-		if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-			bad(key, "must be an object");
-			continue;
-		}
-		const section: Record<string, unknown> = {};
-		for (const [sub, subValue] of Object.entries(raw as Record<string, unknown>)) {
-			const subRule = (rule as Record<string, Check>)[sub];
-			const problem = subRule ? subRule(subValue) : "is not a known setting";
-			if (problem) bad(`${key}.${sub}`, problem);
-			else section[sub] = subValue;
-		}
-		value[key] = section;
-	}
+	const { value, problems } = checkFields(data, topLevel, file);
 	return { value: value as SettingsFile, problems };
 }
 
@@ -219,20 +192,44 @@ export function projectSettingsPath(cwd: string): string {
 	return projectSettingsFile(cwd);
 }
 
-/** Global settings, then the project's on top. */
-export function loadSettings(options: { cwd: string; env?: Record<string, string | undefined> }): Settings {
+export interface SettingsLoadOptions {
+	cwd: string;
+	env?: Record<string, string | undefined>;
+	/**
+	 * The project folder is trusted (remembered, or `--trust-project`). Until it is, the project's entries
+	 * that change the model, costs or safety wait (src/session/settings-trust.ts).
+	 */
+	trusted?: boolean;
+}
+
+/** The project layer as it applies: global-only and (untrusted) held entries taken out. */
+function projectLayer(
+	global: SettingsFile,
+	project: SettingsFile,
+	file: string,
+	trusted: boolean,
+): { project: SettingsFile; held: HeldSetting[] } {
 	// `shell` is global-only (see ShellSettings.passEnv).
-	const { shell: _globalOnly, ...project } = readSettingsFile(projectSettingsPath(options.cwd));
-	return mergeSettings(readSettingsFile(globalSettingsPath(options.env)), project);
+	const { shell: _globalOnly, ...rest } = project;
+	return trusted ? { project: rest, held: [] } : holdProjectSettings(rest, mergeSettings(global), file);
+}
+
+/** Global settings, then the project's on top; throws the first problem. */
+export function loadSettings(options: SettingsLoadOptions): Settings {
+	const global = readSettingsFile(globalSettingsPath(options.env));
+	const file = projectSettingsPath(options.cwd);
+	return mergeSettings(global, projectLayer(global, readSettingsFile(file), file, options.trusted === true).project);
 }
 
 /**
  * Global settings, then the project's on top, never throwing: a bad field is dropped and listed in
  * `problems` with its file (the CLI shows each once at start), the rest of the file still applies.
+ * `held` lists the project entries waiting for trust; `heldSettingsNotice` says them in one line.
  */
-export function loadSettingsChecked(options: { cwd: string; env?: Record<string, string | undefined> }): {
+export function loadSettingsChecked(options: SettingsLoadOptions): {
 	settings: Settings;
 	problems: ConfigProblem[];
+	held: HeldSetting[];
 } {
 	const global = readSettingsChecked(globalSettingsPath(options.env));
 	const projectFile = projectSettingsPath(options.cwd);
@@ -240,7 +237,7 @@ export function loadSettingsChecked(options: { cwd: string; env?: Record<string,
 	const problems = [...global.problems, ...project.problems];
 	if (project.value.shell) {
 		problems.push({ file: projectFile, field: "shell", problem: "is read from the global settings only (it can pass keys to commands)" });
-		delete project.value.shell;
 	}
-	return { settings: mergeSettings(global.value, project.value), problems };
+	const layer = projectLayer(global.value, project.value, projectFile, options.trusted === true);
+	return { settings: mergeSettings(global.value, layer.project), problems, held: layer.held };
 }

@@ -3,8 +3,9 @@
 import { chmodSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ConfigProblem } from "../config/problems.js";
+import { checkAuthEntries } from "../config/schema/auth.js";
 import { processSecrets } from "../safety/secrets.js";
-import { isObject, parseJsonObject, readIfExists } from "./json-object.js";
+import { parseJsonObject, readIfExists } from "./json-object.js";
 
 /**
  * The keys of auth.json. A file readable by group or others is refused whole, since its keys may
@@ -26,14 +27,9 @@ export function readKeys(file: string): { keys: Record<string, string>; problems
 	} catch (error) {
 		return { keys, problems: [{ file, problem: `${(error as Error).message.slice(file.length + 2)}; no key of it is used` }] };
 	}
-	const problems: ConfigProblem[] = [];
-	for (const [provider, entry] of Object.entries(parsed)) {
-		if (typeof entry === "string") keys[provider] = entry;
-		else if (isObject(entry) && typeof entry.key === "string") keys[provider] = entry.key;
-		else problems.push({ file, field: provider, provider, problem: 'expected {"type": "api_key", "key": "..."}' });
-	}
-	for (const key of Object.values(keys)) processSecrets.add(key);
-	return { keys, problems };
+	const checked = checkAuthEntries(parsed, file);
+	for (const key of Object.values(checked.keys)) processSecrets.add(key);
+	return checked;
 }
 
 /**

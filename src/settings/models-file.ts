@@ -5,6 +5,7 @@
 import { type CustomProviderConfig, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS, ZERO_COST } from "../ai/model-registry.js";
 import type { Api, Model, ModelCost, OpenAICompletionsCompat } from "../ai/types.js";
 import { type ConfigProblem, formatConfigProblem } from "../config/problems.js";
+import { modelsProviderProblem } from "../config/schema/models.js";
 import { isObject, parseJsonObject, readIfExists } from "./json-object.js";
 
 const WIRE_APIS: readonly Api[] = ["openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai"];
@@ -60,6 +61,11 @@ export function checkModelsConfig(text: string, file: string): { providers: Cust
 	const out: CustomProviderConfig[] = [];
 	const problems: ConfigProblem[] = [];
 	for (const [name, raw] of Object.entries(providers as Record<string, unknown>)) {
+		const shape = modelsProviderProblem(name, raw, file);
+		if (shape) {
+			problems.push(shape);
+			continue;
+		}
 		try {
 			out.push(parseProvider(name, raw));
 		} catch (error) {

@@ -1,7 +1,7 @@
 // The built CLI against a scripted OpenAI-compatible server on 127.0.0.1: config problems are said at
 // start and name the file and field; keys never reach stderr, stdout, session files, the model or the
 // model's commands; `-p "/login …"` stores the key without a request.
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
@@ -75,6 +75,39 @@ describe("config problems at start", () => {
 			expect.stringMatching(/settings\.json: steeringMode: must be one of/),
 			expect.stringMatching(/settings\.json: retry\.tries: is not a known setting/),
 		]);
+	});
+
+	it('a project settings file of {"valueOf":1} (and friends, nested too) is one line each; the run goes on', {
+		timeout: LONG,
+	}, async () => {
+		const { server, home } = await setUp();
+		mkdirSync(join(home.cwd, ".rudder"), { recursive: true });
+		writeFileSync(join(home.cwd, ".rudder", "settings.json"), '{"valueOf":1,"compaction":{"hasOwnProperty":1,"toLocaleString":2}}');
+		server.enqueue({ kind: "sse", chunks: [textBody("fine")] });
+		const result = await runCli(["-p", "hi", "--model", "mock/mock-1"], home);
+		expect(result.stderr.trimEnd().split("\n")).toEqual([
+			expect.stringMatching(/\.rudder\/settings\.json: valueOf: is not a known setting$/),
+			expect.stringMatching(/\.rudder\/settings\.json: compaction\.hasOwnProperty: is not a known setting$/),
+			expect.stringMatching(/\.rudder\/settings\.json: compaction\.toLocaleString: is not a known setting$/),
+		]);
+		expect(result.stdout).toBe("fine\n");
+		expect(result.code).toBe(0);
+	});
+
+	it("an untrusted project's defaultModel waits: one notice, the user's model answers", { timeout: LONG }, async () => {
+		const { server, home } = await setUp();
+		writeFileSync(join(home.rudderHome, "settings.json"), JSON.stringify({ defaultModel: "mock/mock-1" }));
+		mkdirSync(join(home.cwd, ".rudder"), { recursive: true });
+		writeFileSync(join(home.cwd, ".rudder", "settings.json"), JSON.stringify({ defaultModel: "mock/other", checkpoints: false }));
+		server.enqueue({ kind: "sse", chunks: [textBody("fine")] });
+		const result = await runCli(["-p", "hi"], home);
+		expect(result.stderr.trimEnd().split("\n")).toEqual([
+			expect.stringMatching(
+				/Ignored defaultModel "mock\/other", checkpoints false in .*\.rudder\/settings\.json: this folder is not trusted/,
+			),
+		]);
+		expect(result.stdout).toBe("fine\n");
+		expect((server.requests[0].body as { model: string }).model).toBe("mock-1");
 	});
 });
 

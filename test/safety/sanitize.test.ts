@@ -1,11 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sanitizeTerminalText } from "../../src/safety/sanitize.js";
+import { invisibleSource, keptInEmoji } from "../../src/safety/invisible.js";
+import { sanitizeTerminalText, unicodeMarker } from "../../src/safety/sanitize.js";
+import { anyInvisible, EMOJI_SEQUENCES, INVISIBLE_CODE_POINTS, ISSUE_EXAMPLES, ordinaryChar, ordinaryText } from "./invisible-fixtures.js";
 
 /** What the output must never hold: ESC, any other C0 but newline, DEL, C1. */
 const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
-/** Invisible or reordering characters: must leave only as markers. */
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/;
+/** Invisible or reordering characters (the whole generated table): must leave only as markers. */
+const INVISIBLE = new RegExp(invisibleSource(""));
+/** Where `out` holds an invisible character that is not part of an emoji: none may be left. */
+const strayInvisible = (out: string): boolean =>
+	[...out.matchAll(new RegExp(INVISIBLE.source, "g"))].some((m) => !keptInEmoji(out, m.index));
 
 describe("sanitizeTerminalText", () => {
 	it("shows every escape introducer as ^[ and keeps the text after it: nothing is swallowed", () => {
@@ -65,10 +70,10 @@ describe("sanitizeTerminalText", () => {
 			fc.property(anyText, (input) => {
 				const out = sanitizeTerminalText(input);
 				if (RAW_CONTROL.test(out)) return false;
-				if (INVISIBLE.test(out.replace(/\u200d/g, ""))) return false;
+				if (strayInvisible(out)) return false;
 				// Complete SGR codes are the one thing removed; every other printable character stays, in order.
 				const printable = [...input.replace(/(?:\x1b\[|\x9b)[0-9;:]*m/g, "")].filter(
-					(ch) => !RAW_CONTROL.test(ch) && !INVISIBLE.test(ch) && !/[\u200d\ud800-\udfff]/.test(ch) && ch !== "\n",
+					(ch) => !RAW_CONTROL.test(ch) && !INVISIBLE.test(ch) && !/[\ud800-\udfff]/.test(ch) && ch !== "\n",
 				);
 				let at = 0;
 				for (const ch of printable) {
@@ -79,6 +84,71 @@ describe("sanitizeTerminalText", () => {
 				return true;
 			}),
 			{ numRuns: 1500 },
+		);
+	});
+
+	it("property: binary strings of BMP characters (hit the table's BMP ranges often enough)", { timeout: 30_000 }, () => {
+		const bmp = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+		const dense = fc.oneof(
+			bmp,
+			fc.constantFrom("\u034f", "\u115f", "\u17b4", "\u180b", "\u2065", "\u3164", "\ufe0f", "\uffa0", "\ufff0", "#", "❤"),
+		);
+		fc.assert(
+			fc.property(fc.array(dense, { maxLength: 40 }), (parts) => {
+				const input = parts.join("");
+				const out = sanitizeTerminalText(input);
+				expect(strayInvisible(out)).toBe(false);
+				expect(RAW_CONTROL.test(out)).toBe(false);
+			}),
+			{ numRuns: 3000 },
+		);
+	});
+
+	it("marks the issue's invisible characters: variation selectors, tags past U+E0080, CGJ, Hangul fillers", () => {
+		for (const cp of ISSUE_EXAMPLES) {
+			expect(sanitizeTerminalText(`say${String.fromCodePoint(cp)}no`)).toBe(`say${unicodeMarker(cp)}no`);
+		}
+		expect(sanitizeTerminalText("ok\u{e0100}\u{e0101}\ufe01")).toBe("ok⟪U+E0100⟫⟪U+E0101⟫⟪U+FE01⟫");
+		expect(sanitizeTerminalText("\u3164\u115f\uffa0")).toBe("⟪U+3164⟫⟪U+115F⟫⟪U+FFA0⟫");
+	});
+
+	it("marks every default-ignorable code point of the table, each in the middle of text", () => {
+		const missed = INVISIBLE_CODE_POINTS.filter((cp) => sanitizeTerminalText(`a${String.fromCodePoint(cp)}b`) !== `a${unicodeMarker(cp)}b`);
+		expect(missed.map((cp) => cp.toString(16))).toEqual([]);
+	});
+
+	it("keeps ZWJ and VS15/VS16 only inside emoji: after a letter, alone or doubled they are marked", () => {
+		for (const emoji of EMOJI_SEQUENCES) expect(sanitizeTerminalText(`x${emoji}y`)).toBe(`x${emoji}y`);
+		expect(sanitizeTerminalText("a\ufe0f")).toBe("a⟪U+FE0F⟫");
+		expect(sanitizeTerminalText("\ufe0fa")).toBe("⟪U+FE0F⟫a");
+		expect(sanitizeTerminalText("❤\ufe0f\ufe0f")).toBe("❤\ufe0f⟪U+FE0F⟫");
+		expect(sanitizeTerminalText("😀\u200d")).toBe("😀⟪U+200D⟫");
+		expect(sanitizeTerminalText("😀\u200d\u200d😀")).toBe("😀⟪U+200D⟫⟪U+200D⟫😀");
+		expect(sanitizeTerminalText("😀\ufe01")).toBe("😀⟪U+FE01⟫");
+	});
+
+	it("property: any default-ignorable character anywhere in ordinary text is marked; the text around stays", { timeout: 30_000 }, () => {
+		fc.assert(
+			fc.property(
+				fc.array(ordinaryChar, { maxLength: 12 }),
+				anyInvisible,
+				fc.array(ordinaryChar, { maxLength: 12 }),
+				(before, hidden, after) => {
+					const cp = hidden.codePointAt(0) as number;
+					const expected = `${before.join("")}${unicodeMarker(cp)}${after.join("")}`;
+					expect(sanitizeTerminalText(`${before.join("")}${hidden}${after.join("")}`)).toBe(expected);
+				},
+			),
+			{ numRuns: 3000 },
+		);
+	});
+
+	it("property: ordinary text of any script with valid emoji sequences passes untouched", { timeout: 30_000 }, () => {
+		fc.assert(
+			fc.property(ordinaryText, (text) => {
+				expect(sanitizeTerminalText(text)).toBe(text);
+			}),
+			{ numRuns: 2000 },
 		);
 	});
 });

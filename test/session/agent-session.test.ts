@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
@@ -224,6 +224,20 @@ describe("!cmd stopped and !!cmd", () => {
 });
 
 describe("building the agent", () => {
+	it("a repo-shipped AGENTS.md linking out of the workspace stays out of the system prompt untrusted, with one notice", async () => {
+		fx = await createFixture();
+		writeFileSync(join(fx.root, "id_rsa"), "PRIVATE KEY material");
+		symlinkSync(join(fx.root, "id_rsa"), join(fx.cwd, "AGENTS.md"));
+		const session = await fx.open();
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
+		await session.prompt("hi");
+		expect(fx.faux.calls[0].context.systemPrompt).not.toContain("PRIVATE KEY");
+		expect(fx.notices().filter((n) => n.includes("until this folder is trusted"))).toEqual([
+			expect.stringContaining(`${join(fx.cwd, "AGENTS.md")} (a link to ${realpathSync(join(fx.root, "id_rsa"))}, outside the workspace)`),
+		]);
+		await session.dispose();
+	});
+
 	it("sends a system prompt with the chosen tools, cwd and the project's AGENTS.md, and the retry settings", async () => {
 		fx = await createFixture({ settings: { retry: { maxRetries: 7 } } });
 		writeFileSync(join(fx.cwd, "AGENTS.md"), "Always answer in haiku.");

@@ -190,6 +190,17 @@ describe("approvals in a session", { timeout: 30_000 }, () => {
 		expect(trusted.getState().permissionMode).toBe("yolo");
 		expect(loadPermissionSetup({ cwd: fx.cwd, env: fx.env }).trusted).toBe(true);
 	});
+
+	it("a project that only changes the model or turns checkpoints off is asked about like a widening, listing what waits", async () => {
+		fx = await createFixture();
+		mkdirSync(join(fx.cwd, ".rudder"));
+		writeFileSync(join(fx.cwd, ".rudder", "settings.json"), JSON.stringify({ defaultModel: "local/other", checkpoints: false }));
+		const setup = loadPermissionSetup({ cwd: fx.cwd, env: fx.env });
+		expect(setup.resolved.widenings).toEqual([]);
+		expect(setup.trustUnknown).toBe(true);
+		expect(setup.held.map((h) => h.entry)).toEqual(['defaultModel "local/other"', "checkpoints false"]);
+		expect(loadPermissionSetup({ cwd: fx.cwd, env: fx.env, trustAnswer: false }).trustUnknown).toBe(false);
+	});
 });
 
 describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatConfigProblem } from "../../src/config/problems.js";
 import { defaultSettings, loadSettings, loadSettingsChecked } from "../../src/session/settings.js";
+import { heldSettingsNotice } from "../../src/session/settings-trust.js";
 
 let root: string;
 let home: string;
@@ -38,7 +39,7 @@ describe("loadSettings", () => {
 			}),
 		);
 		writeProject(JSON.stringify({ defaultModel: "openai/gpt-x", compaction: { keepRecentTokens: 42 }, retry: { enabled: false } }));
-		const s = loadSettings({ cwd, env: env() });
+		const s = loadSettings({ cwd, env: env(), trusted: true });
 		expect(s.defaultModel).toBe("openai/gpt-x");
 		expect(s.steeringMode).toBe("all");
 		expect(s.compaction).toEqual({ enabled: true, reserveTokens: 1000, keepRecentTokens: 42 });
@@ -117,5 +118,84 @@ describe("loadSettingsChecked", () => {
 			expect.stringMatching(/\.rudder\/settings\.json: shell: is read from the global settings only/),
 		]);
 		expect(loadSettings({ cwd, env: env() }).shell.passEnv).toEqual(["GITHUB_TOKEN"]);
+	});
+});
+
+describe("crafted settings files (issue 30: a project file stopped every mode at start)", () => {
+	const PROTOTYPE_KEYS = ["valueOf", "hasOwnProperty", "toLocaleString", "toString", "constructor", "__proto__", "isPrototypeOf"];
+
+	it.each(PROTOTYPE_KEYS)("%s at the top level and nested in every section is one line naming file and field; the rest loads", (key) => {
+		const sections = ["compaction", "retry", "tools", "notifications", "shell", "permissions", "sandbox"];
+		// JSON text, not an object literal: `__proto__` must arrive as an own key, as JSON.parse gives it.
+		const nested = sections.map((section) => `"${section}": {"${key}": 1}`).join(", ");
+		writeProject(`{"${key}": 1, ${nested}, "steeringMode": "all", "compaction2": 1}`);
+		writeGlobal(`{"${key}": {"${key}": 1}, "followUpMode": "all"}`);
+		const { settings, problems } = loadSettingsChecked({ cwd, env: env() });
+		const project = join(cwd, ".rudder", "settings.json");
+		expect(problems.map(formatConfigProblem)).toEqual([
+			`${join(home, "settings.json")}: ${key}: is not a known setting`,
+			`${project}: ${key}: is not a known setting`,
+			...sections.map((section) => `${project}: ${section}.${key}: is not a known setting`),
+			`${project}: compaction2: is not a known setting`,
+			`${project}: shell: is read from the global settings only (it can pass keys to commands)`,
+		]);
+		expect(settings.steeringMode).toBe("all");
+		expect(settings.followUpMode).toBe("all");
+		expect(settings.compaction).toEqual(defaultSettings.compaction);
+		expect(Object.getPrototypeOf(settings)).toBe(Object.prototype);
+		expect(Object.hasOwn(settings, key)).toBe(false);
+	});
+});
+
+describe("project settings that change the model, costs or safety wait for trust", () => {
+	const project = () => join(cwd, ".rudder", "settings.json");
+
+	it("an untrusted project cannot change the model, the thinking level, turn checkpoints off or raise limits; the rest applies", () => {
+		writeGlobal(JSON.stringify({ defaultModel: "anthropic/claude-x", compaction: { enabled: false } }));
+		writeProject(
+			JSON.stringify({
+				defaultModel: "openai/gpt-x",
+				defaultThinkingLevel: "high",
+				checkpoints: false,
+				compaction: { enabled: true, keepRecentTokens: 42 },
+				retry: { maxRetries: 50 },
+				tools: { maxProcesses: 64 },
+				steeringMode: "all",
+			}),
+		);
+		const { settings, problems, held } = loadSettingsChecked({ cwd, env: env() });
+		expect(problems).toEqual([]);
+		expect(settings.defaultModel).toBe("anthropic/claude-x");
+		expect(settings.defaultThinkingLevel).toBeUndefined();
+		expect(settings.checkpoints).toBeUndefined();
+		expect(settings.compaction).toEqual({ enabled: false, reserveTokens: 16_384, keepRecentTokens: 42 });
+		expect(settings.retry.maxRetries).toBe(3);
+		expect(settings.tools.maxProcesses).toBe(8);
+		expect(settings.steeringMode).toBe("all");
+		expect(held.map((h) => h.entry)).toEqual([
+			'defaultModel "openai/gpt-x"',
+			'defaultThinkingLevel "high"',
+			"checkpoints false",
+			"compaction.enabled true",
+			"retry.maxRetries 50",
+			"tools.maxProcesses 64",
+		]);
+		expect(heldSettingsNotice(held)).toBe(
+			`Ignored defaultModel "openai/gpt-x", defaultThinkingLevel "high", checkpoints false, compaction.enabled true, retry.maxRetries 50, tools.maxProcesses 64 in ${project()}: this folder is not trusted to change the model, costs or safety settings (start rudder with --trust-project to trust it)`,
+		);
+		expect(loadSettings({ cwd, env: env() }).defaultModel).toBe("anthropic/claude-x");
+	});
+
+	it("narrowing entries and entries equal to the user's own apply untrusted; a trusted project applies whole", () => {
+		writeGlobal(JSON.stringify({ defaultModel: "openai/gpt-x" }));
+		writeProject(JSON.stringify({ defaultModel: "openai/gpt-x", checkpoints: true, retry: { maxRetries: 1 }, tools: { maxProcesses: 2 } }));
+		const untrusted = loadSettingsChecked({ cwd, env: env() });
+		expect(untrusted.held).toEqual([]);
+		expect(heldSettingsNotice(untrusted.held)).toBeUndefined();
+		expect(untrusted.settings).toMatchObject({ checkpoints: true, retry: { maxRetries: 1 }, tools: { maxProcesses: 2 } });
+		writeProject(JSON.stringify({ defaultModel: "local/evil", checkpoints: false }));
+		const trusted = loadSettingsChecked({ cwd, env: env(), trusted: true });
+		expect(trusted.held).toEqual([]);
+		expect(trusted.settings).toMatchObject({ defaultModel: "local/evil", checkpoints: false });
 	});
 });

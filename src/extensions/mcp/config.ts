@@ -5,7 +5,9 @@
 // so a token never has to be written into a checked-in file.
 import { existsSync, readFileSync } from "node:fs";
 import { configFile, mcpJsonFile, projectSettingsFile } from "../../config/paths.js";
-import { MIN_SECRET_LENGTH, processSecrets, redactSecrets } from "../../safety/secrets.js";
+import { checkMcpServerShape } from "../../config/schema/mcp.js";
+import { isCredentialName } from "../../safety/child-env.js";
+import { looksLikeToken, MIN_SECRET_LENGTH, processSecrets, redactSecrets } from "../../safety/secrets.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -34,7 +36,7 @@ export interface McpServerConfig {
 	transport: StdioTransportConfig | HttpTransportConfig;
 	/** Per tool call; default DEFAULT_CALL_TIMEOUT_MS. */
 	timeoutMs: number;
-	/** Its env and header values (tokens belong there): never shown, written or sent. */
+	/** Its secret env values (by name, from a variable, or by shape) and header values: never shown, written or sent. */
 	secrets: string[];
 }
 
@@ -54,29 +56,46 @@ export function expandVariables(text: string, env: Env, used?: string[]): string
 	});
 }
 
-function stringRecord(value: unknown, where: string, env: Env, used: string[]): Record<string, string> {
+/**
+ * An env value is a secret when its name says so (GITHUB_TOKEN), it came from a variable (`${GH_TOKEN}`)
+ * or it has a key's shape. Other values (NODE_OPTIONS, PATH, a flag) are shown in the trust prompt:
+ * they decide what runs.
+ */
+const secretEnvValue = (name: string, raw: string, value: string): boolean =>
+	isCredentialName(name) || raw.includes("${") || looksLikeToken(value);
+
+/** A header value is always treated as a secret: headers carry the tokens of http servers. */
+const secretHeaderValue = (): boolean => true;
+
+function stringRecord(
+	value: unknown,
+	where: string,
+	env: Env,
+	used: string[],
+	isSecret: (name: string, raw: string, value: string) => boolean,
+): Record<string, string> {
 	if (value === undefined) return {};
 	if (!isObject(value)) throw new Error(`${where} must be an object of strings`);
 	const out: Record<string, string> = {};
 	for (const [key, v] of Object.entries(value)) {
 		if (typeof v !== "string") throw new Error(`${where}.${key} must be a string`);
 		out[key] = expandVariables(v, env, used);
-		used.push(out[key]);
+		if (isSecret(key, v, out[key])) used.push(out[key]);
 	}
 	return out;
 }
 
 /** One server entry; throws a message naming the field (the caller adds the file). */
-function parseServer(name: string, raw: unknown, env: Env): Pick<McpServerConfig, "transport" | "timeoutMs" | "secrets"> {
+function parseServer(name: string, input: unknown, env: Env): Pick<McpServerConfig, "transport" | "timeoutMs" | "secrets"> {
 	const at = `mcpServers.${name}`;
 	if (!SERVER_NAME.test(name)) throw new Error(`"${at}": the name must be 1-40 letters, digits, - or _`);
-	if (!isObject(raw)) throw new Error(`"${at}" must be an object`);
-	const known = new Set(["type", "command", "args", "env", "cwd", "url", "headers", "timeout"]);
-	for (const key of Object.keys(raw)) if (!known.has(key)) throw new Error(`"${at}.${key}" is not a known field`);
+	if (!isObject(input)) throw new Error(`"${at}" must be an object`);
+	const shape = checkMcpServerShape(input, at);
+	const first = shape.problems[0];
+	if (first) throw new Error(`"${first.field}" ${first.problem}`);
+	// A null-prototype copy: every field read below is the entry's own.
+	const raw = shape.value;
 	const timeout = raw.timeout;
-	if (timeout !== undefined && !(Number.isInteger(timeout) && (timeout as number) > 0)) {
-		throw new Error(`"${at}.timeout" must be a positive number of milliseconds`);
-	}
 	const timeoutMs = (timeout as number | undefined) ?? DEFAULT_CALL_TIMEOUT_MS;
 	const used: string[] = [];
 	// Very short values ("1", "true") are settings, not secrets, and redacting them would garble text.
@@ -88,7 +107,7 @@ function parseServer(name: string, raw: unknown, env: Env): Pick<McpServerConfig
 		if (typeof raw.url !== "string") throw new Error(`"${at}.url" must be a string`);
 		const url = expandVariables(raw.url, env);
 		if (!/^https?:\/\//i.test(url)) throw new Error(`"${at}.url" must start with http:// or https://`);
-		const headers = stringRecord(raw.headers, `"${at}.headers"`, env, used);
+		const headers = stringRecord(raw.headers, `"${at}.headers"`, env, used, secretHeaderValue);
 		return { transport: { type: "http", url, headers }, timeoutMs, secrets: secrets() };
 	}
 	if (type !== "stdio") throw new Error(`"${at}.type" must be "stdio" or "http"`);
@@ -102,22 +121,40 @@ function parseServer(name: string, raw: unknown, env: Env): Pick<McpServerConfig
 		// The command line is shown in the trust prompt, so its variables are not treated as secrets.
 		command: expandVariables(raw.command, env),
 		args: ((raw.args as string[] | undefined) ?? []).map((a) => expandVariables(a, env)),
-		env: stringRecord(raw.env, `"${at}.env"`, env, used),
+		env: stringRecord(raw.env, `"${at}.env"`, env, used, secretEnvValue),
 		cwd: typeof raw.cwd === "string" ? expandVariables(raw.cwd, env) : undefined,
 	};
 	return { transport, timeoutMs, secrets: secrets() };
 }
 
-/** The `mcpServers` object of a settings file or `.mcp.json`; throws one line naming the file and field. */
-export function parseMcpServers(value: unknown, file: string, source: McpServerSource, env: Env = process.env): McpServerConfig[] {
-	if (!isObject(value)) throw new Error(`Invalid MCP configuration in ${file}: "mcpServers" must be an object`);
-	return Object.entries(value).map(([name, raw]) => {
+/**
+ * The `mcpServers` object of a settings file or `.mcp.json`, server by server: a bad entry is one line
+ * naming the file and field, and the others still load.
+ */
+export function readMcpServers(
+	value: unknown,
+	file: string,
+	source: McpServerSource,
+	env: Env = process.env,
+): { servers: McpServerConfig[]; problems: string[] } {
+	if (!isObject(value)) return { servers: [], problems: [`Invalid MCP configuration in ${file}: "mcpServers" must be an object`] };
+	const servers: McpServerConfig[] = [];
+	const problems: string[] = [];
+	for (const name of Object.keys(value)) {
 		try {
-			return { name, source, file, ...parseServer(name, raw, env) };
+			servers.push({ name, source, file, ...parseServer(name, value[name], env) });
 		} catch (error) {
-			throw new Error(`Invalid MCP configuration in ${file}: ${(error as Error).message}`);
+			problems.push(`Invalid MCP configuration in ${file}: ${(error as Error).message}`);
 		}
-	});
+	}
+	return { servers, problems };
+}
+
+/** The `mcpServers` object of a settings file or `.mcp.json`; throws the first problem, one line naming the file and field. */
+export function parseMcpServers(value: unknown, file: string, source: McpServerSource, env: Env = process.env): McpServerConfig[] {
+	const { servers, problems } = readMcpServers(value, file, source, env);
+	if (problems[0]) throw new Error(problems[0]);
+	return servers;
 }
 
 /** For settings validation: the problem with an `mcpServers` value, without the file (settings adds it). */
@@ -174,9 +211,9 @@ export function loadMcpConfig(options: { cwd: string; env?: Env }): LoadedMcpCon
 				warnings.push(`Ignored the MCP trust settings in ${file}: only your global settings can trust a project's servers`);
 			}
 			if (data.mcpServers === undefined) continue;
-			for (const server of parseMcpServers(data.mcpServers, file, source, env)) {
-				byName.set(server.name, server);
-			}
+			const { servers, problems } = readMcpServers(data.mcpServers, file, source, env);
+			for (const server of servers) byName.set(server.name, server);
+			for (const problem of problems) warnings.push(`${problem} (that server was not started)`);
 		} catch (error) {
 			warnings.push(`${(error as Error).message} (its MCP servers were not started)`);
 		}
@@ -192,6 +229,11 @@ function readTrust(data: Record<string, unknown>, trust: McpTrustSettings): void
 	if (Array.isArray(names)) trust.enabledMcpjsonServers = names.filter((n): n is string => typeof n === "string");
 }
 
+/** A word as a shell would need it quoted, so spaces and quotes inside an argument stay visible. */
+export function shellWord(word: string): string {
+	return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** The command line or URL, as the trust prompt and `/mcp` show it: env and header values never, secrets masked. */
 export function describeTransport(config: McpServerConfig): string {
 	return redactSecrets(describeUnmasked(config));
@@ -203,7 +245,6 @@ function describeUnmasked(config: McpServerConfig): string {
 		const headers = Object.keys(t.headers);
 		return `${t.url}${headers.length ? ` (headers: ${headers.join(", ")})` : ""}`;
 	}
-	const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 	const env = Object.keys(t.env);
-	return `${[t.command, ...t.args].map(quote).join(" ")}${env.length ? ` (env: ${env.join(", ")})` : ""}${t.cwd ? ` (in ${t.cwd})` : ""}`;
+	return `${[t.command, ...t.args].map(shellWord).join(" ")}${env.length ? ` (env: ${env.join(", ")})` : ""}${t.cwd ? ` (in ${t.cwd})` : ""}`;
 }

@@ -5,6 +5,7 @@ import { describeTransport, type McpServerConfig, type McpServerSource, type Mcp
 import { McpConnection, type McpServerStatus } from "./connection.js";
 import { agentToolName, createMcpTool } from "./tools.js";
 import { rememberTrust, trustStates } from "./trust.js";
+import { type McpTrustServer, trustDetails } from "./trust-details.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -20,9 +21,9 @@ export interface McpServerInfo {
 	error?: string;
 }
 
-/** Project servers waiting for the user's answer. */
+/** Project servers waiting for the user's answer, with what each would run (trust-details.ts). */
 export interface McpTrustRequest {
-	servers: { name: string; source: McpServerSource; file: string; target: string }[];
+	servers: McpTrustServer[];
 }
 
 export interface McpManagerOptions {
@@ -113,12 +114,7 @@ export class McpManager {
 		const waiting = this.connections.filter((c) => c.status === "untrusted");
 		if (waiting.length === 0) return undefined;
 		return {
-			servers: waiting.map((c) => ({
-				name: c.config.name,
-				source: c.config.source,
-				file: c.config.file,
-				target: describeTransport(c.config),
-			})),
+			servers: waiting.map((c) => trustDetails(c.config, describeTransport(c.config))),
 		};
 	}
 

@@ -11,10 +11,19 @@ const widenings = [
 	{ file: "/repo/.rudder/settings.json", entry: 'permissions.mode "yolo"' },
 ];
 
+/** The details the prompt does not show yet (src/extensions/mcp/trust-details.ts). */
+const stdio = { transport: "stdio" as const, env: [], headers: [] };
+
 const request: McpTrustRequest = {
 	servers: [
-		{ name: "gh", source: "mcp-json", file: "/p/.mcp.json", target: "npx -y server-github (env: TOKEN)" },
-		{ name: "evil", source: "project-settings", file: "/p/.rudder/settings.json", target: "sh -c 'curl x' \x1b]0;pwned\x07\x1b[2J" },
+		{ name: "gh", source: "mcp-json", file: "/p/.mcp.json", target: "npx -y server-github (env: TOKEN)", ...stdio },
+		{
+			name: "evil",
+			source: "project-settings",
+			file: "/p/.rudder/settings.json",
+			target: "sh -c 'curl x' \x1b]0;pwned\x07\x1b[2J",
+			...stdio,
+		},
 	],
 };
 
