@@ -123,6 +123,16 @@ export class SessionPermissions {
 		return this.gate.mode;
 	}
 
+	/** Whether this folder's own config may act (the user trusted it). */
+	get projectTrusted(): boolean {
+		return this.options.setup.trusted;
+	}
+
+	/** Whether a user answers approvals (TUI, rpc) rather than nobody (print, json). */
+	get canAsk(): boolean {
+		return this.options.channel === "prompt";
+	}
+
 	/** "bwrap" while commands run sandboxed, "none" when no sandbox is available, "off" in yolo. */
 	sandboxName(): "bwrap" | "none" {
 		if (this.gate.mode === "yolo") return "none";

@@ -28,6 +28,8 @@ export interface RetrySettings {
 export interface ToolSettings {
 	/** Tool processes (bash commands) running at once; more wait their turn. Default 8. */
 	maxProcesses: number;
+	/** Sub-agents (`task` calls) running at once; more wait, shown as queued. Default 4. */
+	maxSubagents: number;
 }
 
 export interface Settings {
@@ -84,7 +86,7 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
 	followUpMode: "one-at-a-time",
 	compaction: { enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000 },
 	retry: { enabled: true, maxRetries: 3 },
-	tools: { maxProcesses: 8 },
+	tools: { maxProcesses: 8, maxSubagents: 4 },
 	shell: { passEnv: [] },
 });
 
@@ -107,7 +109,7 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	followUpMode: oneOf(queueModes),
 	compaction: { enabled: bool, reserveTokens: count, keepRecentTokens: count },
 	retry: { enabled: bool, maxRetries: count },
-	tools: { maxProcesses: positive },
+	tools: { maxProcesses: positive, maxSubagents: positive },
 	checkpoints: bool,
 	notifications: { afterSeconds: count, method: oneOf(["osc9", "osc777", "bell"]) },
 	shell: {

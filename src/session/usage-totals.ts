@@ -32,6 +32,13 @@ export class UsageTotals {
 		if (used > 0) this.contextTokens = used;
 	}
 
+	/** A sub-agent's reply: paid for, but not part of the main context, so its size stays. */
+	addSpent(message: Extract<AgentMessage, { role: "assistant" }>): void {
+		const context = this.contextTokens;
+		this.add(message);
+		this.contextTokens = context;
+	}
+
 	/** Totals cover the whole branch, compacted turns included: they were paid for. */
 	fromBranch(loaded: LoadedSession, messages: readonly AgentMessage[]): void {
 		this.reset();
