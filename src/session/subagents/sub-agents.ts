@@ -90,7 +90,8 @@ export class SubAgents {
 			...(request.parentAgentId ? { parentAgentId: request.parentAgentId } : {}),
 			name: definition.name,
 			task: request.description?.trim() || firstLine(request.prompt),
-			status: "queued",
+			// Queued when every slot is taken; otherwise it gets one at once.
+			status: this.deps.slots.isFull ? "queued" : "running",
 			startedAt: Date.now(),
 			elapsedMs: 0,
 			tokens: 0,
@@ -112,13 +113,14 @@ export class SubAgents {
 			throw error;
 		}
 		this.waiting.delete(info.agentId);
+		const waited = info.status === "queued";
 		info.status = "running";
 		info.startedAt = Date.now();
 		const agent = this.createAgent(request, info);
 		this.running.set(info.agentId, { agent, info });
 		const stopListening = agent.subscribe((event) => this.onEvent(info, event, report));
-		const unchain = signal ? onAbort(signal, () => agent.abort()) : () => {};
-		report("subagent_update");
+		const unchain = signal && onAbort(signal, () => agent.abort());
+		if (waited) report("subagent_update");
 		try {
 			if (signal?.aborted) agent.abort();
 			else await agent.prompt(request.prompt);
@@ -130,7 +132,7 @@ export class SubAgents {
 			if (outcome.error) throw new Error(outcome.error);
 			return outcome.text;
 		} finally {
-			unchain();
+			unchain?.();
 			stopListening();
 			this.running.delete(info.agentId);
 			release();

@@ -1,7 +1,7 @@
 // Sub-agents against a scripted model on 127.0.0.1 that plays the main agent and the sub-agents, told
 // apart by their system prompts: parallel runs with tools, Esc stopping the whole tree, a steer routed
 // to one sub-agent, an approval naming the sub-agent, the side branch in the session file.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadSession } from "../../../src/session/session-load.js";
@@ -198,6 +198,52 @@ describe("the task tool", () => {
 		expect(server?.requests.filter(isMain).every((r) => !r.text.includes("Only look at the src folder"))).toBe(true);
 	});
 
+	it("runs at most tools.maxSubagents at once: the rest wait, shown as queued", async () => {
+		const f = await open(
+			(r) => {
+				if (isMain(r)) return toolResults(r).size === 0 ? twoTasks() : textReply("done");
+				return textReply(taskOf(r).includes("alpha") ? "alpha done" : "beta done");
+			},
+			{ settings: { tools: { maxSubagents: 1 } } },
+		);
+		await f.session.prompt("Go");
+		const starts = f.events.filter((e): e is Extract<SessionEvent, { type: "subagent_start" }> => e.type === "subagent_start");
+		expect(starts.map((e) => e.status)).toEqual(["running", "queued"]);
+		// The second asked the model only after the first had ended.
+		const firstEnd = f.events.findIndex((e) => e.type === "subagent_end" && e.agentId === "explore-1");
+		const secondRuns = f.events.findIndex((e) => e.type === "subagent_update" && e.agentId === "explore-2");
+		expect(f.events[secondRuns]).toMatchObject({ status: "running" });
+		expect(secondRuns).toBeGreaterThan(firstEnd);
+	});
+
+	it("a sub-agent starts sub-agents only when its definition names the task tool, one level deep at most", async () => {
+		const f = await open((r) => {
+			if (isMain(r))
+				return toolResults(r).size === 0
+					? toolCallsReply([{ id: "task_1", name: "task", args: { agent: "lead", description: "lead", prompt: "Lead the work" } }])
+					: textReply("main done");
+			if (r.system.startsWith("You lead") && taskOf(r).includes("Lead the work"))
+				return toolResults(r).size === 0
+					? toolCallsReply([{ id: "task_2", name: "task", args: { agent: "lead", description: "helper", prompt: "Help out" } }])
+					: textReply(`lead saw ${toolResults(r).get("task_2")}`);
+			return textReply("helper done");
+		});
+		mkdirSync(join(f.env.RUDDER_HOME, "agents"), { recursive: true });
+		writeFileSync(join(f.env.RUDDER_HOME, "agents", "lead.md"), "---\nname: lead\ndescription: leads\ntools: read, task\n---\nYou lead.\n");
+		const session = await f.open({});
+		await session.prompt("Go");
+		const lead = server?.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Lead the work"));
+		const helper = server?.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Help out"));
+		expect(lead?.tools).toEqual(["read", "task"]);
+		expect(helper?.tools).toEqual(["read"]);
+		expect(server?.requests.filter((r) => !r.system.startsWith("You lead") && !isMain(r))).toEqual([]);
+		const helperStart = f.events.find(
+			(e): e is Extract<SessionEvent, { type: "subagent_start" }> => e.type === "subagent_start" && e.task === "helper",
+		);
+		expect(helperStart?.parentAgentId).toBe("lead-1");
+		expect(session.getState().messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "main done" }] });
+	});
+
 	it("a sub-agent's approval in ask mode names the agent that asks", async () => {
 		const f = await open(
 			(r) => {
@@ -216,6 +262,8 @@ describe("the task tool", () => {
 		void f.session.prompt("Go");
 		const request = await f.waitForEvent("approval_request");
 		expect(request.agent).toEqual({ id: "general-1", name: "general" });
+		// general has every session tool but the session's own: no task, so no sub-agents of its own.
+		expect(server?.requests.find(isGeneral)?.tools).toEqual(["read", "ls", "bash"]);
 		expect(f.session.getState().pendingApproval?.agent?.name).toBe("general");
 		f.session.respondToApproval(request.id, { decision: "deny", reason: "not now" });
 		await f.session.waitForIdle();
