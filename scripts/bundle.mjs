@@ -1,5 +1,5 @@
 // Bundles the CLI into dist/bundle/ with esbuild (rudder.cjs and vendor scripts, CommonJS, run with a code cache by
-// bin/rudder.js), with the patches of components/ink/ and components/startup/. React's production
+// bin/rudder.js), with the patches of src/tui/ink/ and src/tui/ink/startup/. React's production
 // build is selected at bundle time (its development build costs 2× CPU per update; docs/ink.md §5).
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,17 +9,17 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-// The Ink patches and the version they were written for live in components/ink/ (patches.ts, compiled
+// The Ink patches and the version they were written for live in src/tui/ink/ (patches.ts, compiled
 // by the tsc step that runs before this script).
 const { PATCHED_FILES, inkVersionProblem, patchInkFile } = await import(
-	pathToFileURL(join(root, "dist", "components", "ink", "patches.js")).href
+	pathToFileURL(join(root, "dist", "src", "tui", "ink", "patches.js")).href
 );
-const inkDir = join(root, "components", "ink");
-// Start-up patches to packages under Ink (components/startup/patches.ts).
+const inkDir = join(root, "src", "tui", "ink");
+// Start-up patches to packages under Ink (src/tui/ink/startup/patches.ts).
 const { patchStartupFile, startupPatchFilter } = await import(
-	pathToFileURL(join(root, "dist", "components", "startup", "patches.js")).href
+	pathToFileURL(join(root, "dist", "src", "tui", "ink", "startup", "patches.js")).href
 );
-const plainWidth = join(root, "components", "startup", "plain-text.ts");
+const plainWidth = join(root, "src", "tui", "text", "plain-text.ts");
 
 const readJson = (path) => JSON.parse(readFileSync(path, "utf8"));
 const problem = inkVersionProblem(

@@ -19,11 +19,46 @@ const rank: Record<string, number> = {
 	// The permission policy and gate: above the tools (edit previews), below the session that wires it.
 	"src/permissions": 3.5,
 	"src/session": 4,
-	components: 5,
+	"src/tui": 5,
 	"src/modes": 6,
 	"src/cli": 7,
 	bin: 8,
 };
+
+/**
+ * The rooms of the UI (src/tui/<room>/), lower floor first. A room imports only from rooms on lower
+ * floors: not from one above it, not from one beside it (same floor), so the rooms form an order with
+ * no cycle. Files directly in src/tui/ (mount.ts) are the top floor.
+ */
+const tuiFloor: Record<string, number> = {
+	// Leaves: text measuring, sanitising for the screen, theme; the frame scheduler.
+	text: 0,
+	frame: 0,
+	// The key table and key → intent; everything that relies on Ink's internals (one entry file).
+	keys: 1,
+	ink: 1,
+	markdown: 1,
+	// Generic widgets: the list picker, the one-line field.
+	widgets: 2,
+	input: 3,
+	transcript: 3,
+	overlays: 4,
+	status: 4,
+	// Warm-ups after the first frame: they render a transcript's text once off the key path.
+	"warm-up": 5,
+	app: 6,
+	".": 7,
+};
+const TUI = "src/tui";
+/** The one file of src/tui/ink/ that anything outside it may import. */
+const INK_ENTRY = "src/tui/ink/index.ts";
+
+function roomOf(file: string): string | undefined {
+	const rel = relative(join(root, TUI), file).split("\\").join("/");
+	if (rel.startsWith("..")) return undefined;
+	const slash = rel.indexOf("/");
+	return slash < 0 ? "." : rel.slice(0, slash);
+}
 
 function layerOf(file: string): string | undefined {
 	const rel = relative(root, file).split("\\").join("/");
@@ -45,7 +80,7 @@ function relativeImports(file: string): string[] {
 }
 
 describe("layers", () => {
-	const files = ["src", "components", "bin"].flatMap((dir) => sourceFiles(join(root, dir)));
+	const files = ["src", "bin"].flatMap((dir) => sourceFiles(join(root, dir)));
 
 	it("finds the source files", () => {
 		expect(files.length).toBeGreaterThan(50);
@@ -63,6 +98,37 @@ describe("layers", () => {
 			}
 		}
 		expect(upward).toEqual([]);
+	});
+
+	it("every room of src/tui has a floor", () => {
+		const rooms = readdirSync(join(root, TUI)).filter((name) => statSync(join(root, TUI, name)).isDirectory());
+		expect(rooms.filter((room) => !(room in tuiFloor))).toEqual([]);
+	});
+
+	it("no room of src/tui imports from a room above it or beside it", () => {
+		const wrong: string[] = [];
+		for (const file of files) {
+			const from = roomOf(file);
+			if (from === undefined) continue;
+			for (const target of relativeImports(file)) {
+				const to = roomOf(target);
+				if (to === undefined || to === from) continue;
+				if (tuiFloor[to] >= tuiFloor[from]) wrong.push(`${relative(root, file)} imports ${relative(root, target)}`);
+			}
+		}
+		expect(wrong).toEqual([]);
+	});
+
+	it("nothing outside src/tui/ink imports a file inside it but its entry file", () => {
+		const inside = (path: string) => relative(root, path).split("\\").join("/").startsWith(`${TUI}/ink/`);
+		const reaching = files
+			.filter((file) => !inside(file))
+			.flatMap((file) =>
+				relativeImports(file)
+					.filter((target) => inside(target) && relative(root, target).replace(/\.js$/, ".ts") !== INK_ENTRY)
+					.map((target) => `${relative(root, file)} imports ${relative(root, target)}`),
+			);
+		expect(reaching).toEqual([]);
 	});
 
 	it("src/ai reads no user config: no file system, nothing of src/config (src/settings reads it and hands over data)", () => {

@@ -6,7 +6,7 @@ import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "..", "..");
-const FOLDERS = ["src", "components", "scripts", "bench", "test", "bin"];
+const FOLDERS = ["src", "scripts", "bench", "test", "bin"];
 const SOURCE = /\.(ts|tsx|mjs|js)$/;
 // Built from parts so this file does not cite them itself.
 const OUTSIDE = [
@@ -37,7 +37,7 @@ describe("citations in the source", () => {
 
 	it("point at docs files and sections that exist", () => {
 		const cites = files.flatMap((file) =>
-			[...readFileSync(file, "utf8").matchAll(/\b((?:docs|components\/ink)\/[\w-]+\.md)((?:,? ?§\d+)*)/g)].map((m) => ({
+			[...readFileSync(file, "utf8").matchAll(/\b((?:docs|src\/tui\/ink(?:\/startup)?)\/[\w-]+\.md)((?:,? ?§\d+)*)/g)].map((m) => ({
 				from: relative(root, file),
 				doc: m[1],
 				sections: [...m[2].matchAll(/§(\d+)/g)].map((s) => s[1]),

@@ -1,12 +1,12 @@
-// A Vite plugin that applies the bundle's Ink patches (components/ink/patches.ts) to Ink's build files,
+// A Vite plugin that applies the bundle's Ink patches (src/tui/ink/patches.ts) to Ink's build files,
 // so the "patched-ink" test project (vitest.config.ts) runs the App on the Ink users run. An import
 // with `?unpatched` is left alone: the behaviour tests compare the patched code with Ink's own.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Plugin } from "vite";
-import { PATCHED_FILES, patchInkFile } from "../../components/ink/patches.js";
+import { PATCHED_FILES, patchInkFile } from "../../src/tui/ink/patches.js";
 
-const inkDir = join(import.meta.dirname, "..", "..", "components", "ink");
+const inkDir = join(import.meta.dirname, "..", "..", "src", "tui", "ink");
 const INK_BUILD_FILE = /[\\/]ink[\\/]build[\\/]([\w-]+\.js)$/;
 const INK_FILE = /[\\/]node_modules[\\/]ink(?:-[\w-]+)?[\\/]build[\\/].*\.js$/;
 const SOURCE_MAP_COMMENT = /^\/\/# sourceMappingURL=.*$/m;

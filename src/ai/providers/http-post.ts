@@ -5,7 +5,7 @@
 // undici does, closed after 4 s idle), so a real API pays its TLS handshake once per session.
 //
 // The body is read in paced bursts (docs/streaming.md, "Paced socket reads"): after a read the
-// socket is left unread until the next boundary of the frame clock (src/ai/frame-clock.ts), the
+// socket is left unread until the next boundary of the read pace (src/ai/read-pace.ts: the UI's frame clock in the app), the
 // kernel gathers what arrives meanwhile, and the next read hands the provider ~10 tokens as one chunk
 // instead of ten wake-ups, ten promise hops and ten parse passes; the UI's frame for that chunk is
 // drawn in the same wake-up.
@@ -14,7 +14,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type { Socket } from "node:net";
 import { type Duplex, finished } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { type FrameClock, frameClock } from "../frame-clock.js";
+import { type ReadPace, readPace } from "../read-pace.js";
 import { tapBody } from "./body-tap.js";
 import { parking, preconnect } from "./preconnect.js";
 
@@ -54,7 +54,7 @@ export function post(
 	headers: Record<string, string>,
 	body: string,
 	signal: AbortSignal,
-	clock: FrameClock = frameClock,
+	clock: ReadPace = readPace(),
 	connect?: () => Duplex,
 ): Promise<PostResponse> {
 	return new Promise((resolve, reject) => {
@@ -95,7 +95,7 @@ export function post(
 	});
 }
 
-function wrap(response: IncomingMessage, clock: FrameClock): PostResponse {
+function wrap(response: IncomingMessage, clock: ReadPace): PostResponse {
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(response.headers)) {
 		if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
@@ -132,7 +132,7 @@ function wrap(response: IncomingMessage, clock: FrameClock): PostResponse {
  * (body-tap.ts) where Node's parser and the socket's handle are the ones this was written for; else
  * the stream flows into a 'data' listener.
  */
-export function pacedBody(response: IncomingMessage, clock: FrameClock = frameClock): AsyncIterableIterator<string> {
+export function pacedBody(response: IncomingMessage, clock: ReadPace = readPace()): AsyncIterableIterator<string> {
 	return new PacedBody(response, clock);
 }
 
@@ -158,7 +158,7 @@ class PacedBody implements AsyncIterableIterator<string> {
 
 	constructor(
 		private readonly response: IncomingMessage,
-		clock: FrameClock,
+		clock: ReadPace,
 	) {
 		this.pacer = new ReadPacer(response.socket, clock);
 		// Tapped only where the pacer can stop the socket: that is also the tap's backpressure.
@@ -308,7 +308,7 @@ class ReadPacer {
 
 	constructor(
 		private readonly socket: Socket | null,
-		private readonly clock: FrameClock,
+		private readonly clock: ReadPace,
 	) {}
 
 	canPause(): boolean {

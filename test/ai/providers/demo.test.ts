@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderMarkdown } from "../../../components/markdown/render-markdown.js";
 import type { AgentTool } from "../../../src/agent/types.js";
 import { unregisterApiProvider } from "../../../src/ai/api-registry.js";
 import { DEMO_API, demoReply, registerDemoProvider } from "../../../src/ai/providers/demo.js";
@@ -13,6 +12,7 @@ import { validateToolCall } from "../../../src/ai/validation.js";
 import { createBashTool } from "../../../src/tools/bash.js";
 import { createLsTool } from "../../../src/tools/ls.js";
 import { createReadTool } from "../../../src/tools/read.js";
+import { renderMarkdown } from "../../../src/tui/markdown/render-markdown.js";
 import { collectEvents } from "../../helpers/assistant-events.js";
 
 let cwd: string;

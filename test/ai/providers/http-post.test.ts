@@ -15,9 +15,9 @@ import type { AddressInfo, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFrameScheduler } from "../../../components/frame-scheduler.js";
-import { createFrameClock, FRAME_MS, type FrameClock } from "../../../src/ai/frame-clock.js";
 import { pacedBody, post } from "../../../src/ai/providers/http-post.js";
+import { createFrameClock, FRAME_MS, type FrameClock } from "../../../src/tui/frame/frame-clock.js";
+import { createFrameScheduler } from "../../../src/tui/frame/frame-scheduler.js";
 
 const WRITES = 60;
 const GAP_MS = 4;

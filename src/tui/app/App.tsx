@@ -1,0 +1,218 @@
+// The interactive app: history above (written once), the live region below (the streaming tail,
+// running tools, the queue, the input, the footer), kept shorter than the terminal. It renders session
+// state and calls session methods; no business logic lives here. Its hooks are in app-hooks.ts.
+import { Box, Text } from "ink";
+import { useMemo, useReducer } from "react";
+import { sanitizeTerminalText } from "../../safety/sanitize.js";
+import type { NotificationSettings } from "../../session/settings.js";
+import type { AgentSessionApi } from "../../session/types.js";
+import { frameCounts, liveRegionFor, MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "../ink/index.js";
+import { CompletionMenu, menuRows as completionRows } from "../input/CompletionMenu.js";
+import { InputBox, inputRows } from "../input/InputBox.js";
+import { type InputHistory, openInputHistory } from "../input/input-history.js";
+import { useEditor } from "../input/use-editor.js";
+import { hintLine, keyLabel } from "../keys/key-hints.js";
+import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
+import { ApprovalPrompt, approvalRows } from "../overlays/ApprovalPrompt.js";
+import { FIELD_PROMPT_ROWS, FieldPrompt } from "../overlays/FieldPrompt.js";
+import { FirstStart, welcomeRows } from "../overlays/first-start.js";
+import { Footer, footerText } from "../status/Footer.js";
+import { LiveStatus } from "../status/LiveStatus.js";
+import { useRunNotification } from "../status/run-notification.js";
+import { color, theme } from "../text/theme.js";
+import { History } from "../transcript/History.js";
+import { PendingTools, pendingToolRows } from "../transcript/PendingTools.js";
+import { QueueLines, queueLines } from "../transcript/QueueLines.js";
+import type { RenderHints } from "../transcript/render/hints.js";
+import { LiveTailMessage, TAIL_MARGIN_ROWS } from "../transcript/StreamingMessage.js";
+import type { SessionView } from "../transcript/session-view.js";
+import { useHistoryBatches } from "../transcript/use-history-batches.js";
+import { Picker, pickerRows } from "../widgets/Picker.js";
+import {
+	useApprovalPrompt,
+	useBusyTick,
+	useExternalEditor,
+	useFlashStatus,
+	useHelp,
+	useInputCompletion,
+	useKeyInput,
+	useSessionEvents,
+	useStartup,
+	useTerminalSize,
+	useTerminalWriters,
+} from "./app-hooks.js";
+import { useInputController } from "./use-input-controller.js";
+import { useSession } from "./use-session.js";
+
+export interface AppProps {
+	session: AgentSessionApi;
+	onExit: (code: number) => void;
+	/** Lines printed into history before anything else (startup warnings, the first-start help). */
+	notices?: string[];
+	initialPrompt?: string;
+	/** Input history; defaults to the file under the data folder. */
+	history?: InputHistory;
+	/** Terminal size override (tests); defaults to stdout's, following resizes. */
+	size?: { rows: number; columns: number };
+	/** The key table (defaults plus keybindings.json); the defaults when absent. */
+	keyBindings?: KeyBindings;
+	/** Config problems found as the app starts (keybindings.json), shown first, one warning each. */
+	configWarnings?: string[];
+	/** The `notifications` setting: a desktop notification when a long run ends (off when absent). */
+	notifications?: NotificationSettings;
+	/** Opens the session picker at start (`rudder -r`). */
+	openResumePicker?: boolean;
+	/** Show the welcome panel (first-start.tsx) above the input while the transcript is empty (and after /help). */
+	welcome?: boolean;
+}
+
+/** The live region's key hints, from the key table: " · Enter steers · Alt+Enter queues · Esc stops". */
+function keyHints(bindings: KeyBindings): { working: string; shell: string; render: RenderHints } {
+	const line = (parts: Parameters<typeof hintLine>[1]) => {
+		const text = hintLine(bindings, parts);
+		return text ? ` · ${text}` : "";
+	};
+	return {
+		working: line([
+			["submit", "steers"],
+			["followUp", "queues"],
+			["abort", "stops"],
+		]),
+		shell: line([["abort", "stops"]]),
+		render: { expandKey: keyLabel(bindings, "toggleToolOutput") },
+	};
+}
+
+/** What the live region holds this frame, and the rows the streaming tail may use. */
+interface LiveLayout {
+	queue: string[];
+	tools: ReturnType<typeof pendingToolRows>;
+	/** Rows the streaming tail may take. */
+	tail: number;
+}
+
+/** Splits the terminal's rows between the live region's parts; the streaming tail gets what is left. */
+function liveLayout(p: {
+	size: { rows: number };
+	view: SessionView;
+	inputRows: number;
+	overlayRows: number;
+	statusRows: number;
+}): LiveLayout {
+	const queue = queueLines(p.view.steering, p.view.followUp, MAX_QUEUE_ROWS);
+	const tools = pendingToolRows([...p.view.tools.values()], MAX_TOOL_ROWS);
+	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
+	const budget = tailBudget({
+		rows: p.size.rows,
+		inputRows: p.inputRows,
+		menuRows: p.overlayRows,
+		queueRows: queue.length,
+		toolRows,
+		statusRows: p.statusRows,
+	});
+	return { queue, tools, tail: Math.max(0, budget - TAIL_MARGIN_ROWS) };
+}
+
+export function App(props: AppProps) {
+	const { session } = props;
+	const { view, state, liveTick } = useSession(session);
+	const size = useTerminalSize(props.size);
+	const editor = useEditor();
+	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
+	const [, refresh] = useReducer((n: number) => n + 1, 0);
+	const writers = useTerminalWriters();
+	const bindings = props.keyBindings ?? DEFAULT_KEY_BINDINGS;
+	const hints = useMemo(() => keyHints(bindings), [bindings]);
+	const { batches, epoch, reprint } = useHistoryBatches(view.history, writers, {
+		region: liveRegionFor(liveTick).history,
+		columns: size.columns,
+		hints: hints.render,
+		writable: () => view.tools.size === 0 && view.shells.size === 0,
+	});
+	const editExternally = useExternalEditor(writers.raw);
+	useRunNotification(session, props.notifications, writers.raw);
+	const menu = useInputCompletion(editor.state, session, state.cwd);
+	const pending = state.pendingApproval;
+	const approval = useApprovalPrompt(session, pending, refresh);
+	const status = useFlashStatus();
+	const helpShown = useHelp(session, view, bindings, refresh, state.messages.length);
+	const { onRaw, picker, setPickerQuery, field, setFieldValue, openResumePicker } = useInputController({
+		bindings,
+		session,
+		view,
+		editor,
+		history,
+		menu,
+		exit: props.onExit,
+		redraw: reprint,
+		refresh,
+		flash: status.flash,
+		showHelp: helpShown.show,
+		editExternally,
+		approvalKey: approval.onKey,
+	});
+	const prepareForReply = useKeyInput(session, onRaw);
+	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
+	useSessionEvents(session, props.onExit, editor);
+	// The run phase covers streaming, tools, a retry wait, an approval and a compaction.
+	const live = useMemo(() => ({ tick: liveTick, appClocks: () => view.tools.size > 0 }), [liveTick, view]);
+	useBusyTick(state.phase.kind !== "idle" || view.tools.size > 0 || view.shells.size > 0, refresh, live);
+
+	const now = Date.now();
+	// Same editor state and width → same array, so the memoised InputBox skips streaming frames.
+	const rows = useMemo(() => inputRows(editor.state, Math.max(10, size.columns - 2), MAX_INPUT_ROWS), [editor.state, size.columns]);
+	const approvalMaxRows = Math.max(6, size.rows - 6);
+	const approvalHeight = pending ? approvalRows(pending, approvalMaxRows) : 0;
+	const showWelcome = !state.isStreaming && (helpShown.shown || (props.welcome === true && state.messages.length === 0));
+	const { queue, tools, tail } = liveLayout({
+		size,
+		view,
+		inputRows: rows.length,
+		overlayRows: (field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker) : completionRows(menu.items.length)) + approvalHeight,
+		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0),
+	});
+
+	frameCounts?.add("app");
+	frameCounts?.changed("app", {
+		structure: view.structure,
+		history: view.history.length,
+		phase: state.phase,
+		streaming: state.isStreaming,
+		footer: footerText(state),
+		queue: queue.join("\n"),
+		tools: view.tools.size,
+		shells: view.shells.size,
+		writing: view.tail.writingToolCall,
+		editor: editor.state,
+		status: status.text,
+		tail,
+	});
+	return (
+		<>
+			<History key={epoch} items={batches} columns={size.columns} hints={hints.render} />
+			<Box flexDirection="column">
+				{showWelcome ? <FirstStart model={state.model} models={session.availableModels()} /> : null}
+				<LiveTailMessage view={view} liveTick={liveTick} columns={size.columns} maxRows={tail} />
+				{view.tail.writingToolCall ? <Text dimColor>{`… writing ${sanitizeTerminalText(view.tail.writingToolCall)} call`}</Text> : null}
+				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} />
+				<LiveStatus
+					working={state.isStreaming && !view.tail.writingToolCall}
+					phase={state.phase}
+					shells={view.shells}
+					now={now}
+					columns={size.columns}
+					hints={hints}
+					liveTick={liveTick}
+				/>
+				<QueueLines lines={queue} />
+				{pending && approval.state ? <ApprovalPrompt request={pending} state={approval.state} maxRows={approvalMaxRows} /> : null}
+				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} />
+				{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
+				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
+				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
+				{status.text ? <Text color={color(theme.warning)}>{status.text}</Text> : null}
+				<Footer state={state} />
+			</Box>
+		</>
+	);
+}

@@ -1,0 +1,86 @@
+// One finished item of the transcript as the single string <Static> prints: styled, wrapped to the
+// terminal width by us, every outside string sanitised before it is styled. Rendered once per item.
+
+import { sanitizeTerminalText } from "../../../safety/sanitize.js";
+import { type FrameCounts, frameCounts } from "../../ink/index.js";
+import { renderMarkdown } from "../../markdown/render-markdown.js";
+import { type Line, linesToAnsi, type Segment, wrapSegments } from "../../text/styled-text.js";
+import { color, theme } from "../../text/theme.js";
+import { type HistoryItem, THINKING_SHOWN } from "../session-view.js";
+import { DEFAULT_HINTS, expandHint, type RenderHints } from "./hints.js";
+import { renderToolCall } from "./tool-call.js";
+
+/** Collapsed thinking: its last lines, with how many are hidden above them. */
+function lastThinkingLines(text: string, n: number, hints: RenderHints): Line[] | undefined {
+	const lines = text.split("\n");
+	if (lines.length <= n) return undefined;
+	return [
+		[{ text: `… ${lines.length - n} earlier lines${expandHint(hints)}`, style: { dim: true } }],
+		...thinkingRows(lines.slice(-n).join("\n")),
+	];
+}
+
+/** The item's rows, and whether a blank row separates it from the one above. */
+function renderRows(item: HistoryItem, width: number, hints: RenderHints): { rows: readonly Line[]; marginTop: boolean } {
+	switch (item.kind) {
+		case "user": {
+			const rows = wrapSegments([{ text: sanitizeTerminalText(item.text) }], width, {
+				firstPrefix: [{ text: "› ", style: { bold: true, color: color(theme.user) } }],
+				restPrefix: [{ text: "  " }],
+			});
+			if (item.full !== undefined && !item.expanded)
+				rows.push(...wrapSegments([{ text: "  (pasted text sent in full · Ctrl+O shows it)", style: { dim: true } }], width));
+			return { rows, marginTop: true };
+		}
+		case "markdown":
+			return { rows: renderMarkdown(item.source, width), marginTop: true };
+		case "thinking": {
+			const collapsed = item.expanded ? undefined : lastThinkingLines(item.text, THINKING_SHOWN, hints);
+			return { rows: (collapsed ?? thinkingRows(item.text)).flatMap((row) => wrapSegments(row, width)), marginTop: true };
+		}
+		case "tool":
+			return { rows: renderToolCall(item, width, hints), marginTop: true };
+		case "error":
+			return {
+				rows: wrapSegments([{ text: `Error: ${sanitizeTerminalText(item.text)}`, style: { color: color(theme.error) } }], width),
+				marginTop: true,
+			};
+		case "aborted":
+			return { rows: [[{ text: "⏹ Aborted", style: { bold: true, color: color(theme.warning) } }]], marginTop: false };
+		case "notice": {
+			const tint = item.level === "error" ? theme.error : item.level === "warning" ? theme.warning : undefined;
+			return {
+				rows: wrapSegments([{ text: sanitizeTerminalText(item.text), style: { color: color(tint), dim: item.level === "info" } }], width),
+				marginTop: false,
+			};
+		}
+		case "shell": {
+			const header: Segment[] = [{ text: `$ ${sanitizeTerminalText(item.command)}`, style: { bold: true } }];
+			if (item.excluded) header.push({ text: " · not sent to the model", style: { dim: true } });
+			const rows = wrapSegments(header, width);
+			const output = sanitizeTerminalText(item.output.replace(/\n+$/, ""));
+			if (output) rows.push(...wrapSegments([{ text: output, style: { dim: true } }], width, { keepIndent: true }));
+			if (item.aborted) rows.push([{ text: "stopped", style: { color: color(theme.warning) } }]);
+			else if (item.exitCode) rows.push([{ text: `exit ${item.exitCode}`, style: { color: color(theme.error) } }]);
+			return { rows, marginTop: true };
+		}
+	}
+}
+
+function thinkingRows(text: string): Line[] {
+	return [[{ text: sanitizeTerminalText(text), style: { dim: true, italic: true } }]];
+}
+
+/** Items rendered before (RUDDER_FRAME_COUNTS only): each should be rendered once. */
+const rendered = new WeakSet<HistoryItem>();
+function countRender(counts: FrameCounts, item: HistoryItem): void {
+	counts.add(rendered.has(item) ? "historyItem.again" : "historyItem.first");
+	rendered.add(item);
+}
+
+/** The item as ANSI text whose every row fits in `columns` cells; a leading "\n" is its top margin. */
+export function renderHistoryItem(item: HistoryItem, columns: number, hints: RenderHints = DEFAULT_HINTS): string {
+	if (frameCounts) countRender(frameCounts, item);
+	const { rows, marginTop } = renderRows(item, Math.max(1, columns), hints);
+	return (marginTop ? "\n" : "") + linesToAnsi(rows);
+}

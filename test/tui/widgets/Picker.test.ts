@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { intentFor, parseKeyPress } from "../../../src/tui/keys/key-map.js";
+import { formatBytes, resumePicker } from "../../../src/tui/overlays/session-picker.js";
+import { type PickerState, pickerKey, pickerRows, visibleIndices, withQuery } from "../../../src/tui/widgets/Picker.js";
+import { editsField } from "../../../src/tui/widgets/SingleLineField.js";
+
+const picker = (query?: string): PickerState<string> => ({
+	title: "t",
+	items: [{ label: "alpha one" }, { label: "beta two", search: "beta two id-42" }, { label: "gamma" }],
+	values: ["a", "b", "c"],
+	index: 0,
+	onPick: () => {},
+	query,
+});
+
+/** What a raw key means while a picker is open (busy or not: the picker has the keys). */
+const inPicker = (raw: string, isStreaming = false) =>
+	intentFor(parseKeyPress(raw), { mode: "picker", isStreaming, inputEmpty: true, sinceLastCtrlC: Number.POSITIVE_INFINITY });
+
+describe("picker state", () => {
+	it("a query keeps the items holding every word, case-insensitive, searching `search` when given", () => {
+		expect(visibleIndices(picker())).toEqual([0, 1, 2]);
+		expect(visibleIndices(picker("ONE"))).toEqual([0]);
+		expect(visibleIndices(picker("id-42 beta"))).toEqual([1]);
+		expect(visibleIndices(picker("a t"))).toEqual([1]);
+		expect(visibleIndices(picker("zzz"))).toEqual([]);
+		expect(pickerRows(picker("zzz"))).toBe(3);
+		expect(pickerRows(picker())).toBe(4);
+		expect(pickerRows(picker(""))).toBe(5);
+	});
+
+	it("Up/Down wrap within the matches, Enter picks the highlighted match, Esc and Ctrl+C close", () => {
+		const p = withQuery(picker(), "a");
+		expect(visibleIndices(p)).toEqual([0, 1, 2]);
+		const down = pickerKey(p, inPicker("\x1b[B"));
+		expect(down).toMatchObject({ kind: "open", state: { index: 1 } });
+		const up = pickerKey(p, inPicker("\x1b[A"));
+		expect(up).toMatchObject({ kind: "open", state: { index: 2 } });
+		expect(pickerKey({ ...withQuery(p, "gamma") }, inPicker("\r"))).toEqual({ kind: "picked", value: "c" });
+		expect(pickerKey(withQuery(p, "zzz"), inPicker("\r"))).toMatchObject({ kind: "open" });
+		expect(pickerKey(p, inPicker("\x1b"))).toEqual({ kind: "closed" });
+		expect(pickerKey(p, inPicker("\x1b", true))).toEqual({ kind: "closed" });
+		expect(pickerKey(p, inPicker("\x03"))).toEqual({ kind: "closed" });
+		// Text keys belong to the search field.
+		expect(inPicker("x")).toEqual({ type: "none" });
+		expect(pickerKey(p, { type: "insert", text: "x" })).toEqual({ kind: "open", state: p });
+	});
+
+	it("a new query moves the highlight back to the first match", () => {
+		expect(withQuery({ ...picker(), index: 2 }, "b")).toMatchObject({ query: "b", index: 0 });
+	});
+});
+
+describe("session picker rows", () => {
+	it("newest first whatever order they come in, searchable by id", () => {
+		const p = resumePicker(
+			[
+				{ id: "old-id", modified: new Date(1000), messageCount: 1, firstMessage: "first", bytes: 10 },
+				{ id: "new-id", modified: new Date(5000), messageCount: 2, firstMessage: "", bytes: 5_000_000 },
+			],
+			() => {},
+		);
+		expect(p.values).toEqual(["new-id", "old-id"]);
+		expect(p.items[0].label).toContain("(no message yet)");
+		expect(p.items[0].detail).toBe("2 msgs · 4.8 MB");
+		expect(p.items[1].detail).toBe("1 msg · 10 B");
+		expect(visibleIndices(withQuery(p, "old-"))).toEqual([1]);
+	});
+
+	it("formats sizes", () => {
+		expect(formatBytes(0)).toBe("0 B");
+		expect(formatBytes(1536)).toBe("1.5 KB");
+		expect(formatBytes(200 * 1024)).toBe("200 KB");
+	});
+});
+
+describe("single-line field", () => {
+	it("takes printable text, Backspace and Delete; never control keys, Alt keys or paste markers", () => {
+		expect(editsField("abc")).toBe(true);
+		expect(editsField("é日本")).toBe(true);
+		expect(editsField("\x7f")).toBe(true);
+		expect(editsField("\x1b[3~")).toBe(true);
+		expect(editsField("\x0f")).toBe(false);
+		expect(editsField("\x1bb")).toBe(false);
+		expect(editsField("\x1b[200~")).toBe(false);
+		expect(editsField("\r")).toBe(false);
+		expect(editsField("")).toBe(false);
+	});
+});
