@@ -273,6 +273,12 @@ export interface AgentSessionApi {
 	cyclePermissionMode(): PermissionMode;
 	/** Answers the waiting approval; false when `id` is not the one waiting. */
 	respondToApproval(id: string, response: ApprovalResponse): boolean;
+	/** Answers the plan waiting for approval; false when `id` is not the one waiting. */
+	respondToPlan(id: string, response: PlanResponse): boolean;
+	/** Queues `text` for before the running sub-agent `agentId`'s next request; throws when it is not running. */
+	steerAgent(agentId: string, text: string): void;
+	/** Queues `text` to start another turn of the running sub-agent `agentId` once it would stop. */
+	followUpAgent(agentId: string, text: string): void;
 }
 
 export type { ApprovalPreview, ApprovalRequest, ApprovalResponse, AssistantMessage, PermissionMode, SubAgentInfo, TodoItem, Usage };

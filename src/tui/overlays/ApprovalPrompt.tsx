@@ -3,7 +3,7 @@
 // secrets are redacted from it and it is sanitised before it reaches the terminal.
 import { Box, Text } from "ink";
 import { sanitizeTerminalText } from "../../safety/sanitize.js";
-import type { ApprovalPreview, ApprovalRequest } from "../../session/types.js";
+import type { ApprovalPreview, ApprovalRequest, SessionApprovalRequest } from "../../session/types.js";
 import { screenText } from "../text/screen-text.js";
 import { color, theme } from "../text/theme.js";
 import { type ApprovalPromptState, choicesFor } from "./approval-prompt-state.js";
@@ -50,17 +50,27 @@ export function approvalRows(request: ApprovalRequest, maxRows: number): number 
 	return Math.min(maxRows, FRAME_ROWS + choices + previewLines(request.preview).length + 1);
 }
 
-export function ApprovalPrompt({ request, state, maxRows }: { request: ApprovalRequest; state: ApprovalPromptState; maxRows: number }) {
+export function ApprovalPrompt({
+	request,
+	state,
+	maxRows,
+}: {
+	request: SessionApprovalRequest;
+	state: ApprovalPromptState;
+	maxRows: number;
+}) {
 	const choices = choicesFor(request);
 	const lines = previewLines(request.preview);
 	const room = Math.max(1, maxRows - FRAME_ROWS - choices.length - (state.reason !== undefined ? 1 : 0));
 	const shown = lines.length > room ? [...lines.slice(0, room - 1), { text: `… ${lines.length - room + 1} more lines`, dim: true }] : lines;
-	const title = request.kind === "unsandboxed" ? `${request.tool} failed inside the sandbox` : `${request.tool} wants to run`;
+	// A sub-agent's request says which agent asks (its name came from a definition file: sanitised below).
+	const asker = request.agent ? `sub-agent ${request.agent.name} (${request.agent.id}): ` : "";
+	const title = `${asker}${request.kind === "unsandboxed" ? `${request.tool} failed inside the sandbox` : `${request.tool} wants to run`}`;
 	return (
 		<Box flexDirection="column">
 			<Text wrap="truncate">
 				<Text bold color={color(theme.warning)}>
-					{title}
+					{screenText(title)}
 				</Text>
 				<Text dimColor> · {screenText(request.reason)}</Text>
 			</Text>
