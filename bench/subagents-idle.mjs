@@ -43,7 +43,11 @@ async function startModel() {
 	return {
 		url: `http://127.0.0.1:${server.address().port}/v1`,
 		waiting: () => waiting,
-		close: () => new Promise((r) => (server.closeAllConnections(), server.close(() => r()))),
+		close: () =>
+			new Promise((r) => {
+				server.closeAllConnections();
+				server.close(() => r());
+			}),
 	};
 }
 
