@@ -15,7 +15,7 @@ import type { ApprovalResponse } from "../permissions/gate.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, isContextOverflowError, shouldCompact } from "./compaction.js";
-import { exportMarkdown, writeExport } from "./export-markdown.js";
+import { exportMarkdown, subAgentTranscripts, writeExport } from "./export-markdown.js";
 import { isLoginCommand } from "./login-command.js";
 import { expandAttachments } from "./prompt-attachments.js";
 import type { RestoreWhat, RewindPoint, RewindResult, SessionRewind } from "./rewind.js";
@@ -469,7 +469,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	exportMarkdown(file: string): string {
 		const path = resolve(this.cwd, file);
 		const model = this.agent.state.model;
-		const markdown = exportMarkdown(this.agent.state.messages, { cwd: this.cwd, model: `${model.provider}/${model.id}` });
+		// With a session file, the sub-agents' side branches follow the main transcript.
+		const subAgents = this.p.file.log ? subAgentTranscripts(this.loadCurrent("Exporting").entries) : [];
+		const markdown = exportMarkdown(this.agent.state.messages, { cwd: this.cwd, model: `${model.provider}/${model.id}` }, subAgents);
 		writeExport(path, markdown);
 		return path;
 	}
