@@ -139,11 +139,6 @@ export class SubAgents {
 		}
 	}
 
-	/** Stops every running sub-agent (the session's abort also reaches them through their signals). */
-	abortAll(): void {
-		for (const { agent } of this.running.values()) agent.abort();
-	}
-
 	private createAgent(request: SubAgentRequest, info: SubAgentInfo): Agent {
 		const d = this.deps;
 		const { definition } = request;
