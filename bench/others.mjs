@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { piApp, root, rudderApp, rudderAppWithMcp } from "./lib/apps.mjs";
 import { median } from "./lib/terminal.mjs";
 import { memory } from "./memory.mjs";
+import { subagentsIdle } from "./subagents-idle.mjs";
 import { escapeKey, keyEcho, startup } from "./tui.mjs";
 
 /** Processes per app the key-echo row takes every key of (20 keys each). */
@@ -96,6 +97,23 @@ export async function runOthers({ want, quick, runs, haveRef, row }) {
 			undefined,
 			"reported",
 			undefined,
+		);
+	}
+
+	// 5b. Two sub-agents waiting on a model that has not answered: what they cost the app while they wait.
+	if (want("subagents")) {
+		console.error("sub-agents waiting …");
+		const r = await subagentsIdle({ windowMs: quick ? 2000 : 5000 });
+		row("sub-agents", "CPU ms/s, idle (no run)", r.idle.cpuMsPerS, undefined, "", undefined);
+		row("sub-agents", "CPU ms/s, two sub-agents waiting", r.waiting.cpuMsPerS, undefined, "≤ 50 ms/s", r.waiting.cpuMsPerS <= 50);
+		row("sub-agents", "RSS idle (MiB)", r.idle.rssMiB, undefined, "", undefined);
+		row(
+			"sub-agents",
+			"RSS, two sub-agents waiting (MiB)",
+			r.waiting.rssMiB,
+			undefined,
+			"≤ idle + 15 MiB",
+			r.waiting.rssMiB <= r.idle.rssMiB + 15,
 		);
 	}
 

@@ -1,7 +1,20 @@
 // `npm run bench -- [flags]`: the flags, parsed once. Lists are comma-separated.
 import { ALL_APPS } from "./registry.mjs";
 
-const BENCHES = ["launch", "startup-mcp", "stream", "keys", "esc", "memory", "agent", "checkpoint", "sandbox", "sanitize", "hooks"];
+const BENCHES = [
+	"launch",
+	"startup-mcp",
+	"stream",
+	"keys",
+	"esc",
+	"memory",
+	"agent",
+	"checkpoint",
+	"sandbox",
+	"sanitize",
+	"hooks",
+	"subagents",
+];
 
 /** argv → options; throws a one-line error naming the flag for a bad value. */
 export function parseOptions(argv) {

@@ -1,4 +1,4 @@
-// Where commands and skills are read from, in rising precedence: the user's global folder, then the
+// Where commands, skills and agent definitions are read from, in rising precedence: the user's global folder, then the
 // project's `.claude/` (for users coming from Claude Code), then the project's `.rudder/`.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -13,8 +13,8 @@ export interface ExtensionFolder {
 	scope: ExtensionScope;
 }
 
-/** `kind` is the sub-folder name: "commands" or "skills". Lowest precedence first. */
-export function extensionFolders(kind: "commands" | "skills", cwd: string, env?: Env): ExtensionFolder[] {
+/** `kind` is the sub-folder name: "commands", "skills" or "agents". Lowest precedence first. */
+export function extensionFolders(kind: "commands" | "skills" | "agents", cwd: string, env?: Env): ExtensionFolder[] {
 	return [
 		{ path: join(configDir(env), kind), scope: "global" },
 		{ path: join(cwd, ".claude", kind), scope: "project" },

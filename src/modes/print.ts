@@ -98,8 +98,16 @@ export async function runLogin(session: AgentSessionApi, prompt: string, io: Pri
 
 export type RunOutcome = { ok: true; text: string } | { ok: false; error: string };
 
-/** The answer of the last run: the last assistant message's text, or why it failed. */
+/**
+ * The answer of the last run: the last assistant message's text, or why it failed. A run in plan mode
+ * that ended by proposing its plan (`exit_plan_mode`, with nobody to approve it) answers with the plan.
+ */
 export function lastRunOutcome(messages: readonly AgentMessage[]): RunOutcome {
+	const end = messages.at(-1) as { role?: string; toolName?: string; isError?: boolean; content?: unknown } | undefined;
+	if (end?.role === "toolResult" && end.toolName === "exit_plan_mode" && !end.isError) {
+		const blocks = (end.content ?? []) as { type: string; text?: string }[];
+		return { ok: true, text: blocks.map((b) => (b.type === "text" ? (b.text ?? "") : "")).join("") };
+	}
 	const last = findLastAssistant(messages);
 	if (!last) return { ok: false, error: "the model did not answer" };
 	if (last.stopReason === "error") return { ok: false, error: last.errorMessage || "the request failed" };

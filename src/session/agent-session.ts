@@ -17,7 +17,7 @@ import type { RuleAdmin } from "../permissions/rule-admin.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, isContextOverflowError, shouldCompact } from "./compaction.js";
-import { exportMarkdown, writeExport } from "./export-markdown.js";
+import { exportMarkdown, subAgentTranscripts, writeExport } from "./export-markdown.js";
 import { isLoginCommand } from "./login-command.js";
 import { expandAttachments } from "./prompt-attachments.js";
 import type { RestoreWhat, RewindPoint, RewindResult, SessionRewind } from "./rewind.js";
@@ -30,7 +30,17 @@ import { sessionState } from "./session-state.js";
 import { findSession, listSessions, type SessionInfo } from "./session-store.js";
 import type { Settings } from "./settings.js";
 import { runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
-import type { AgentSessionApi, RunPhase, SessionEvent, SessionState, SlashCommandInfo, SubmitOptions, SubmitOutcome } from "./types.js";
+import type { AgentDefinition } from "./subagents/agent-definitions.js";
+import type {
+	AgentSessionApi,
+	PlanResponse,
+	RunPhase,
+	SessionEvent,
+	SessionState,
+	SlashCommandInfo,
+	SubmitOptions,
+	SubmitOutcome,
+} from "./types.js";
 import type { UserShellResult } from "./user-shell.js";
 
 export type { SessionModelRegistry } from "./session-keys.js";
@@ -87,8 +97,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	// ---- Permissions ---------------------------------------------------------------------------
 
 	setPermissionMode(mode: PermissionMode): void {
-		this.p.permissions.setMode(mode);
-		this.permissionsChanged(mode);
+		this.p.setPermissionMode(mode);
 	}
 
 	/** Shift+Tab: the next mode of the cycle. */
@@ -121,6 +130,30 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	respondToApproval(id: string, response: ApprovalResponse): boolean {
 		return this.p.approvals.respond(id, response);
+	}
+
+	/** Answers the plan waiting for approval (plan mode's `exit_plan_mode`); false when `id` is not the one waiting. */
+	respondToPlan(id: string, response: PlanResponse): boolean {
+		return this.p.plans.respond(id, response);
+	}
+
+	// ---- Sub-agents and the todo list ------------------------------------------------------------
+
+	/** The agent definitions the task tool can start, with where each comes from (`/agents`). */
+	agentDefinitions(): readonly AgentDefinition[] {
+		return this.p.agents;
+	}
+
+	/** Queues `text` for before the running sub-agent `agentId`'s next request. Throws when it is not running. */
+	steerAgent(agentId: string, text: string, images?: ImageContent[]): void {
+		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
+		this.p.subAgents.steer(agentId, userMessage(text, images));
+	}
+
+	/** Queues `text` to start another turn of the sub-agent `agentId` once it would stop. */
+	followUpAgent(agentId: string, text: string, images?: ImageContent[]): void {
+		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
+		this.p.subAgents.followUp(agentId, userMessage(text, images));
 	}
 
 	// ---- Input ---------------------------------------------------------------------------------
@@ -490,7 +523,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	exportMarkdown(file: string): string {
 		const path = resolve(this.cwd, file);
 		const model = this.agent.state.model;
-		const markdown = exportMarkdown(this.agent.state.messages, { cwd: this.cwd, model: `${model.provider}/${model.id}` });
+		// With a session file, the sub-agents' side branches follow the main transcript.
+		const subAgents = this.p.file.log ? subAgentTranscripts(this.loadCurrent("Exporting").entries) : [];
+		const markdown = exportMarkdown(this.agent.state.messages, { cwd: this.cwd, model: `${model.provider}/${model.id}` }, subAgents);
 		writeExport(path, markdown);
 		return path;
 	}
@@ -543,6 +578,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		await this.waitForIdle();
 		await this.p.hooks.sessionEnd("other");
 		this.p.approvals.dispose();
+		this.p.plans.dispose();
 		this.p.permissions.dispose();
 		this.p.shells.flush();
 		await this.p.extensions.dispose();

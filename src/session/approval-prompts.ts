@@ -4,7 +4,8 @@
 // when the UI answers (`respond`), the run is stopped (its signal), or the session ends (`dispose`).
 import type { ApprovalRequest, ApprovalResponse } from "../permissions/gate.js";
 import type { RunPhaseBox } from "./run-phase.js";
-import type { SessionEvent } from "./types.js";
+import { askingAgent } from "./subagents/asking-agent.js";
+import type { SessionApprovalRequest, SessionEvent } from "./types.js";
 
 export interface ApprovalPromptsDeps {
 	emit: (event: SessionEvent) => void;
@@ -12,18 +13,24 @@ export interface ApprovalPromptsDeps {
 }
 
 export class ApprovalPrompts {
-	private pending?: { request: ApprovalRequest; answer: (response: ApprovalResponse) => void };
+	private pending?: { request: SessionApprovalRequest; answer: (response: ApprovalResponse) => void };
 
 	constructor(private readonly deps: ApprovalPromptsDeps) {}
 
 	/** The tool call waiting for the user's answer. */
-	get pendingApproval(): ApprovalRequest | undefined {
+	get pendingApproval(): SessionApprovalRequest | undefined {
 		return this.pending?.request;
 	}
 
-	/** The gate's `ask`: the request waits for `respond`, with the phase held at `awaiting-approval`. */
-	readonly ask = (request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalResponse> =>
-		this.hold({ id: request.toolCallId, name: request.tool }, () => this.waitForAnswer(request, signal));
+	/**
+	 * The gate's `ask`: the request waits for `respond`, with the phase held at `awaiting-approval`. A
+	 * sub-agent's request names that agent (the gate runs inside its `asAgent`).
+	 */
+	readonly ask = (request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalResponse> => {
+		const agent = askingAgent();
+		const named: SessionApprovalRequest = agent ? { ...request, agent: { id: agent.id, name: agent.name } } : request;
+		return this.hold({ id: request.toolCallId, name: request.tool }, () => this.waitForAnswer(named, signal));
+	};
 
 	/** Runs `wait` (an approval prompt) with the phase `awaiting-approval`; back to `running` when it settles or throws. */
 	async hold<T>(toolCall: { id: string; name: string }, wait: () => Promise<T>): Promise<T> {
@@ -47,7 +54,7 @@ export class ApprovalPrompts {
 		this.pending?.answer({ decision: "deny", reason: "The session ended." });
 	}
 
-	private waitForAnswer(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalResponse> {
+	private waitForAnswer(request: SessionApprovalRequest, signal?: AbortSignal): Promise<ApprovalResponse> {
 		return new Promise((resolve) => {
 			const finish = (response: ApprovalResponse) => {
 				signal?.removeEventListener("abort", onAbort);

@@ -22,6 +22,7 @@ import { formatSkillsForPrompt, loadSkills } from "../extensions/skills.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { childEnv } from "../safety/child-env.js";
 import { createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
+import { ProcessSlots } from "../tools/process-slots.js";
 import type { CommandSandbox, SandboxSpec } from "../tools/sandbox.js";
 import { findShell } from "../tools/shell.js";
 import { AgentSession } from "./agent-session.js";
@@ -31,6 +32,8 @@ import { CompactionRunner } from "./compaction-runner.js";
 import { loadContextFiles } from "./context-files.js";
 import { ExtensionHost, offeredSkills } from "./extension-host.js";
 import { InputQueue } from "./input-queue.js";
+import { createExitPlanModeTool } from "./plan/exit-plan-mode-tool.js";
+import { PlanPrompts } from "./plan/plan-prompts.js";
 import { RedactedAgentEvents } from "./redacted-agent-events.js";
 import { withRedactedResults } from "./redacting-tools.js";
 import { SessionRewind } from "./rewind.js";
@@ -44,10 +47,16 @@ import { convertToLlm } from "./session-messages.js";
 import { clampThinking, SessionModels } from "./session-models.js";
 import { type ApprovalChannel, loadPermissionSetup, type PermissionSetup, SessionPermissions } from "./session-permissions.js";
 import { sessionsByLastUse } from "./session-store.js";
+import { sessionAfterToolCall, sessionBeforeToolCall } from "./session-tool-gate.js";
 import { SessionTranscript } from "./session-transcript.js";
 import { loadSettings, type Settings } from "./settings.js";
 import { slashCommands } from "./slash-commands.js";
+import { loadAgentDefinitions } from "./subagents/agent-definitions.js";
+import { SubAgents } from "./subagents/sub-agents.js";
+import { agentsSection, createTaskTool } from "./subagents/task-tool.js";
 import { buildSystemPrompt } from "./system-prompt.js";
+import { TodoList, todoReminder } from "./todos/todo-list.js";
+import { createTodoWriteTool } from "./todos/todo-write-tool.js";
 import { UsageTotals } from "./usage-totals.js";
 import { UserShells } from "./user-shells.js";
 
@@ -141,20 +150,69 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		enabled: persist && settings.checkpoints !== false,
 		notify: events.notify,
 	});
-	const tools = sessionTools(options.tools, { cwd, env, settings, permissions, checkpoints });
+	const builtInTools = sessionTools(options.tools, { cwd, env, settings, permissions, checkpoints });
 	const keys = new SessionKeys(options.registry, options.apiKey ? { provider: model.provider, key: options.apiKey } : undefined);
-	const skillsOffered = offeredSkills(skills.skills, tools);
+	const skillsOffered = offeredSkills(skills.skills, builtInTools);
+	const agents = loadAgentDefinitions({ cwd, env, projectTrusted: permissions.projectTrusted });
+	notices.push(...agents.warnings);
+	const contextFiles = loadContextFiles({ cwd, env, trusted: permissions.projectTrusted, notices });
+	const streamFn = withRetrySettings(options.streamFn ?? streamSimple, settings, phases);
+	// Every agent of the session passes the same gate; the session's own tools pass it at once.
+	const beforeToolCall = sessionBeforeToolCall(permissions.gate.beforeToolCall);
+	const afterToolCall = sessionAfterToolCall(permissions.gate.afterToolCall);
+	const usage = new UsageTotals();
+	const plans = new PlanPrompts({ emit: events.emit, phases });
+	// The closures below read the Agent and the session file, which are built further down: they run
+	// only during a run (a tool call), by when both exist.
+	const todos = new TodoList({
+		save: (items) => file.saveTodos(items),
+		changed: (items) => events.emit({ type: "todo_updated", todos: items }),
+	});
+	const subAgents: SubAgents = new SubAgents({
+		model: () => agent.state.model,
+		findModel: (spec) => options.registry?.find(spec),
+		thinkingLevel: () => agent.state.thinkingLevel,
+		systemPrompt: (definition, tools) =>
+			buildSystemPrompt({ cwd, tools, contextFiles, customPrompt: definition.systemPrompt, permissions: permissions.promptSection() }),
+		streamFn,
+		getApiKey: keys.apiKeyFor,
+		convertToLlm,
+		beforeToolCall,
+		afterToolCall,
+		steeringMode: settings.steeringMode,
+		followUpMode: settings.followUpMode,
+		slots: new ProcessSlots(settings.tools.maxSubagents),
+		emit: events.emit,
+		addUsage: (message) => usage.addSpent(message),
+		record: (info, message) => file.recordSubAgent(info, message),
+		onListenerError: (error) => events.notify("error", `Listener failed: ${errorText(error)}`),
+	});
+	const setPermissionMode = (mode: PermissionMode) => {
+		permissions.setMode(mode);
+		agent.state.systemPrompt = systemPrompt();
+		events.emit({ type: "permissions_changed", mode });
+	};
+	const tools: AgentTool[] = [
+		...builtInTools,
+		createTaskTool({ definitions: agents.definitions, subAgents, sessionTools: () => agent.state.tools, depth: 1 }),
+		createTodoWriteTool(todos),
+		createExitPlanModeTool({
+			mode: () => permissions.mode,
+			...(permissions.canAsk ? { ask: (id: string, plan: string, signal?: AbortSignal) => plans.ask(id, plan, signal) } : {}),
+			setMode: setPermissionMode,
+		}),
+	];
 	const promptInput = {
 		cwd,
 		tools,
 		skills: formatSkillsForPrompt(skillsOffered),
-		contextFiles: loadContextFiles({ cwd, env, trusted: permissions.projectTrusted, notices }),
+		agents: agentsSection(agents.definitions),
+		contextFiles,
 		customPrompt: options.systemPrompt,
 		appendSystemPrompt: options.appendSystemPrompt,
 	};
-	const systemPrompt = () => buildSystemPrompt({ ...promptInput, permissions: permissions.promptSection() });
-	const streamFn = withRetrySettings(options.streamFn ?? streamSimple, settings, phases);
-	const agent = new Agent({
+	const systemPrompt = (): string => buildSystemPrompt({ ...promptInput, permissions: permissions.promptSection() });
+	const agent: Agent = new Agent({
 		initialState: {
 			systemPrompt: systemPrompt(),
 			model,
@@ -167,8 +225,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		steeringMode: settings.steeringMode,
 		followUpMode: settings.followUpMode,
 		onListenerError: (error) => events.notify("error", `Listener failed: ${errorText(error)}`),
-		beforeToolCall: permissions.gate.beforeToolCall,
-		afterToolCall: hooks.withPostToolUse(permissions.gate.afterToolCall),
+		beforeToolCall,
+		afterToolCall: hooks.withPostToolUse(async (ctx, signal) => (await afterToolCall(ctx, signal)) ?? undefined),
 	});
 	const extensions = new ExtensionHost({
 		cwd,
@@ -185,8 +243,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	// The session file, redacted of every key in use (the run's, the registry's, the MCP servers').
 	const secrets = () => [...keys.secrets(agent.state.model.provider), ...extensions.secrets()];
 	const file = new SessionFile({ cwd, env, persist, secrets });
-	const usage = new UsageTotals();
-	const transcript = new SessionTranscript({ agent, file, usage, emit: events.emit });
+	const transcript = new SessionTranscript({ agent, file, usage, todos, emit: events.emit });
 	if (loaded) transcript.adopt(loaded, (mode.kind === "continue" || mode.kind === "file") && mode.fork === true);
 	else transcript.startFresh();
 	const rewind = new SessionRewind({
@@ -196,13 +253,24 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		notify: events.notify,
 		emitCheckpoint: (entryId, snapshot, engine) => events.emit({ type: "checkpoint_created", entryId, snapshot, engine }),
 	});
-	const compaction = new CompactionRunner({ agent, settings, phases, emit: events.emit, streamFn, apiKeyFor: keys.apiKeyFor, file, usage });
+	const compaction = new CompactionRunner({
+		agent,
+		settings,
+		phases,
+		emit: events.emit,
+		streamFn,
+		apiKeyFor: keys.apiKeyFor,
+		file,
+		usage,
+		reminder: () => todoReminder(todos.items),
+	});
 	const queue = new InputQueue({ agent, emit: events.emit, compaction });
 	const shells = new UserShells({ cwd, emit: events.emit, busy: () => phases.phase.kind !== "idle", append: transcript.append });
 	const models = new SessionModels({ agent, registry: options.registry, file, emit: events.emit, notify: events.notify });
 	const session = new AgentSession({
 		...{ cwd, env, settings, events, phases, hooks, approvals, permissions, checkpoints, keys },
-		...{ systemPrompt, streamFn, agent, models, extensions, usage, file, transcript, rewind, compaction, queue, shells },
+		...{ systemPrompt, setPermissionMode, streamFn, agent, models, extensions, usage, file, transcript, rewind, compaction, queue, shells },
+		...{ agents: agents.definitions, subAgents, todos, plans },
 		agentEvents: new RedactedAgentEvents(events.emit),
 	});
 	for (const text of notices) events.notify("warning", text);

@@ -22,6 +22,8 @@ export interface CompactionRunnerDeps {
 	apiKeyFor: (provider: string) => string | undefined;
 	file: SessionFile;
 	usage: UsageTotals;
+	/** What the model must still have after the older turns are gone (the todo list), added to the summary. */
+	reminder: () => string;
 }
 
 export class CompactionRunner {
@@ -70,7 +72,7 @@ export class CompactionRunner {
 		try {
 			if (cut === undefined) throw new Error("Nothing to compact yet: the conversation has a single user turn");
 			const model = agent.state.model;
-			const summary = await summarize({
+			const summarized = await summarize({
 				model,
 				messages: messages.slice(0, cut),
 				instructions,
@@ -78,6 +80,8 @@ export class CompactionRunner {
 				apiKey: this.deps.apiKeyFor(model.provider),
 				signal: controller.signal,
 			});
+			const reminder = this.deps.reminder();
+			const summary = reminder ? `${summarized}\n\n${reminder}` : summarized;
 			const kept = messages.slice(cut);
 			const tokensBefore = usage.contextTokens || estimateContext(messages);
 			const summaryMessage: CompactionSummaryMessage = { role: "compactionSummary", summary, tokensBefore, timestamp: Date.now() };

@@ -59,10 +59,40 @@ export function writeExport(path: string, text: string): void {
 	chmodSync(path, 0o600);
 }
 
-export function exportMarkdown(messages: readonly AgentMessage[], meta: { title?: string; cwd?: string; model?: string } = {}): string {
+/** A sub-agent's run as the session file's side branch keeps it (see `SubAgentTranscript`). */
+export interface SubAgentTranscript {
+	agentId: string;
+	name: string;
+	parentToolCallId: string;
+	messages: AgentMessage[];
+}
+
+export function exportMarkdown(
+	messages: readonly AgentMessage[],
+	meta: { title?: string; cwd?: string; model?: string } = {},
+	subAgents: readonly SubAgentTranscript[] = [],
+): string {
 	const head = [`# ${meta.title ?? "Rudder session"}`];
 	const facts = [meta.cwd && `- Folder: \`${meta.cwd}\``, meta.model && `- Model: \`${meta.model}\``].filter(Boolean);
 	if (facts.length) head.push(facts.join("\n"));
 	const body = messages.map(renderMessage).filter(Boolean);
-	return `${[...head, ...body].join("\n\n")}\n`;
+	// Each sub-agent after the main transcript, its headings one level down, named by the task call.
+	const side = subAgents.map((agent) => {
+		const inner = agent.messages.map((m) => renderMessage(m).replace(/^(#+) /gm, "#$1 ")).filter(Boolean);
+		return [`## Sub-agent ${agent.name} (${agent.agentId}), for task call \`${agent.parentToolCallId}\``, ...inner].join("\n\n");
+	});
+	return `${[...head, ...body, ...side].join("\n\n")}\n`;
+}
+
+/** The sub-agents' side branches of a loaded session file, in the order they started. */
+export function subAgentTranscripts(entries: readonly { type: string }[]): SubAgentTranscript[] {
+	const byId = new Map<string, SubAgentTranscript>();
+	for (const entry of entries) {
+		if (entry.type !== "subagent") continue;
+		const e = entry as unknown as { agentId: string; name: string; parentToolCallId: string; message: AgentMessage };
+		const agent = byId.get(e.agentId) ?? { agentId: e.agentId, name: e.name, parentToolCallId: e.parentToolCallId, messages: [] };
+		agent.messages.push(e.message);
+		byId.set(e.agentId, agent);
+	}
+	return [...byId.values()];
 }

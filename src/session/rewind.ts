@@ -204,7 +204,10 @@ export class SessionRewind {
 	/** Continues on the branch ending at `leafId`. */
 	switchBranch(leafId: string): void {
 		const loaded = this.loadOwnFile();
-		if (!loaded?.entries.some((e) => e.id === leafId)) throw new Error(`No branch ${leafId} in this session`);
+		const entry = loaded?.entries.find((e) => e.id === leafId);
+		if (!entry) throw new Error(`No branch ${leafId} in this session`);
+		// A sub-agent's side branch is its transcript, not a conversation to continue.
+		if (entry.type === "subagent") throw new Error(`${leafId} is a message of sub-agent ${entry.agentId}, not a branch of this session`);
 		this.moveTo(leafId);
 	}
 

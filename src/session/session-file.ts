@@ -23,6 +23,8 @@ export class SessionFile {
 	private current?: SessionLog;
 	private id = "";
 	private displayName?: string;
+	/** Each sub-agent's last side-branch entry (see `recordSubAgent`). */
+	private readonly asideLeaf = new Map<string, string>();
 
 	constructor(private readonly options: SessionFileOptions) {}
 
@@ -68,6 +70,23 @@ export class SessionFile {
 		if (!trimmed) throw new Error("A session name cannot be empty");
 		this.displayName = trimmed;
 		this.current?.append({ type: "session_info", name: trimmed });
+	}
+
+	/** Saves the todo list the model wrote (a `todo` entry on the main branch). */
+	saveTodos(items: readonly { content: string; status: "pending" | "in_progress" | "completed" }[]): void {
+		this.current?.append({ type: "todo", items: items.map((i) => ({ ...i })) });
+	}
+
+	/**
+	 * Keeps a sub-agent's message on its side branch: the first hangs off the main branch's entry written
+	 * last (the reply holding the task call), the next ones off that agent's previous message.
+	 */
+	recordSubAgent(agent: { agentId: string; name: string; parentToolCallId: string }, message: AgentMessage): void {
+		const log = this.current;
+		if (!log) return;
+		const parent = this.asideLeaf.get(agent.agentId) ?? log.leaf;
+		const { agentId, name, parentToolCallId } = agent;
+		this.asideLeaf.set(agentId, log.appendAside({ type: "subagent", agentId, name, parentToolCallId, message }, parent));
 	}
 
 	/** Writes transcript messages not yet in the file; each is one appended line. */

@@ -57,6 +57,14 @@ export interface SessionEntryKinds {
 	branch: { fromId: string | null };
 	/** The session's display name (pi's `session_info`); the latest one counts. */
 	session_info: { name: string };
+	/** The todo list the model wrote last (`todo_write`): the whole list; the branch's latest counts. */
+	todo: { items: { content: string; status: "pending" | "in_progress" | "completed" }[] };
+	/**
+	 * A message of a sub-agent (the `task` tool): a side branch hanging off the main branch where the
+	 * sub-agent started, each entry the child of that agent's previous one. It is never the leaf, so the
+	 * main branch (and its next request) never contains it; export and `/tree` can show it.
+	 */
+	subagent: { agentId: string; name: string; parentToolCallId: string; message: AgentMessage };
 }
 
 export type SessionEntryKind = keyof SessionEntryKinds;
@@ -140,6 +148,20 @@ export const entryKindSchemas: { [K in SessionEntryKind]: TSchema } = {
 	}),
 	branch: Type.Object({ fromId: Type.Union([Type.String(), Type.Null()]) }),
 	session_info: Type.Object({ name: Type.String() }),
+	todo: Type.Object({
+		items: Type.Array(
+			Type.Object({
+				content: Type.String(),
+				status: Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("completed")]),
+			}),
+		),
+	}),
+	subagent: Type.Object({
+		agentId: Type.String(),
+		name: Type.String(),
+		parentToolCallId: Type.String(),
+		message: Type.Object({ role: Type.String() }),
+	}),
 };
 
 export const entryBaseSchema = Type.Object({

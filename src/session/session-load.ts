@@ -35,6 +35,8 @@ export interface LoadedSession {
 	/** Last model and thinking level recorded on the branch, if any. */
 	model?: { provider: string; modelId: string };
 	thinkingLevel?: ThinkingLevel;
+	/** The branch's last todo list (`todo_write`), if any. */
+	todos?: { content: string; status: "pending" | "in_progress" | "completed" }[];
 	/** One line per skipped line of the file (at most `MAX_WARNINGS`, then a count). */
 	warnings: string[];
 }
@@ -207,7 +209,16 @@ class EntryBuilder {
 			messages.push(entry.message);
 			messageEntryIds.push(entry.id);
 		}
-		return { entries: this.entries, branch, leafId: this.entries.at(-1)?.id ?? null, messages, messageEntryIds, model, thinkingLevel };
+		const todos = branch.findLast((e) => e.type === "todo")?.items;
+		const leafId = this.entries[this.leafIndex()]?.id ?? null;
+		return { entries: this.entries, branch, leafId, messages, messageEntryIds, model, thinkingLevel, ...(todos ? { todos } : {}) };
+	}
+
+	/** The last entry that is not on a side branch (a sub-agent's message): where the main branch ends. */
+	private leafIndex(): number {
+		let index = this.entries.length - 1;
+		while (index >= 0 && this.entries[index].type === "subagent") index--;
+		return index;
 	}
 
 	/**
@@ -218,7 +229,7 @@ class EntryBuilder {
 	private branch(): SessionEntry[] {
 		const path: SessionEntry[] = [];
 		const seen = new Set<number>();
-		let index = this.entries.length - 1;
+		let index = this.leafIndex();
 		while (index >= 0 && !seen.has(index)) {
 			seen.add(index);
 			const entry = this.entries[index];

@@ -162,6 +162,16 @@ export class SessionLog {
 		return id;
 	}
 
+	/**
+	 * Appends an entry as a child of `parentId` without moving the leaf: a side branch (a sub-agent's
+	 * messages) that the main branch never passes through. Returns its id.
+	 */
+	appendAside(entry: NewSessionEntry, parentId: string | null): string {
+		const id = this.newId();
+		this.write({ ...entry, id, parentId, timestamp: new Date().toISOString() } as SessionEntry);
+		return id;
+	}
+
 	/** Lets another process open the file. Appending after this is an error. */
 	close(): void {
 		this.lock?.release();

@@ -2,11 +2,13 @@
 // hands them to \`AgentSession\`).
 import type { Agent } from "../agent/index.js";
 import type { StreamFn } from "../agent/types.js";
+import type { PermissionMode } from "../permissions/types.js";
 import type { ApprovalPrompts } from "./approval-prompts.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 import type { CompactionRunner } from "./compaction-runner.js";
 import type { ExtensionHost } from "./extension-host.js";
 import type { InputQueue } from "./input-queue.js";
+import type { PlanPrompts } from "./plan/plan-prompts.js";
 import type { RedactedAgentEvents } from "./redacted-agent-events.js";
 import type { SessionRewind } from "./rewind.js";
 import type { RunPhaseBox } from "./run-phase.js";
@@ -18,6 +20,9 @@ import type { SessionModels } from "./session-models.js";
 import type { SessionPermissions } from "./session-permissions.js";
 import type { SessionTranscript } from "./session-transcript.js";
 import type { Settings } from "./settings.js";
+import type { AgentDefinition } from "./subagents/agent-definitions.js";
+import type { SubAgents } from "./subagents/sub-agents.js";
+import type { TodoList } from "./todos/todo-list.js";
 import type { UsageTotals } from "./usage-totals.js";
 import type { UserShells } from "./user-shells.js";
 
@@ -35,6 +40,8 @@ export interface SessionParts {
 	keys: SessionKeys;
 	/** The system prompt for the permission mode in force. */
 	systemPrompt: () => string;
+	/** Switches the permission mode; the system prompt follows and listeners hear of it. */
+	setPermissionMode: (mode: PermissionMode) => void;
 	/** The stream function with the retry settings applied (the Agent's and the compaction's). */
 	streamFn: StreamFn;
 	agent: Agent;
@@ -48,4 +55,9 @@ export interface SessionParts {
 	queue: InputQueue;
 	shells: UserShells;
 	agentEvents: RedactedAgentEvents;
+	/** The agent definitions the task tool can start (built-in, global, trusted project). */
+	agents: readonly AgentDefinition[];
+	subAgents: SubAgents;
+	todos: TodoList;
+	plans: PlanPrompts;
 }

@@ -159,6 +159,11 @@ export class SessionPermissions {
 		return this.gate.mode;
 	}
 
+	/** Whether a user answers approvals (TUI, rpc) rather than nobody (print, json). */
+	get canAsk(): boolean {
+		return this.options.channel === "prompt";
+	}
+
 	/** "bwrap" while commands run sandboxed, "none" when no sandbox is available, "off" in yolo. */
 	sandboxName(): "bwrap" | "none" {
 		if (this.gate.mode === "yolo") return "none";

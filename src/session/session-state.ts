@@ -28,5 +28,8 @@ export function sessionState(p: SessionParts): SessionState {
 		permissionMode: permissions.mode,
 		sandbox: permissions.sandboxState(),
 		pendingApproval: p.approvals.pendingApproval,
+		pendingPlan: p.plans.pendingPlan,
+		subagents: p.subAgents.list(),
+		todos: p.todos.items,
 	};
 }

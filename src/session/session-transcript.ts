@@ -5,6 +5,7 @@ import type { Agent } from "../agent/index.js";
 import type { AgentMessage } from "../agent/types.js";
 import type { SessionFile } from "./session-file.js";
 import { type LoadedSession, repairTranscript } from "./session-load.js";
+import type { TodoList } from "./todos/todo-list.js";
 import type { SessionEvent } from "./types.js";
 import type { UsageTotals } from "./usage-totals.js";
 
@@ -12,6 +13,7 @@ export interface SessionTranscriptDeps {
 	agent: Agent;
 	file: SessionFile;
 	usage: UsageTotals;
+	todos: TodoList;
 	emit: (event: SessionEvent) => void;
 }
 
@@ -23,6 +25,7 @@ export class SessionTranscript {
 		const { agent, file, usage } = this.deps;
 		file.startFresh(parentSession);
 		usage.reset();
+		this.deps.todos.restore([]);
 		agent.sessionId = file.sessionId;
 	}
 
@@ -35,6 +38,7 @@ export class SessionTranscript {
 		const messages = agent.state.messages;
 		file.log?.adopt(messages, loaded);
 		usage.fromBranch(loaded, messages);
+		this.deps.todos.restore(loaded.todos ?? []);
 	}
 
 	/** The open file moved to another of its branches (rewind, /tree): its transcript replaces the Agent's. */

@@ -32,6 +32,8 @@ export interface RetrySettings {
 export interface ToolSettings {
 	/** Tool processes (bash commands) running at once; more wait their turn. Default 8. */
 	maxProcesses: number;
+	/** Sub-agents (`task` calls) running at once; more wait, shown as queued. Default 4. */
+	maxSubagents: number;
 }
 
 export interface Settings {
@@ -90,7 +92,7 @@ export const defaultSettings: Readonly<Settings> = Object.freeze({
 	followUpMode: "one-at-a-time",
 	compaction: { enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000 },
 	retry: { enabled: true, maxRetries: 3 },
-	tools: { maxProcesses: 8 },
+	tools: { maxProcesses: 8, maxSubagents: 4 },
 	shell: { passEnv: [] },
 });
 
@@ -117,7 +119,7 @@ const topLevel: Fields = {
 	followUpMode: oneOf(queueModes),
 	compaction: { section: { enabled: bool, reserveTokens: count, keepRecentTokens: count } },
 	retry: { section: { enabled: bool, maxRetries: count } },
-	tools: { section: { maxProcesses: positive } },
+	tools: { section: { maxProcesses: positive, maxSubagents: positive } },
 	checkpoints: bool,
 	notifications: { section: { afterSeconds: count, method: oneOf(["osc9", "osc777", "bell"]) } },
 	shell: { section: { passEnv: names("variable names") } },

@@ -11,6 +11,8 @@ import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../p
 import { sanitizeTerminalText } from "../safety/sanitize.js";
 import { describeOpenSession, type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
 import type { SessionInfo } from "./session-store.js";
+import type { AgentDefinition } from "./subagents/agent-definitions.js";
+import { formatTodos } from "./todos/todo-list.js";
 import type { CommandUiRequest, SessionState, SlashCommandInfo } from "./types.js";
 
 /** What commands need from the session. `AgentSession` implements it. */
@@ -31,6 +33,8 @@ export interface SlashCommandHost extends RewindCommandHost {
 	commands(): SlashCommandInfo[];
 	/** Skills offered to the model (their names, descriptions and SKILL.md paths). */
 	skills(): readonly Skill[];
+	/** The agent definitions the task tool can start (`/agents`). */
+	agentDefinitions(): readonly AgentDefinition[];
 	mcpServers(): readonly McpServerInfo[];
 	/** Trusts (or declines) the project's MCP servers; returns the names it applied to. */
 	answerMcpTrust(allow: boolean): string[];
@@ -220,6 +224,7 @@ export const slashCommands: readonly SlashCommand[] = [
 					`Tokens: input ${t.input}, output ${t.output}, cache read ${t.cacheRead}, cache write ${t.cacheWrite}`,
 					`Context: ${st.contextTokens} of ${st.contextWindow}`,
 					`Cost: ${money(t.cost)}`,
+					...(st.todos?.length ? [`Todo list:\n${formatTodos(st.todos)}`] : []),
 				].join("\n"),
 			);
 		},
@@ -289,6 +294,18 @@ export const slashCommands: readonly SlashCommand[] = [
 			}
 			if (args) return s.notify("error", "Usage: /hooks [trust|deny]");
 			s.notify("info", formatHookList(s.hookList()));
+		},
+	},
+	{
+		name: "agents",
+		description: "List the sub-agents the task tool can start, with where each is defined",
+		run: (s) => {
+			const lines = s.agentDefinitions().map((d) => {
+				const tools = d.tools ? d.tools.join(", ") : "all tools";
+				const model = d.model ? ` · model ${d.model}` : "";
+				return `${d.name}  ${d.description}\n    ${d.path ?? "built in"} (${d.source}) · ${tools}${model}`;
+			});
+			s.notify("info", `Agents (add Markdown files to .rudder/agents/, .claude/agents/ or the global agents folder):\n${lines.join("\n")}`);
 		},
 	},
 	{

@@ -8,6 +8,8 @@ export interface SystemPromptInput {
 	contextFiles: readonly ContextFile[];
 	/** The skills section (names, descriptions, paths), already formatted; empty for none. */
 	skills?: string;
+	/** The sub-agents the task tool can start (names and descriptions), already formatted; empty for none. */
+	agents?: string;
 	/** Replaces the built-in role and guidelines; tools, environment and context files still follow. */
 	customPrompt?: string;
 	/** What the permission mode lets tools do (and the sandbox), so the model knows what will ask. */
@@ -40,6 +42,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
 		parts.push(`Available tools:\n${input.tools.map((t) => `- ${t.name}: ${oneLine(t.description)}`).join("\n")}`);
 	}
 	if (input.skills) parts.push(input.skills);
+	if (input.agents) parts.push(input.agents);
 	const date = (input.date ?? new Date()).toISOString().slice(0, 10);
 	parts.push(`Current working directory: ${input.cwd}\nCurrent date: ${date}\nOperating system: ${input.os ?? process.platform}`);
 	if (input.permissions) parts.push(input.permissions);

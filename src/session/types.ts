@@ -11,6 +11,8 @@ import type { ApprovalRequest, ApprovalResponse } from "../permissions/gate.js";
 import type { ApprovalPreview } from "../permissions/preview.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { Settings } from "./settings.js";
+import type { SubAgentInfo } from "./subagents/sub-agent-info.js";
+import type { TodoItem } from "./todos/todo-list.js";
 
 /**
  * What the session is doing: the one run phase every mode and the TUI read (`getState().phase`, and a
@@ -67,12 +69,40 @@ export type SessionEvent =
 	/** `/quit` was typed: the UI or mode should exit (after `dispose()`). */
 	| { type: "quit" }
 	/** A tool call waits for the user: answer with `respondToApproval(id, …)`. One at a time, in call order. */
-	| ({ type: "approval_request" } & ApprovalRequest)
+	| ({ type: "approval_request" } & SessionApprovalRequest)
 	| { type: "approval_end"; id: string; decision: ApprovalResponse["decision"] }
 	/** The permission mode changed (Shift+Tab, /permissions). */
 	| { type: "permissions_changed"; mode: PermissionMode }
 	/** A user hook (docs/hooks.md) started or finished: `hook_started` / `hook_finished`. */
-	| HookLifecycleEvent;
+	| HookLifecycleEvent
+	/** A `task` call asked for a sub-agent (status "queued" while it waits for a slot, else "running"). */
+	| ({ type: "subagent_start" } & SubAgentInfo)
+	/** A sub-agent started running, started or finished a tool, or finished a reply (tokens). */
+	| ({ type: "subagent_update" } & SubAgentInfo)
+	/** A sub-agent ended: `result` is its final text (the task call's result), or `error`. */
+	| ({ type: "subagent_end" } & SubAgentInfo & { result?: string; error?: string })
+	/** The model wrote the todo list (or a resumed session brought one). */
+	| { type: "todo_updated"; todos: readonly TodoItem[] }
+	/** In plan mode the model asks to carry out `plan`: answer with `respondToPlan(id, …)`. */
+	| ({ type: "plan_request" } & PlanRequest)
+	| { type: "plan_end"; id: string; decision: PlanResponse["decision"] };
+
+/** An approval request, naming the sub-agent that asks (absent: the main agent). */
+export type SessionApprovalRequest = ApprovalRequest & { agent?: { id: string; name: string } };
+
+/** The plan the model proposes with `exit_plan_mode`, waiting for the user. */
+export interface PlanRequest {
+	id: string;
+	toolCallId: string;
+	/** Markdown. */
+	plan: string;
+}
+
+export type PlanResponse =
+	/** Approve; switch to auto-edit (edits run without asking) or keep asking ("ask"). */
+	| { decision: "approve"; mode: "auto-edit" | "ask" }
+	/** Keep planning; `feedback` goes to the model. */
+	| { decision: "revise"; feedback?: string };
 
 /** A file that a run changed or a restore would change (paths relative to the workspace). */
 export interface FileChangeInfo {
@@ -134,7 +164,13 @@ export interface SessionState {
 	/** Where bash runs: "bwrap", "none" (no sandbox available), "off" (yolo). */
 	sandbox?: "bwrap" | "none" | "off";
 	/** The tool call waiting for the user's answer. */
-	pendingApproval?: ApprovalRequest;
+	pendingApproval?: SessionApprovalRequest;
+	/** The plan waiting for the user's answer (plan mode's `exit_plan_mode`). */
+	pendingPlan?: PlanRequest;
+	/** Sub-agents queued or running now. */
+	subagents?: readonly SubAgentInfo[];
+	/** The todo list the model wrote last (empty: none). */
+	todos?: readonly TodoItem[];
 }
 
 /**
@@ -245,6 +281,12 @@ export interface AgentSessionApi {
 	cyclePermissionMode(): PermissionMode;
 	/** Answers the waiting approval; false when `id` is not the one waiting. */
 	respondToApproval(id: string, response: ApprovalResponse): boolean;
+	/** Answers the plan waiting for approval; false when `id` is not the one waiting. */
+	respondToPlan(id: string, response: PlanResponse): boolean;
+	/** Queues `text` for before the running sub-agent `agentId`'s next request; throws when it is not running. */
+	steerAgent(agentId: string, text: string): void;
+	/** Queues `text` to start another turn of the running sub-agent `agentId` once it would stop. */
+	followUpAgent(agentId: string, text: string): void;
 }
 
-export type { ApprovalPreview, ApprovalRequest, ApprovalResponse, AssistantMessage, PermissionMode, Usage };
+export type { ApprovalPreview, ApprovalRequest, ApprovalResponse, AssistantMessage, PermissionMode, SubAgentInfo, TodoItem, Usage };

@@ -32,10 +32,27 @@ export class UsageTotals {
 		if (used > 0) this.contextTokens = used;
 	}
 
-	/** Totals cover the whole branch, compacted turns included: they were paid for. */
+	/** A sub-agent's reply: paid for, but not part of the main context, so its size stays. */
+	addSpent(message: Extract<AgentMessage, { role: "assistant" }>): void {
+		const context = this.contextTokens;
+		this.add(message);
+		this.contextTokens = context;
+	}
+
+	/**
+	 * Totals cover the whole branch, compacted turns included, and the sub-agents started from it (their
+	 * side branches hang off it): they were all paid for.
+	 */
 	fromBranch(loaded: LoadedSession, messages: readonly AgentMessage[]): void {
 		this.reset();
 		for (const entry of loaded.branch) if (entry.type === "message" && entry.message.role === "assistant") this.add(entry.message);
+		const onBranch = new Set<string | null>(loaded.branch.map((e) => e.id));
+		// Entries are in file order, so an aside entry's parent was seen before it.
+		for (const entry of loaded.entries) {
+			if (entry.type !== "subagent" || !onBranch.has(entry.parentId)) continue;
+			onBranch.add(entry.id);
+			if (entry.message.role === "assistant") this.addSpent(entry.message);
+		}
 		if (loaded.branch.some((e) => e.type === "compaction")) this.contextTokens = estimateContext(messages);
 	}
 }

@@ -44,7 +44,7 @@ describe("loadSettings", () => {
 		expect(s.steeringMode).toBe("all");
 		expect(s.compaction).toEqual({ enabled: true, reserveTokens: 1000, keepRecentTokens: 42 });
 		expect(s.retry).toEqual({ enabled: false, maxRetries: 3 });
-		expect(s.tools).toEqual({ maxProcesses: 8 });
+		expect(s.tools).toEqual({ maxProcesses: 8, maxSubagents: 4 });
 	});
 
 	it("does not let one load change the defaults of the next", () => {

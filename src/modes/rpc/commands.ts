@@ -9,7 +9,7 @@ import { PERMISSION_MODES } from "../../permissions/types.js";
 import type { AgentSession } from "../../session/agent-session.js";
 import { exportMarkdown, writeExport } from "../../session/export-markdown.js";
 import type { CompactionSummaryMessage } from "../../session/session-messages.js";
-import type { ApprovalResponse, PermissionMode, SessionEvent } from "../../session/types.js";
+import type { ApprovalResponse, PermissionMode, PlanResponse, SessionEvent } from "../../session/types.js";
 import { maskHeaders as publicModel } from "../json.js";
 import { type CompactionResult, lastAssistantText, type QueueMode, sessionStats, toRpcState } from "./shapes.js";
 
@@ -50,8 +50,17 @@ export const rpcHandlers: Record<string, Handler> = {
 		else if (behavior === "followUp") ctx.session.followUp(message, images);
 		else throw new Error('the agent is busy: pass "streamingBehavior": "steer" or "followUp"');
 	},
-	steer: (command, ctx) => ctx.session.steer(inputText(command, ctx), optionalImages(command)),
-	follow_up: (command, ctx) => ctx.session.followUp(inputText(command, ctx), optionalImages(command)),
+	// Ours: with `agentId` (a `subagent_start` event's), the message goes to that running sub-agent.
+	steer: (command, ctx) => {
+		const agentId = optionalString(command, "agentId");
+		if (agentId) ctx.session.steerAgent(agentId, inputText(command, ctx), optionalImages(command));
+		else ctx.session.steer(inputText(command, ctx), optionalImages(command));
+	},
+	follow_up: (command, ctx) => {
+		const agentId = optionalString(command, "agentId");
+		if (agentId) ctx.session.followUpAgent(agentId, inputText(command, ctx), optionalImages(command));
+		else ctx.session.followUp(inputText(command, ctx), optionalImages(command));
+	},
 	abort: async (_command, ctx) => {
 		ctx.session.abort();
 		await ctx.runEnded();
@@ -178,6 +187,21 @@ export const rpcHandlers: Record<string, Handler> = {
 		const response = approvalResponse(command.decision, reason, command.scope === "project" ? "project" : "session");
 		if (response.decision === "allow" && command.network === true) response.network = true;
 		if (!ctx.session.respondToApproval(id, response)) throw new Error(`no approval "${id}" is waiting`);
+	},
+	// Ours (plan mode): the answer to a `plan_request` event; `id` is that event's id.
+	plan_response: (command, ctx) => {
+		const id = command.id;
+		if (typeof id !== "string") throw new Error('"plan_response" needs the string "id" of the plan_request');
+		const decision = requireString(command, "decision");
+		let response: PlanResponse;
+		if (decision === "approve") {
+			const mode = command.mode ?? "auto-edit";
+			if (mode !== "auto-edit" && mode !== "ask") throw new Error('"mode" must be "auto-edit" or "ask"');
+			response = { decision, mode };
+		} else if (decision === "revise") {
+			response = { decision, feedback: optionalString(command, "feedback") };
+		} else throw new Error('"decision" must be "approve" or "revise"');
+		if (!ctx.session.respondToPlan(id, response)) throw new Error(`no plan "${id}" is waiting`);
 	},
 	set_permission_mode: (command, ctx) => {
 		const mode = requireString(command, "mode");

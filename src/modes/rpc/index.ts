@@ -42,6 +42,8 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 		const retry = retryEvents(event);
 		if (retry) write(retry);
 		if (event.type === "approval_request" && closed) queueMicrotask(() => deny(event.id));
+		if (event.type === "plan_request" && closed)
+			queueMicrotask(() => session.respondToPlan(event.id, { decision: "revise", feedback: "The client closed the connection." }));
 		if (event.type === "compaction_end") {
 			ctx.lastCompaction = compactionResultOf(event, session);
 			write(rpcCompactionEnd(event, ctx.lastCompaction));
@@ -61,6 +63,8 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 		closed = true;
 		const waiting = session.getState().pendingApproval;
 		if (waiting) deny(waiting.id);
+		const plan = session.getState().pendingPlan;
+		if (plan) session.respondToPlan(plan.id, { decision: "revise", feedback: "The client closed the connection." });
 		await session.waitForIdle();
 		return 0;
 	} finally {

@@ -5,7 +5,7 @@ import { Box, Text } from "ink";
 import { useMemo, useReducer } from "react";
 import { sanitizeTerminalText } from "../../safety/sanitize.js";
 import type { NotificationSettings } from "../../session/settings.js";
-import type { AgentSessionApi } from "../../session/types.js";
+import type { AgentSessionApi, SubAgentInfo } from "../../session/types.js";
 import { frameCounts, liveRegionFor, MAX_INPUT_ROWS, MAX_QUEUE_ROWS, MAX_TOOL_ROWS, tailBudget } from "../ink/index.js";
 import { CompletionMenu, menuRows as completionRows } from "../input/CompletionMenu.js";
 import { InputBox, inputBoxRows, inputRows } from "../input/InputBox.js";
@@ -16,16 +16,19 @@ import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
 import { ApprovalPrompt, type ApprovalView, approvalRows, pagerSize } from "../overlays/ApprovalPrompt.js";
 import { FIELD_PROMPT_ROWS, FieldPrompt } from "../overlays/FieldPrompt.js";
 import { FirstStart, welcomeRows } from "../overlays/first-start.js";
+import { PlanPrompt, planRows } from "../overlays/PlanPrompt.js";
 import { Footer, footerText } from "../status/Footer.js";
 import { LiveStatus } from "../status/LiveStatus.js";
 import { useRunNotification } from "../status/run-notification.js";
+import { TodoLines, todoLines } from "../status/TodoLines.js";
 import { color, theme } from "../text/theme.js";
 import { History } from "../transcript/History.js";
-import { PendingTools, pendingToolRows } from "../transcript/PendingTools.js";
+import { PendingTools, pendingToolRows, type RowsBelow } from "../transcript/PendingTools.js";
 import { QueueLines, queueLines } from "../transcript/QueueLines.js";
 import type { RenderHints } from "../transcript/render/hints.js";
 import { LiveTailMessage, TAIL_MARGIN_ROWS } from "../transcript/StreamingMessage.js";
 import type { SessionView } from "../transcript/session-view.js";
+import { steeredAgent, subAgentLines } from "../transcript/sub-agent-lines.js";
 import { useHistoryBatches } from "../transcript/use-history-batches.js";
 import { Picker, pickerRows } from "../widgets/Picker.js";
 import {
@@ -84,6 +87,23 @@ function keyHints(bindings: KeyBindings): { working: string; shell: string; rend
 	};
 }
 
+/** Rows of the todo checklist above the input during a run. */
+const MAX_TODO_ROWS = 6;
+
+/**
+ * Under each running `task` call, its sub-agents (and theirs, nested), one live line each; the selected
+ * one (the input steers it) marked. Undefined for other tools.
+ */
+function subAgentsBelow(agents: readonly SubAgentInfo[], now: number, selected: string | undefined): RowsBelow {
+	return (tool) => {
+		if (tool.name !== "task") return undefined;
+		const mine = agents.filter((a) => a.parentToolCallId === tool.id);
+		const ids = new Set(mine.map((a) => a.agentId));
+		const nested = agents.filter((a) => a.parentAgentId !== undefined && ids.has(a.parentAgentId));
+		return subAgentLines([...mine, ...nested], now, selected);
+	};
+}
+
 /** What the live region holds this frame, and the rows the streaming tail may use. */
 interface LiveLayout {
 	queue: string[];
@@ -101,13 +121,15 @@ function liveLayout(p: {
 	statusRows: number;
 	/** The call whose approval is open: the prompt shows it whole, so it is not a running row too. */
 	asking?: string;
+	below: RowsBelow;
 }): LiveLayout {
 	const queue = queueLines(p.view.steering, p.view.followUp, MAX_QUEUE_ROWS);
 	const tools = pendingToolRows(
 		[...p.view.tools.values()].filter((t) => t.id !== p.asking),
 		MAX_TOOL_ROWS,
+		p.below,
 	);
-	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length, 0);
+	const toolRows = tools.reduce((n, t) => n + 1 + t.output.length + t.agents.length, 0);
 	const budget = tailBudget({
 		rows: p.size.rows,
 		inputRows: p.inputRows,
@@ -117,6 +139,13 @@ function liveLayout(p: {
 		statusRows: p.statusRows,
 	});
 	return { queue, tools, tail: Math.max(0, budget - TAIL_MARGIN_ROWS) };
+}
+
+/** What the empty input says: who Enter reaches, and the key that picks a sub-agent while some run. */
+function placeholder(streaming: boolean, steered: string | undefined, selectKey: string | undefined): string {
+	if (!streaming) return "ask, /command, @file, !shell";
+	const pick = selectKey ? ` (${selectKey}: ${steered ? "next sub-agent or the main agent" : "steer a sub-agent"})` : "";
+	return steered ? `steer sub-agent ${steered}…${pick}` : `steer the agent…${pick}`;
 }
 
 export function App(props: AppProps) {
@@ -182,15 +211,24 @@ export function App(props: AppProps) {
 	const approvalHeight = approvalView ? approvalRows(approvalView) : 0;
 	const paused = approvalView ? "input paused for the approval · what you type waits here" : undefined;
 	const showWelcome = !state.isStreaming && (helpShown.shown || (props.welcome === true && state.messages.length === 0));
+	const plan = state.pendingPlan;
+	const planHeight = plan ? planRows(plan, approvalMaxRows) : 0;
+	const todos = state.isStreaming ? todoLines(state.todos ?? [], MAX_TODO_ROWS) : [];
+	const steered = steeredAgent(state.subagents, view.selectedAgent);
+	const below = subAgentsBelow(state.subagents ?? [], now, steered);
 	const { queue, tools, tail } = liveLayout({
 		size,
 		view,
 		inputRows: inputBoxRows(rows, paused),
-		overlayRows: (field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker) : completionRows(menu.items.length)) + approvalHeight,
+		overlayRows:
+			(field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker) : completionRows(menu.items.length)) + approvalHeight + planHeight,
 		asking: pending?.toolCallId,
-		statusRows: (state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0),
+		statusRows:
+			(state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0) + todos.length,
+		below,
 	});
 
+	const selectHint = state.subagents?.some((a) => a.status === "running") ? keyLabel(bindings, "selectAgent") : undefined;
 	frameCounts?.add("app");
 	frameCounts?.changed("app", {
 		structure: view.structure,
@@ -213,7 +251,7 @@ export function App(props: AppProps) {
 				{showWelcome ? <FirstStart model={state.model} models={session.availableModels()} /> : null}
 				<LiveTailMessage view={view} liveTick={liveTick} columns={size.columns} maxRows={tail} />
 				{view.tail.writingToolCall ? <Text dimColor>{`… writing ${sanitizeTerminalText(view.tail.writingToolCall)} call`}</Text> : null}
-				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} />
+				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} below={below} />
 				<LiveStatus
 					working={state.isStreaming && !view.tail.writingToolCall}
 					phase={state.phase}
@@ -224,8 +262,10 @@ export function App(props: AppProps) {
 					liveTick={liveTick}
 				/>
 				<QueueLines lines={queue} />
+				<TodoLines lines={todos} />
 				{approvalView ? <ApprovalPrompt {...approvalView} /> : null}
-				<InputBox rows={rows} placeholder={state.isStreaming ? "steer the agent…" : "ask, /command, @file, !shell"} paused={paused} />
+				{plan && !pending ? <PlanPrompt request={plan} maxRows={approvalMaxRows} /> : null}
+				<InputBox rows={rows} placeholder={placeholder(state.isStreaming, steered, selectHint)} paused={paused} />
 				{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
 				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
 				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}

@@ -17,6 +17,7 @@ import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
 import { useFieldPrompt } from "../overlays/FieldPrompt.js";
 import { openResumePicker, openRewindMenu, openUiRequest, type UiRequestHost } from "../overlays/ui-requests.js";
 import type { SessionView } from "../transcript/session-view.js";
+import { nextSelection, steeredAgent } from "../transcript/sub-agent-lines.js";
 import { usePicker } from "../widgets/use-picker.js";
 import type { ApprovalPromptHandle } from "./use-approval-prompt.js";
 
@@ -145,6 +146,7 @@ function onKey(c: Controller, key: KeyPress) {
 		return;
 	}
 	if (approvalOpen(c)) return approvalKey(c, key);
+	if (session.getState().pendingPlan && planKey(c, key)) return;
 	const intent = intentFor(key, {
 		// A running `!cmd` is stopped by Esc like a reply.
 		isStreaming: session.getState().isStreaming || view.shells.size > 0,
@@ -178,6 +180,27 @@ function approvalKey(c: Controller, key: KeyPress) {
 		}
 	}
 	c.deps.refresh();
+}
+
+/**
+ * A key while a plan waits for approval: 1 or 2 on an empty input approve it (auto-edit, or keep
+ * asking); Enter sends what is typed as feedback (keep planning). Other keys edit the input as usual,
+ * and Esc stops the run. True when the key answered the plan.
+ */
+function planKey(c: Controller, key: KeyPress): boolean {
+	const { session, editor } = c.deps;
+	const plan = session.getState().pendingPlan;
+	if (!plan) return false;
+	const empty = editor.current().text === "";
+	if (empty && key.name === "char" && !key.ctrl && !key.meta && (key.text === "1" || key.text === "2")) {
+		session.respondToPlan(plan.id, { decision: "approve", mode: key.text === "1" ? "auto-edit" : "ask" });
+	} else if (key.name === "enter" && !key.meta && !key.shift && !key.ctrl) {
+		const feedback = edit.expandPastes(editor.current()).trim();
+		editor.set(edit.emptyEditor());
+		session.respondToPlan(plan.id, { decision: "revise", ...(feedback ? { feedback } : {}) });
+	} else return false;
+	c.deps.refresh();
+	return true;
 }
 
 /** Offers the key to the open completion menu; true when it took it (and accepted, maybe sent). */
@@ -219,6 +242,11 @@ function act(c: Controller, intent: Intent) {
 		case "cycleMode":
 			session.cyclePermissionMode();
 			return deps.refresh();
+		case "selectAgent": {
+			const agents = session.getState().subagents ?? [];
+			deps.view.selectedAgent = nextSelection(agents, steeredAgent(agents, deps.view.selectedAgent));
+			return deps.refresh();
+		}
 		case "clearInput":
 			return clearInput(c);
 		case "armQuit":
@@ -238,7 +266,7 @@ function act(c: Controller, intent: Intent) {
 }
 
 /** Sends the input: a prompt, a steer or (as "followUp") a queued message; a command may ask for the UI. */
-function send(c: Controller, as?: "followUp") {
+function send(c: Controller, as?: "followUp"): void {
 	const { editor, session } = c;
 	const { history, view } = c.deps;
 	const state = editor.current();
@@ -249,6 +277,19 @@ function send(c: Controller, as?: "followUp") {
 	c.memory.browsing = undefined;
 	history.add(state.text.includes("[paste #") ? text : state.text);
 	if (state.pastes.size > 0 && !/^[/!]/.test(command)) view.showPastesAs(text.trim(), state.text.trim());
+	// A selected running sub-agent takes what is typed (commands and !shell still go to the session).
+	const agent = steeredAgent(session.getState().subagents, view.selectedAgent);
+	if (agent && session.getState().isStreaming && !/^[/!]/.test(command)) {
+		try {
+			if (as === "followUp") session.followUpAgent(agent, text);
+			else session.steerAgent(agent, text);
+			view.add({ kind: "notice", level: "info", text: `${as === "followUp" ? "Queued for" : "Steering"} sub-agent ${agent}: ${command}` });
+			c.deps.refresh();
+		} catch (error) {
+			c.fail(error);
+		}
+		return;
+	}
 	// Every command, /quit and the pickers' included, goes to the session's registry; one that needs
 	// the UI answers with what to show.
 	session

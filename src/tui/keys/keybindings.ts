@@ -53,6 +53,11 @@ export const ACTIONS = {
 	cycleMode: { context: "editor", keys: ["shift+tab"], description: "Next permission mode" },
 	// While a run is active.
 	abort: { context: "busy", keys: ["escape"], description: "Stop the reply and running tools; queued messages return to the input" },
+	selectAgent: {
+		context: "busy",
+		keys: ["alt+s"],
+		description: "Select the next running sub-agent (then none): Enter steers it, Alt+Enter queues a follow-up for it",
+	},
 	// While no run is active.
 	rewind: { context: "idle", keys: ["escape escape"], description: "Rewind to an earlier message" },
 	// The completion popup.

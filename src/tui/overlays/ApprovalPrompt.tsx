@@ -4,7 +4,7 @@
 // from the model or a file: redacted and sanitised (approval-text.ts). The rows are computed by one pure
 // function, so the height the app reserves is the height drawn.
 import { Text } from "ink";
-import type { ApprovalRequest } from "../../session/types.js";
+import type { SessionApprovalRequest } from "../../session/types.js";
 import { hintLine, keyLabel } from "../keys/key-hints.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
 import { displayWidth, wrapLine } from "../text/text-width.js";
@@ -21,7 +21,7 @@ export interface CallPosition {
 }
 
 export interface ApprovalView {
-	request: ApprovalRequest;
+	request: SessionApprovalRequest;
 	state: ApprovalPromptState;
 	maxRows: number;
 	columns: number;
@@ -82,9 +82,11 @@ export function approvalPromptRows(view: ApprovalView): PromptRow[] {
 	const bindings = view.bindings ?? DEFAULT_KEY_BINDINGS;
 	if (state.pager !== undefined) return pagerRows(view, state.pager, bindings);
 	const choices = choicesFor(request);
-	const what = request.kind === "unsandboxed" ? `${request.tool} failed inside the sandbox` : `${request.tool} wants to run`;
+	// A sub-agent's request says which agent asks (its name came from a definition file: visibleLine below).
+	const asker = request.agent ? `sub-agent ${request.agent.name} (${request.agent.id}): ` : "";
+	const what = `${asker}${request.kind === "unsandboxed" ? `${request.tool} failed inside the sandbox` : `${request.tool} wants to run`}`;
 	const of = position && position.count > 1 ? ` · call ${position.index} of ${position.count}` : "";
-	const title: PromptRow = { text: `${what}${of} · ${visibleLine(request.reason)}`, bold: true, color: theme.warning };
+	const title: PromptRow = { text: `${visibleLine(what)}${of} · ${visibleLine(request.reason)}`, bold: true, color: theme.warning };
 	const fullKey = keyLabel(bindings, "approvalFullText") ?? "the pager";
 	const tail: PromptRow[] = [];
 	if (state.confirming !== undefined) {

@@ -64,6 +64,8 @@ export class SessionView {
 	readonly shells = new Map<number, RunningShell>();
 	steering: string[] = [];
 	followUp: string[] = [];
+	/** The running sub-agent the input steers (Alt+S picks it); undefined: the main agent. */
+	selectedAgent: string | undefined;
 	/** The session's run phase as of the last `phase_changed` (a retry wait, an approval, ...). */
 	phase: RunPhase;
 	/** Bumped on every change; the React hook compares it. */

@@ -210,6 +210,28 @@ export class FakeSession implements AgentSessionApi {
 		return false;
 	}
 
+	respondToPlan(id: string, response: unknown): boolean {
+		this.calls.push({ method: "respondToPlan", args: [id, response] });
+		const plan = this.state.pendingPlan;
+		if (!plan || plan.id !== id) return false;
+		this.setState({ pendingPlan: undefined });
+		return true;
+	}
+
+	steerAgent(agentId: string, text: string): void {
+		this.calls.push({ method: "steerAgent", args: [agentId, text] });
+	}
+
+	followUpAgent(agentId: string, text: string): void {
+		this.calls.push({ method: "followUpAgent", args: [agentId, text] });
+	}
+
+	/** Replaces fields of the state and tells listeners (a plan, sub-agents, todos arriving). */
+	setState(fields: Partial<SessionState>, event?: SessionEvent): void {
+		this.state = { ...this.state, ...fields };
+		if (event) this.emit(event);
+	}
+
 	// ---- the scripted "model" ----
 
 	/** Streams a piece of assistant text (a message_update with a text_delta). */
