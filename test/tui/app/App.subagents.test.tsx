@@ -133,7 +133,8 @@ describe("sub-agents, todos and the plan in the app", () => {
 		await type("go");
 		await type("\r");
 		await vi.waitFor(() => expect(frame()).toContain("sub-agent general (general-1): write wants to run"), { timeout: 10_000 });
-		await type("n");
+		// Deny is highlighted first: Enter opens the reason, Enter sends the denial without one.
+		await type("\r");
 		await type("\r");
 		await vi.waitFor(() => expect(frame()).toContain("main done"), { timeout: 10_000 });
 	});
