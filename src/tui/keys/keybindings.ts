@@ -172,7 +172,8 @@ export function parseCombo(text: string): KeyCombo | string {
 	const keyPart = parts.pop() ?? "";
 	const combo: KeyCombo = { name: "", ctrl: false, alt: false, shift: false };
 	for (const part of parts) {
-		const modifier = MODIFIERS[part.toLowerCase()];
+		// Own entries only: "constructor" or "toString" in a keybindings file is a key name, not Object's.
+		const modifier = Object.hasOwn(MODIFIERS, part.toLowerCase()) ? MODIFIERS[part.toLowerCase()] : undefined;
 		if (!modifier) return `"${part}" is not a modifier (ctrl, alt, shift)${didYouMean(part.toLowerCase(), Object.keys(MODIFIERS))}`;
 		combo[modifier] = true;
 	}
@@ -183,7 +184,8 @@ export function parseCombo(text: string): KeyCombo | string {
 		combo.name = lower === " " ? "space" : lower;
 		return combo;
 	}
-	const name = KEY_ALIASES[keyPart.toLowerCase()] ?? keyPart.toLowerCase();
+	const lower = keyPart.toLowerCase();
+	const name = Object.hasOwn(KEY_ALIASES, lower) ? KEY_ALIASES[lower] : lower;
 	if (!NAMED_KEYS.has(name)) {
 		const near = didYouMean(name, [...NAMED_KEYS, ...Object.keys(KEY_ALIASES)]);
 		return `"${keyPart}" is not a key name (a character, or one of ${[...NAMED_KEYS].join(", ")})${near}`;

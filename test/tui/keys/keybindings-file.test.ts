@@ -27,6 +27,14 @@ describe("keybindings.json", () => {
 		expect(loadKeyBindings(file)).toEqual({ bindings: DEFAULT_KEY_BINDINGS, problems: [] });
 	});
 
+	it("keys named like Object's properties are keys, not a crash: one line each, the rest kept", () => {
+		for (const name of ["constructor", "toString", "__proto__", "valueOf"]) {
+			const { problems } = load(JSON.stringify({ submit: name, newline: `ctrl+${name}` }));
+			expect(problems.length).toBeGreaterThan(0);
+			expect(problems.map(formatConfigProblem).every((line) => line.startsWith(`${file}: `) && !line.includes("\n"))).toBe(true);
+		}
+	});
+
 	it("overrides actions with one key or a list", () => {
 		const { bindings, problems } = load('{ "submit": "Ctrl+S", "newline": ["enter", "shift+enter"] }');
 		expect(problems).toEqual([]);
