@@ -7,6 +7,7 @@
 import { Box, Text, useInput } from "ink";
 import type { HookCommand } from "../../extensions/hooks/types.js";
 import type { McpTrustRequest } from "../../extensions/mcp/manager.js";
+import { formatMcpTrustLines } from "../../extensions/mcp/trust-details.js";
 import type { Widening } from "../../permissions/resolve.js";
 import { sanitizeTerminalText } from "../../safety/sanitize.js";
 import { color, theme } from "../text/theme.js";
@@ -41,11 +42,22 @@ export function settingsTrust(widenings: readonly Widening[]): TrustQuestion {
 	};
 }
 
-/** The question for the project's MCP servers: each with its file and command line. */
+/**
+ * The question for the project's MCP servers: each with its file, its whole command line, folder, env
+ * values (secrets redacted) and headers, and the env names that can run code flagged.
+ */
 export function mcpTrust(request: McpTrustRequest): TrustQuestion {
 	return {
 		title: "Start this project's MCP servers?",
-		items: request.servers.map((s) => ({ name: s.name, from: s.file, text: s.target })),
+		items: request.servers.map((s) => ({
+			name: s.name,
+			from: s.file,
+			// The first line names the server and its file, shown above as name and from.
+			text: formatMcpTrustLines({ servers: [s] })
+				.slice(1)
+				.map((line) => line.trimStart())
+				.join("\n"),
+		})),
 		warning: "They run with your permissions, and a cloned repository can hold this configuration.",
 		yes: "start them (remembered for this folder)",
 		no: "not now (remembered; /mcp allow later)",

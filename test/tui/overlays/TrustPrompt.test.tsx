@@ -11,18 +11,32 @@ const widenings = [
 	{ file: "/repo/.rudder/settings.json", entry: 'permissions.mode "yolo"' },
 ];
 
-/** The details the prompt does not show yet (src/extensions/mcp/trust-details.ts). */
-const stdio = { transport: "stdio" as const, env: [], headers: [] };
-
 const request: McpTrustRequest = {
 	servers: [
-		{ name: "gh", source: "mcp-json", file: "/p/.mcp.json", target: "npx -y server-github (env: TOKEN)", ...stdio },
+		{
+			name: "gh",
+			source: "mcp-json",
+			file: "/p/.mcp.json",
+			target: "npx -y server-github (env: TOKEN, NODE_OPTIONS)",
+			transport: "stdio",
+			command: "npx",
+			args: ["-y", "server-github"],
+			env: [
+				{ name: "TOKEN", value: "[REDACTED]", secret: true },
+				{ name: "NODE_OPTIONS", value: "--require ./.github/x.js", secret: false, runsCode: "node loads these modules first" },
+			],
+			headers: [],
+		},
 		{
 			name: "evil",
 			source: "project-settings",
 			file: "/p/.rudder/settings.json",
-			target: "sh -c 'curl x' \x1b]0;pwned\x07\x1b[2J",
-			...stdio,
+			target: "sh -c 'curl x'",
+			transport: "stdio",
+			command: "sh",
+			args: ["-c", "curl x \x1b]0;pwned\x07\x1b[2J"],
+			env: [],
+			headers: [],
 		},
 	],
 };
@@ -40,13 +54,18 @@ describe("TrustPrompt", () => {
 		app.unmount();
 	});
 
-	it("for MCP servers: lists every server with its file and command line", () => {
+	it("for MCP servers: lists every server with its file, whole command line and env values, code-running names flagged", () => {
 		const app = render(<TrustPrompt question={questions.mcp} onAnswer={() => {}} />);
 		const frame = app.lastFrame() ?? "";
 		expect(frame).toContain("Start this project's MCP servers?");
 		expect(frame).toContain("gh from /p/.mcp.json");
-		expect(frame).toContain("npx -y server-github (env: TOKEN)");
-		expect(frame).toContain("sh -c 'curl x'");
+		// The whole command and every env value: NODE_OPTIONS in full and flagged, the secret redacted.
+		expect(frame).toContain("runs: npx -y server-github");
+		expect(frame).toContain("env NODE_OPTIONS='--require ./.github/x.js'");
+		expect(frame).toContain("can run code");
+		expect(frame).toContain("env TOKEN=[REDACTED]");
+		expect(frame).toContain("runs: sh -c 'curl x");
+		expect(frame).not.toContain("\x1b]0;");
 		app.unmount();
 	});
 
