@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { isDemoModel, PROVIDER_KEY_ENV } from "../ai/constants.js";
-import { ModelRegistry } from "../ai/model-registry.js";
+import type { ModelRegistry } from "../ai/model-registry.js";
 import type { Model } from "../ai/types.js";
 import { formatConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import { runJson } from "../modes/json.js";
@@ -123,7 +123,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		env,
 		apiKey: args.apiKey,
 		permissions: permissions.setup,
-		approvals: mode === "print" || mode === "json" ? mode : "prompt",
+		approvals: mode === "print" || mode === "json" ? mode : mode === "rpc" && !args.rpcApprovals ? "rpc" : "prompt",
 	});
 	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.
 	if (mode !== "interactive") session.startMcpServers("headless");

@@ -179,6 +179,10 @@ export const rpcHandlers: Record<string, Handler> = {
 		if (response.decision === "allow" && command.network === true) response.network = true;
 		if (!ctx.session.respondToApproval(id, response)) throw new Error(`no approval "${id}" is waiting`);
 	},
+	// Ours: opt in to (or out of) answering `approval_request`s; until then a call that would ask fails.
+	set_approvals: (command, ctx) => {
+		ctx.session.setApprovals(requireBoolean(command, "enabled"));
+	},
 	set_permission_mode: (command, ctx) => {
 		const mode = requireString(command, "mode");
 		if (!(PERMISSION_MODES as readonly string[]).includes(mode))

@@ -16,7 +16,7 @@ const toolResultsOf = (end: any) => end.messages.filter((m: any) => m.role === "
 describe("approvals over rpc", () => {
 	it("approval_request → approve allow runs it; deny with a reason sends the reason to the model", { timeout: LONG }, async () => {
 		const { server, home } = await cli.setUp();
-		const client = cli.rpc();
+		const client = cli.rpc(["--rpc-approvals"]);
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo approved > made.txt" }, "call_a")] });
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "rm -rf build" }, "call_b")] });
 		server.enqueue({ kind: "sse", chunks: [textBody("ok")] });
@@ -48,6 +48,9 @@ describe("approvals over rpc", () => {
 			const port = (listener.address() as AddressInfo).port;
 			const { server, home } = await cli.setUp();
 			const client = cli.rpc();
+			// Opting in by command instead of the flag.
+			client.send({ id: "opt", type: "set_approvals", enabled: true });
+			expect(await client.waitFor((l) => l.type === "response" && l.id === "opt")).toMatchObject({ success: true });
 			const command = `head -1 < /dev/tcp/127.0.0.1/${port}`;
 			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command }, "call_n")] });
 			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo same" }, "call_s1")] });
@@ -70,6 +73,24 @@ describe("approvals over rpc", () => {
 		} finally {
 			await new Promise<void>((resolve) => listener.close(() => resolve()));
 		}
+	});
+
+	it("a client that did not opt in is never left waiting: the call fails as in -p, naming what allows it", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		const client = cli.rpc();
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "touch made.txt" }, "call_r")] });
+		server.enqueue({ kind: "sse", chunks: [textBody("could not")] });
+		client.send({ id: "p1", type: "prompt", message: "go" });
+		const end = await client.waitFor((l) => l.type === "agent_end");
+		expect(toolResultsOf(end)).toEqual([
+			'Not run: the command `touch made.txt` needs the user\'s approval (commands ask first), and rpc mode (without --rpc-approvals or set_approvals) cannot ask. To allow it, run rudder with --allow "bash(touch made.txt*)".',
+		]);
+		expect(client.lines.some((l: any) => l.type === "approval_request")).toBe(false);
+		expect(existsSync(join(home.cwd, "made.txt"))).toBe(false);
+		// A bad set_approvals is one line; opting out again after opting in asks nobody.
+		client.send({ id: "bad", type: "set_approvals", enabled: "yes" });
+		expect(await client.waitFor((l) => l.type === "response" && l.id === "bad")).toMatchObject({ success: false });
+		expect((await client.end()).code).toBe(0);
 	});
 
 	it("json mode denies a call that would ask, naming the flag, and the run goes on", { timeout: LONG }, async () => {
