@@ -5,12 +5,16 @@
 // connects it to React.
 import type { AgentMessage } from "../../agent/types.js";
 import type { AssistantMessage, ToolResultMessage } from "../../ai/types.js";
+import { type AttachedFile, splitAttachments } from "../../session/prompt-attachments.js";
 import type { AgentSessionApi, RunPhase, SessionEvent } from "../../session/types.js";
 import { MarkdownBlockSplitter } from "../markdown/block-splitter.js";
 
 export type HistoryItem =
-	/** `full`: the text as sent, when `text` shows big pastes as their placeholders (Ctrl+O prints it). */
-	| { kind: "user"; id: number; text: string; full?: string; expanded?: boolean }
+	/**
+	 * `full`: the text as sent, when `text` shows big pastes as their placeholders or leaves out the
+	 * `@file`s appended to it (`attached`: one `Read big.js (400 lines)` row each); Ctrl+O prints it.
+	 */
+	| { kind: "user"; id: number; text: string; full?: string; pasted?: boolean; attached?: AttachedFile[]; expanded?: boolean }
 	| { kind: "markdown"; id: number; source: string }
 	| { kind: "thinking"; id: number; text: string; expanded?: boolean }
 	| { kind: "tool"; id: number; name: string; args: unknown; output: string; isError: boolean; diff?: string; expanded?: boolean }
@@ -333,11 +337,13 @@ export class SessionView {
 			if (m.role === "user") {
 				const text = typeof m.content === "string" ? m.content : resultText(m.content);
 				// Attachments are appended to what was sent, so the sent text is the message's start.
-				const shown = this.pastesShownAs.findIndex((p) => text.startsWith(p.sent));
-				if (shown === -1) this.add({ kind: "user", text });
+				const { prompt, files } = splitAttachments(text);
+				const attached = files.length > 0 ? { attached: files, full: text } : {};
+				const shown = this.pastesShownAs.findIndex((p) => prompt.startsWith(p.sent));
+				if (shown === -1) this.add({ kind: "user", text: prompt, ...attached });
 				else {
 					const { sent, display } = this.pastesShownAs.splice(shown, 1)[0];
-					this.add({ kind: "user", text: display + text.slice(sent.length), full: text });
+					this.add({ kind: "user", text: display + prompt.slice(sent.length), full: text, pasted: true, ...attached });
 				}
 			} else if (m.role === "assistant") {
 				for (const block of m.content) {
