@@ -36,6 +36,7 @@ import {
 	useHelp,
 	useInputCompletion,
 	useKeyInput,
+	useRewrapOnWidthChange,
 	useSessionEvents,
 	useStartup,
 	useTerminalSize,
@@ -129,6 +130,7 @@ export function App(props: AppProps) {
 		hints: hints.render,
 		writable: () => view.tools.size === 0 && view.shells.size === 0,
 	});
+	useRewrapOnWidthChange(size.columns, state.phase.kind === "idle", reprint);
 	const editExternally = useExternalEditor(writers.raw);
 	useRunNotification(session, props.notifications, writers.raw);
 	const menu = useInputCompletion(editor.state, session, state.cwd);

@@ -4,10 +4,10 @@
 // width, through a fresh <Static>. The clean screen is made by scrolling what is on it up into the
 // scrollback, never by erasing: the scrollback holds what the user ran before Rudder (`\x1b[3J` wiped
 // it, and `\x1b[2J` alone would still lose the lines on screen). The cost: the history printed before
-// stays in the scrollback too, above the reprint — which is why a change of width does not reprint:
-// the terminal re-wraps the rows already printed, new items are wrapped to the new width, and only the
-// live region is drawn again (src/tui/ink/reflow-guard.ts), so the scrollback holds the
-// conversation once however often the window is resized.
+// stays in the scrollback too, above the reprint. A change of width reprints as well, once the width
+// has settled and no run is active (useRewrapOnWidthChange in src/tui/app/app-hooks.ts): the rows we
+// printed were wrapped at the old width, and the terminal's re-wrap breaks them mid-word. Until then
+// the reflow guard (src/tui/ink/reflow-guard.ts) erases what the terminal re-wrapped of the live region.
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { RegionHistory } from "../ink/index.js";
 import { batchText, type HistoryBatch } from "./History.js";
