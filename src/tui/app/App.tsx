@@ -31,6 +31,7 @@ import { Picker, pickerRows } from "../widgets/Picker.js";
 import {
 	useApprovalPrompt,
 	useBusyTick,
+	useClearOnNewSession,
 	useExternalEditor,
 	useFlashStatus,
 	useHelp,
@@ -128,6 +129,7 @@ export function App(props: AppProps) {
 		region: liveRegionFor(liveTick).history,
 		columns: size.columns,
 		hints: hints.render,
+		from: view.sessionStart,
 		writable: () => view.tools.size === 0 && view.shells.size === 0,
 	});
 	useRewrapOnWidthChange(size.columns, state.phase.kind === "idle", reprint);
@@ -156,6 +158,7 @@ export function App(props: AppProps) {
 	const prepareForReply = useKeyInput(session, onRaw);
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
 	useSessionEvents(session, props.onExit, editor);
+	useClearOnNewSession(session, reprint);
 	// The run phase covers streaming, tools, a retry wait, an approval and a compaction.
 	const live = useMemo(() => ({ tick: liveTick, appClocks: () => view.tools.size > 0 }), [liveTick, view]);
 	useBusyTick(state.phase.kind !== "idle" || view.tools.size > 0 || view.shells.size > 0, refresh, live);

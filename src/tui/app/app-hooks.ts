@@ -218,6 +218,25 @@ export function useSessionEvents(session: AgentSessionApi, onExit: (code: number
 	);
 }
 
+/**
+ * /new and /clear (a new session id with an empty transcript) start on a clean screen, as Ctrl+L makes
+ * it: the old session's history scrolls into the scrollback and is not printed again.
+ */
+export function useClearOnNewSession(session: AgentSessionApi, reprint: () => void): void {
+	const latest = useRef(reprint);
+	latest.current = reprint;
+	useEffect(() => {
+		let id = session.getState().sessionId;
+		return session.subscribe((event) => {
+			if (event.type !== "session_changed") return;
+			const state = session.getState();
+			const fresh = state.sessionId !== id && state.messages.length === 0;
+			id = state.sessionId;
+			if (fresh) latest.current();
+		});
+	}, [session]);
+}
+
 export interface StartupWork {
 	session: AgentSessionApi;
 	view: SessionView;

@@ -63,6 +63,8 @@ export const RESUME_SHOWN = 100;
 export class SessionView {
 	/** Finished items; only ever appended to. */
 	readonly history: HistoryItem[] = [];
+	/** Where the current session's items start in `history`: a reprint (Ctrl+L, a cleared screen) starts there. */
+	sessionStart = 0;
 	tail: LiveTail = { thinking: "", text: "", textOpen: false };
 	readonly tools = new Map<string, RunningTool>();
 	readonly shells = new Map<number, RunningShell>();
@@ -166,9 +168,11 @@ export class SessionView {
 				this.followUp = event.followUp;
 				break;
 			case "session_changed": {
-				// A divider above the transcript printed again; the command that switched says what happened.
+				// A divider above the transcript printed again; the command that switched says what happened
+				// (/new: "New session", /undo: what it restored), so an empty transcript gets no line of its own.
 				const { sessionId, messages } = this.session.getState();
-				this.add({ kind: "notice", level: "info", text: messages.length ? `── session ${sessionId.slice(0, 8)} ──` : "New session" });
+				this.sessionStart = this.history.length;
+				if (messages.length > 0) this.add({ kind: "notice", level: "info", text: `── session ${sessionId.slice(0, 8)} ──` });
 				this.toolsShown.clear();
 				this.callArgs.clear();
 				this.addResumed(messages);

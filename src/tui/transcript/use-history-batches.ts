@@ -18,17 +18,17 @@ import type { HistoryItem } from "./session-view.js";
 export const REPRINT_ITEMS = 200;
 
 /** The batch a reprint starts its fresh <Static> with: the last `limit` items, and a word on the rest. */
-export function reprintBatches(history: readonly HistoryItem[], limit = REPRINT_ITEMS): HistoryBatch[] {
-	if (history.length === 0) return [];
-	const start = Math.max(0, history.length - limit);
+export function reprintBatches(history: readonly HistoryItem[], limit = REPRINT_ITEMS, from = 0): HistoryBatch[] {
+	if (history.length <= from) return [];
+	const start = Math.max(from, history.length - limit);
 	const items = history.slice(start);
-	if (start > 0) {
+	if (start > from) {
 		// id -1: not in the session view's history, only on screen.
 		items.unshift({
 			kind: "notice",
 			id: -1,
 			level: "info",
-			text: `… ${start} earlier items are not shown again (/export writes them all)`,
+			text: `… ${start - from} earlier items are not shown again (/export writes them all)`,
 		});
 	}
 	return [{ id: start, items }];
@@ -57,6 +57,8 @@ export interface HistoryPrinter {
 	region: RegionHistory;
 	columns: number;
 	hints?: RenderHints;
+	/** The first item a reprint prints (the current session's first: a new session starts a clean screen). */
+	from: number;
 	/**
 	 * False when an App render would change more on screen than the tail, the status line and the new
 	 * history (a running tool's row shows its elapsed time): then new history is left to React.
@@ -76,7 +78,7 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 		const p = printed.current;
 		if (p.epoch !== epoch) {
 			p.epoch = epoch;
-			p.list = reprintBatches(history);
+			p.list = reprintBatches(history, REPRINT_ITEMS, printer?.from ?? 0);
 		} else if (length > p.length) {
 			// Items the writer printed already are on screen: the batch starts after them.
 			const from = Math.max(p.length, region?.printed ?? 0);
