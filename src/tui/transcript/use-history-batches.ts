@@ -70,6 +70,7 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 	const [epoch, setEpoch] = useState(0);
 	const printed = useRef({ list: [] as HistoryBatch[], length: 0, epoch: 0 });
 	const region = printer?.region;
+	const from = printer?.from ?? 0;
 	// Items the writer could not print re-render the App.
 	useSyncExternalStore(region?.react.subscribe ?? noSubscribe, region?.react.get ?? zero);
 	const length = history.length;
@@ -78,7 +79,7 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 		const p = printed.current;
 		if (p.epoch !== epoch) {
 			p.epoch = epoch;
-			p.list = reprintBatches(history, REPRINT_ITEMS, printer?.from ?? 0);
+			p.list = reprintBatches(history, REPRINT_ITEMS, from);
 		} else if (length > p.length) {
 			// Items the writer printed already are on screen: the batch starts after them.
 			const from = Math.max(p.length, region?.printed ?? 0);
@@ -87,7 +88,7 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 		p.length = length;
 		if (region) region.printed = length;
 		return p.list;
-	}, [history, length, epoch, region]);
+	}, [history, length, epoch, region, from]);
 	if (printer) {
 		const { columns, hints } = printer;
 		printer.region.pending = () => {
