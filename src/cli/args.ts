@@ -30,6 +30,8 @@ export interface CliArgs {
 	appendSystemPrompt?: string;
 	/** `--rpc-full-updates`: rpc `message_update` lines carry the partial message. */
 	rpcFullUpdates: boolean;
+	/** `--rpc-approvals`: the rpc client answers approval_request events (else a call that would ask fails). */
+	rpcApprovals: boolean;
 	/** `--list-models` given; `true` lists all, a string filters. */
 	listModels?: true | string;
 	permissionMode?: PermissionMode;
@@ -68,6 +70,7 @@ function buildProgram(version: string): Command {
 			).choices(["json", "rpc", "acp"]),
 		)
 		.option("--rpc-full-updates", "rpc: message_update lines carry the partial message, as pi sends them (default: the delta only)")
+		.option("--rpc-approvals", "rpc: send approval_request events and wait for the client's answer (default: a call that would ask fails)")
 		.option("--tools <list>", "comma-separated tool names to enable (e.g. read,ls,grep)")
 		.option("--system-prompt <text>", "replace the system prompt")
 		.option("--append-system-prompt <text>", "append to the system prompt")
@@ -147,6 +150,7 @@ export function parseCliArgs(argv: string[], version: string): ParsedCli {
 			systemPrompt: opts.systemPrompt,
 			appendSystemPrompt: opts.appendSystemPrompt,
 			rpcFullUpdates: opts.rpcFullUpdates === true,
+			rpcApprovals: opts.rpcApprovals === true,
 			listModels: opts.listModels,
 			permissionMode: opts.permissionMode,
 			allow: opts.allow,

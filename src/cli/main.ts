@@ -143,7 +143,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		env,
 		apiKey: args.apiKey,
 		permissions: permissions.setup,
-		approvals: mode === "print" || mode === "json" ? mode : "prompt",
+		approvals: mode === "print" || mode === "json" ? mode : mode === "rpc" && !args.rpcApprovals ? "rpc" : "prompt",
 		trustProjectHooks: args.trustProject,
 	});
 	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.

@@ -101,6 +101,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	/** Shift+Tab: the next mode of the cycle. */
+	/** rpc: the client answers `approval_request` events (true) or a call that would ask fails with a hint (false). */
+	setApprovals(enabled: boolean): void {
+		this.p.permissions.setApprovals(enabled);
+	}
+
 	cyclePermissionMode(): PermissionMode {
 		const mode = this.p.permissions.cycleMode();
 		this.permissionsChanged(mode);

@@ -34,6 +34,42 @@ function fenceFor(text: string): string {
 	return "`".repeat(longest + 1);
 }
 
+/** A text file `expandAttachments` appended: its path as written after `@`, and its line count. */
+export interface AttachedFile {
+	path: string;
+	lines: number;
+}
+
+/**
+ * The inverse of `expandAttachments` for a user message as sent (live or read back from a session
+ * file): the prompt as typed and the files appended to it, so the UI shows `Read big.js (400 lines)`
+ * instead of the file. A fence is longer than any backtick run of its content, so the last block's
+ * opening fence is the last line holding exactly that fence; a block counts only when the prompt before
+ * the blocks references its path as `@path` (a typed fenced block is not taken for an attachment).
+ */
+export function splitAttachments(text: string): { prompt: string; files: AttachedFile[] } {
+	const files: AttachedFile[] = [];
+	let rest = text;
+	for (;;) {
+		const close = /\n(`{3,})$/.exec(rest);
+		if (!close) break;
+		const fence = close[1];
+		const body = rest.slice(0, close.index);
+		const open = body.lastIndexOf(`\n${fence}\n`);
+		if (open === -1) break;
+		const pathStart = body.lastIndexOf("\n\n", open - 1);
+		if (pathStart === -1) break;
+		const path = body.slice(pathStart + 2, open);
+		if (path === "" || path.includes("\n")) break;
+		const content = body.slice(open + fence.length + 2);
+		files.unshift({ path, lines: content === "" ? 0 : content.split("\n").length });
+		rest = body.slice(0, pathStart);
+	}
+	const referenced = new Set([...rest.matchAll(reference)].map((m) => m[1]));
+	if (files.length === 0 || !files.every((f) => referenced.has(f.path))) return { prompt: text, files: [] };
+	return { prompt: rest, files };
+}
+
 export function expandAttachments(text: string, cwd: string): ExpandedPrompt {
 	const blocks: string[] = [];
 	const images: ImageContent[] = [];

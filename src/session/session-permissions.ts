@@ -70,8 +70,12 @@ export function loadPermissionSetup(options: PermissionSetupOptions): Permission
 	return { resolved, trusted, trustUnknown: !trusted && remembered === undefined && waiting, held, realCwd, dataFolder };
 }
 
-/** Who answers approvals: the user through events (TUI, rpc), or nobody (print, json: denied with a hint). */
-export type ApprovalChannel = "prompt" | "print" | "json";
+/**
+ * Who answers approvals: the user through events ("prompt": the TUI, rpc with `--rpc-approvals` or
+ * `set_approvals`), or nobody (print, json, and rpc until its client opts in: denied with a hint, so a
+ * client that never heard of `approval_request` is never left waiting).
+ */
+export type ApprovalChannel = "prompt" | "print" | "json" | "rpc";
 
 export interface SessionPermissionsOptions {
 	cwd: string;
@@ -101,11 +105,13 @@ export class SessionPermissions {
 	private sandboxBox: CommandSandbox | undefined | null = null;
 	private networkBox: CommandSandbox | undefined | null = null;
 	private yoloChosen: boolean;
+	private channel: ApprovalChannel;
 
 	constructor(options: SessionPermissionsOptions) {
 		this.options = options;
 		const { resolved } = options.setup;
 		this.yoloChosen = resolved.yoloChosen;
+		this.channel = options.channel;
 		const readDenied = readDenyRules(resolved.policy.deny);
 		const cwd = resolved.policy.workspace.roots[0] ?? options.cwd;
 		this.spec = {
@@ -121,16 +127,22 @@ export class SessionPermissions {
 		this.notices = [...resolved.notices];
 		// No flag or settings file chose a mode: sandbox-first where the sandbox works, else ask.
 		const mode = resolved.modeChosen || !this.sandboxWorks() ? resolved.policy.mode : "auto";
+		const channel = () => this.channel;
 		this.gate = new PermissionGate(
 			{ ...resolved.policy, mode },
 			{
-				ask: options.channel === "prompt" ? options.ask : undefined,
+				// Read at each call: an rpc client can opt in (or out) while the session runs.
+				get ask() {
+					return channel() === "prompt" ? options.ask : undefined;
+				},
 				toolHook: options.toolHook,
 				saveProjectRule: (rule) => addProjectRule(options.setup.dataFolder, options.setup.realCwd, rule),
 				sandbox: () => this.sandboxName(),
 				network: resolved.network,
 				runUnsandboxed: (id, args, signal, how) => this.runAgain(id, args, signal, how),
-				modeName: `${options.channel} mode`,
+				get modeName() {
+					return channel() === "rpc" ? "rpc mode (without --rpc-approvals or set_approvals)" : `${channel()} mode`;
+				},
 				sandboxEvidence: (id) => this.sandboxBox?.evidence(id),
 			},
 		);
@@ -159,9 +171,15 @@ export class SessionPermissions {
 		return this.gate.mode;
 	}
 
-	/** Whether a user answers approvals (TUI, rpc) rather than nobody (print, json). */
+	/** Whether a user answers approvals (TUI, rpc after opting in) rather than nobody (print, json, rpc). */
 	get canAsk(): boolean {
-		return this.options.channel === "prompt";
+		return this.channel === "prompt";
+	}
+
+	/** rpc: whether the client answers approvals (`set_approvals`); other channels are fixed. */
+	setApprovals(enabled: boolean): void {
+		if (this.channel !== "rpc" && this.channel !== "prompt") throw new Error(`${this.channel} mode cannot answer approvals`);
+		this.channel = enabled ? "prompt" : "rpc";
 	}
 
 	/** "bwrap" while commands run sandboxed, "none" when no sandbox is available, "off" in yolo. */

@@ -240,11 +240,10 @@ export const slashCommands: readonly SlashCommand[] = [
 	},
 	{
 		name: "export",
-		description: "Write the transcript as markdown",
-		args: "<file>",
+		description: "Write the transcript as markdown (default: rudder-session-<date>-<time>.md here)",
+		args: "[file]",
 		run: (s, args) => {
-			if (!args) return s.notify("error", "Usage: /export <file>");
-			s.notify("info", `Exported to ${s.exportMarkdown(args)}`);
+			s.notify("info", `Exported to ${s.exportMarkdown(args || datedExportName(new Date()))}`);
 		},
 	},
 	{
@@ -362,4 +361,11 @@ export async function runSlashCommand(
 		host.notify("error", `/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`);
 	}
 	return { name: command.name };
+}
+
+/** `/export`'s file without a name: `rudder-session-2026-12-04-1742.md`, local time, in the working folder. */
+export function datedExportName(at: Date): string {
+	const two = (n: number) => String(n).padStart(2, "0");
+	const date = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
+	return `rudder-session-${date}-${two(at.getHours())}${two(at.getMinutes())}.md`;
 }

@@ -1,8 +1,11 @@
 // Resizing a real terminal (tmux on a private socket, the built app, `npm run build` first, against a
-// scripted OpenAI chat-completions server on 127.0.0.1): the scrollback (`capture-pane -S -`) holds
-// the conversation once, however often the width changes, after a reply and while one streams. The
-// terminal re-wraps the rows already printed; no copy of the transcript and no stale live frame (the
-// "working" spinner line) may be left behind.
+// scripted OpenAI chat-completions server on 127.0.0.1): once the width settles (and the run, if one
+// streams, has ended) the history is printed again wrapped to the new width, as Ctrl+L does, so no
+// word of it is broken across rows on screen; no stale live frame (the "working" spinner line) is left
+// in the scrollback, and what was there before the app is kept. Like Ctrl+L, each settled width leaves
+// the previous print in the scrollback above the new one.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textRecords } from "../helpers/openai-chunks.js";
 import { tmuxAppPerTest } from "../helpers/tmux-app.js";
@@ -15,6 +18,11 @@ const { tmux, captureAll, sendText, sendKey, waitForScreen } = term;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
+/** The reply's words that no screen row holds whole (a row ending mid-word breaks one). */
+const brokenWords = (screen: string, text: string) => {
+	const words = new Set(screen.split(/\s+/));
+	return text.split(/\s+/).filter((w) => !words.has(w));
+};
 const REPLY =
 	"Hello from the model, a reply long enough to wrap when the pane is narrow: one two three four five six seven eight nine ten.";
 
@@ -25,22 +33,37 @@ async function resize(columns: number): Promise<void> {
 }
 
 describe("resizing the terminal", () => {
-	it("after a reply, three resizes leave the transcript once in the scrollback and no live frame", { timeout: LONG }, async () => {
+	it("after a reply, each settled width prints the history again, re-wrapped: no word broken on screen, no live frame left", {
+		timeout: LONG,
+	}, async () => {
 		await term.start(["--model", "mock/mock-1"], { columns: 120, rows: 40 });
 		term.server.enqueue({ kind: "sse", chunks: textRecords(REPLY.split(/(?<= )/)) });
 		sendText("hi");
 		sendKey("Enter");
 		await waitForScreen((s) => s.includes("ten."), "the reply");
-		await waitForScreen((s) => !s.includes("working"), "the run's end");
+		const wide = await waitForScreen((s) => !s.includes("working"), "the run's end");
 		for (const columns of [70, 110, 50]) await resize(columns);
-		await waitForScreen((s) => s.includes("ten."), "the reply after the resizes");
+		const screen = await waitForScreen(
+			(s) => s.includes("ten.") && s.split("\n").every((l) => l.length <= 50),
+			"the reply after the resizes",
+		);
+		if (process.env.RUDDER_SAVE_CAPTURE) {
+			const trim = (t: string) => t.replace(/\n+$/, "\n");
+			const file = process.env.RUDDER_SAVE_CAPTURE.endsWith(".txt")
+				? process.env.RUDDER_SAVE_CAPTURE
+				: join(import.meta.dirname, "capture-resize.txt");
+			writeFileSync(file, `--- 120 columns ---\n${trim(wide)}--- resized to 70, 110, then 50 ---\n${trim(screen)}`);
+		}
+		expect(brokenWords(screen, REPLY), screen).toEqual([]);
 		const all = captureAll();
-		expect(occurrences(all, "› hi"), all).toBe(1);
+		// One print per settled width (three) and the first one, as after three Ctrl+L.
+		expect(occurrences(all, "› hi"), all).toBe(4);
 		expect(occurrences(all, "working"), all).toBe(0);
-		expect(occurrences(all, "Hello from the model"), all).toBe(1);
 	});
 
-	it("resizes while the reply streams leave one transcript and no stale spinner frame", { timeout: LONG }, async () => {
+	it("resizes while the reply streams: the history is printed again once, at the run's end, with no word broken and no stale spinner frame", {
+		timeout: LONG,
+	}, async () => {
 		await term.start(["--model", "mock/mock-1"], { columns: 120, rows: 40 });
 		term.server.enqueue({ kind: "sse", chunks: textRecords(REPLY.split(/(?<= )/)), delayMs: 120 });
 		sendText("hi");
@@ -49,10 +72,12 @@ describe("resizing the terminal", () => {
 		for (const columns of [70, 110, 50]) await resize(columns);
 		await waitForScreen((s) => s.includes("ten.") && !s.includes("working"), "the run's end");
 		await sleep(400);
+		const screen = await waitForScreen((s) => s.includes("ten."), "the screen after the run");
+		// Printed again once, at the run's end (not while the spinner was on screen).
+		expect(brokenWords(screen, REPLY), screen).toEqual([]);
 		const all = captureAll();
-		expect(occurrences(all, "› hi"), all).toBe(1);
+		expect(occurrences(all, "› hi"), all).toBe(2);
 		expect(occurrences(all, "working"), all).toBe(0);
-		expect(all).toContain("six seven eight nine ten.");
 	});
 
 	it("a reply taller than the screen streaming through resizes: the scrollback from before the app is kept, no stale frame", {
@@ -70,7 +95,7 @@ describe("resizing the terminal", () => {
 		const all = captureAll();
 		const rows = new Set(all.split("\n"));
 		expect(Array.from({ length: 100 }, (_, i) => String(i + 1)).filter((n) => rows.has(n)).length).toBe(100);
-		expect(occurrences(all, "› hi"), all).toBe(1);
+		expect(occurrences(all, "› hi"), all).toBe(2);
 		expect(occurrences(all, "working"), all).toBe(0);
 	});
 });

@@ -103,16 +103,15 @@ describe("rudder in a real terminal (tmux)", () => {
 		expect(server.requests).toHaveLength(2);
 		expect(capture()).not.toContain("beta199");
 
-		// A narrower window re-lays out the live region without leaving copies of it behind; the history
-		// is not printed again: the terminal re-wraps its rows (the first reply's rows of twelve "alpha…"
-		// words at 100 columns are cut at 60).
+		// A narrower window re-lays out the live region without leaving copies of it behind; once the width
+		// settles the history is printed again at 60 columns (as Ctrl+L), the earlier print left above it.
 		tmux("resize-window", "-t", SESSION, "-x", "60", "-y", "30");
 		const narrow = await waitForScreen(
 			(s) => s.split("\n").every((l) => l.length <= 60) && s.includes("› then summarise") && s.includes("a55 alpha56"),
 			"the narrow layout",
 		);
 		await new Promise((r) => setTimeout(r, 500));
-		expect(captureAll().match(/› say hello/g)).toHaveLength(1);
+		expect(captureAll().match(/› say hello/g)).toHaveLength(2);
 		expect(narrow.match(/mock\/mock-1/g)).toHaveLength(1);
 		expect(narrow.match(/› then summarise/g)).toHaveLength(1);
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
 import { registerDemoProvider } from "../../src/ai/providers/demo.js";
-import { parseSlashCommand, slashCommands } from "../../src/session/slash-commands.js";
+import { datedExportName, parseSlashCommand, slashCommands } from "../../src/session/slash-commands.js";
 import { UserModels } from "../../src/settings/user-models.js";
 import { createFixture, type Fixture, fixedRegistry } from "./session-fixture.js";
 
@@ -154,8 +154,12 @@ describe("slash commands through submit", () => {
 		expect(md).toContain("**Tool call** `ls`");
 		expect(md).toContain("### Tool result: ls");
 		expect(md).toContain("## Assistant\n\nAll **good**.");
+		// Without a name: a dated file in the working folder, and the notice says where.
 		await fx.session.submit("/export");
-		expect(lastNotice()).toBe("Usage: /export <file>");
+		const dated = lastNotice().replace("Exported to ", "");
+		expect(dated).toMatch(new RegExp(`^${fx.cwd.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/rudder-session-\\d{4}-\\d{2}-\\d{2}-\\d{4}\\.md$`));
+		expect(readFileSync(dated, "utf8")).toContain("## User\n\ncheck it");
+		expect(datedExportName(new Date(2026, 11, 4, 9, 5))).toBe("rudder-session-2026-12-04-0905.md");
 	});
 
 	it("/login stores the key through the registry, never in the session file", async () => {

@@ -203,6 +203,10 @@ export const rpcHandlers: Record<string, Handler> = {
 		} else throw new Error('"decision" must be "approve" or "revise"');
 		if (!ctx.session.respondToPlan(id, response)) throw new Error(`no plan "${id}" is waiting`);
 	},
+	// Ours: opt in to (or out of) answering `approval_request`s; until then a call that would ask fails.
+	set_approvals: (command, ctx) => {
+		ctx.session.setApprovals(requireBoolean(command, "enabled"));
+	},
 	set_permission_mode: (command, ctx) => {
 		const mode = requireString(command, "mode");
 		if (!(PERMISSION_MODES as readonly string[]).includes(mode))

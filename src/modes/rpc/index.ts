@@ -5,7 +5,8 @@
 // Approvals (ours): `approval_request` events, answered by `{"type":"approve","id","decision":"allow"|
 // "always"|"deny","reason"?,"scope"?:"session"|"project","network"?}` (`network: true` with allow, for a
 // command that failed in the sandbox: run it again inside with the network on, not outside); see
-// docs/rpc.md § Approvals. After stdin closes, every request is denied.
+// docs/rpc.md § Approvals. Only a client that opted in (`--rpc-approvals`, `set_approvals`) gets them; for
+// any other a call that would ask fails as in -p. After stdin closes, every request is denied.
 import type { Readable } from "node:stream";
 import type { ImageContent, Model } from "../../ai/types.js";
 import type { AgentSession } from "../../session/agent-session.js";

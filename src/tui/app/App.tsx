@@ -33,11 +33,13 @@ import { useHistoryBatches } from "../transcript/use-history-batches.js";
 import { Picker, pickerRows } from "../widgets/Picker.js";
 import {
 	useBusyTick,
+	useClearOnNewSession,
 	useExternalEditor,
 	useFlashStatus,
 	useHelp,
 	useInputCompletion,
 	useKeyInput,
+	useRewrapOnWidthChange,
 	useSessionEvents,
 	useStartup,
 	useTerminalSize,
@@ -162,8 +164,10 @@ export function App(props: AppProps) {
 		region: liveRegionFor(liveTick).history,
 		columns: size.columns,
 		hints: hints.render,
+		from: view.sessionStart,
 		writable: () => view.tools.size === 0 && view.shells.size === 0,
 	});
+	useRewrapOnWidthChange(size.columns, state.phase.kind === "idle", reprint);
 	const editExternally = useExternalEditor(writers.raw);
 	useRunNotification(session, props.notifications, writers.raw);
 	const menu = useInputCompletion(editor.state, session, state.cwd);
@@ -197,6 +201,7 @@ export function App(props: AppProps) {
 	const prepareForReply = useKeyInput(session, onRaw);
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
 	useSessionEvents(session, props.onExit, editor);
+	useClearOnNewSession(session, reprint);
 	// The run phase covers streaming, tools, a retry wait, an approval and a compaction.
 	const live = useMemo(() => ({ tick: liveTick, appClocks: () => view.tools.size > 0 }), [liveTick, view]);
 	useBusyTick(state.phase.kind !== "idle" || view.tools.size > 0 || view.shells.size > 0, refresh, live);

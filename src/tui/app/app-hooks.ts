@@ -38,6 +38,33 @@ export function useTerminalSize(override?: { rows: number; columns: number }) {
 	return override ?? { rows: stdout.rows || 24, columns: stdout.columns || 80 };
 }
 
+/** How long the width must stay put before the history is printed again (a drag sends many resizes). */
+export const REWRAP_SETTLE_MS = 250;
+
+/**
+ * A change of width prints the history again, wrapped to the new width, as Ctrl+L does: printed rows
+ * were wrapped by us at the old width, so the terminal's own re-wrap breaks them mid-word. Once the
+ * width has settled for REWRAP_SETTLE_MS, and only while no run is active: a reprint scrolls the
+ * screen into the scrollback, and a live frame (the spinner) scrolled there would stay as a stale copy.
+ * A width change during a run is re-wrapped when it ends.
+ */
+export function useRewrapOnWidthChange(columns: number, idle: boolean, reprint: () => void): void {
+	const printedAt = useRef(columns);
+	const latest = useRef(reprint);
+	latest.current = reprint;
+	const [settled, setSettled] = useState(columns);
+	useEffect(() => {
+		const timer = setTimeout(() => setSettled(columns), REWRAP_SETTLE_MS);
+		return () => clearTimeout(timer);
+	}, [columns]);
+	useEffect(() => {
+		// `settled !== columns`: the width moves still; its own timer comes.
+		if (!idle || settled !== columns || settled === printedAt.current) return;
+		printedAt.current = settled;
+		latest.current();
+	}, [settled, columns, idle]);
+}
+
 function listDir(cwd: string) {
 	return (dir: string): DirEntry[] =>
 		readdirSync(join(cwd, dir), { withFileTypes: true }).map((e) => ({ name: e.name, isDirectory: e.isDirectory() }));
@@ -166,6 +193,25 @@ export function useSessionEvents(session: AgentSessionApi, onExit: (code: number
 			}),
 		[session, editorNow, setEditor],
 	);
+}
+
+/**
+ * /new and /clear (a new session id with an empty transcript) start on a clean screen, as Ctrl+L makes
+ * it: the old session's history scrolls into the scrollback and is not printed again.
+ */
+export function useClearOnNewSession(session: AgentSessionApi, reprint: () => void): void {
+	const latest = useRef(reprint);
+	latest.current = reprint;
+	useEffect(() => {
+		let id = session.getState().sessionId;
+		return session.subscribe((event) => {
+			if (event.type !== "session_changed") return;
+			const state = session.getState();
+			const fresh = state.sessionId !== id && state.messages.length === 0;
+			id = state.sessionId;
+			if (fresh) latest.current();
+		});
+	}, [session]);
 }
 
 export interface StartupWork {

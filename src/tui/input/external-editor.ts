@@ -5,9 +5,9 @@
 // modes are restored whatever the editor did. Synchronous on purpose: nothing else may read the
 // terminal while the editor owns it.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { KITTY_POP, KITTY_PUSH, MODIFY_OTHER_KEYS_OFF, MODIFY_OTHER_KEYS_ON } from "../keys/terminal-modes.js";
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
@@ -22,9 +22,28 @@ export interface EditorTerminal {
 
 export type EditorOutcome = { text: string } | { error: string };
 
-/** The editor command line: `$VISUAL`, else `$EDITOR`; undefined when neither is set. */
+/** Tried in order when neither `$VISUAL` nor `$EDITOR` is set, as git and most shells' tools do. */
+export const FALLBACK_EDITORS = ["vi", "nano"] as const;
+
+/**
+ * The editor command line: `$VISUAL`, else `$EDITOR`, else the first of FALLBACK_EDITORS found on
+ * `$PATH` (an executable file); undefined when there is none.
+ */
 export function editorCommand(env: Record<string, string | undefined>): string | undefined {
-	return env.VISUAL?.trim() || env.EDITOR?.trim() || undefined;
+	return env.VISUAL?.trim() || env.EDITOR?.trim() || FALLBACK_EDITORS.find((name) => onPath(name, env.PATH));
+}
+
+function onPath(name: string, path: string | undefined): boolean {
+	return (path ?? "").split(delimiter).some((folder) => {
+		if (folder === "") return false;
+		try {
+			const file = join(folder, name);
+			accessSync(file, constants.X_OK);
+			return statSync(file).isFile();
+		} catch {
+			return false;
+		}
+	});
 }
 
 /** Runs the editor on `text`; the saved text (one trailing newline dropped), or why not. */
@@ -34,7 +53,10 @@ export function editInExternalEditor(
 	env: Record<string, string | undefined> = process.env,
 ): EditorOutcome {
 	const command = editorCommand(env);
-	if (!command) return { error: "No editor: set $VISUAL or $EDITOR to edit the input in one (Ctrl+G)" };
+	if (!command)
+		return {
+			error: `No editor: set $VISUAL or $EDITOR to edit the input in one (Ctrl+G); ${FALLBACK_EDITORS.join(" and ")} are not on PATH`,
+		};
 	// "code --wait", "emacs -nw": the command's own words, then the file; no shell in between.
 	const [program, ...args] = command.split(/\s+/);
 	const dir = mkdtempSync(join(tmpdir(), "rudder-edit-"));

@@ -185,6 +185,8 @@ export function intentFor(k: KeyPress, ctx: KeyContext): Intent {
 	}
 	// Ctrl+D quits only when nothing runs and nothing is typed; otherwise it deletes forward (or nothing).
 	if (action === "quit") return { type: ctx.inputEmpty && !ctx.isStreaming ? "quit" : "delete" };
+	// Esc Esc rewinds from an empty input only: with text typed it would take the user away from it.
+	if (action === "rewind" && !ctx.inputEmpty) return { type: "none" };
 	if (action) return { type: action };
 	// Text goes into the input (a picker's search field takes it itself); unbound control keys do nothing.
 	if (ctx.mode === undefined || ctx.mode === "editor") {

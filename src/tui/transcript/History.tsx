@@ -1,8 +1,8 @@
 // Finished items, written once above the live region. React.memo is a requirement, not an optimisation:
 // with React 19 an unmemoised <Static> is marked dirty whenever its parent renders, and a dirty static
 // node forces an immediate full frame that skips Ink's frame limit (docs/ink.md §4: 1,748 frames vs 451).
-// `columns` is the width new items are wrapped to; printed items are re-wrapped by the terminal on a
-// resize, and printed again through a fresh <Static> only by Ctrl+L (use-history-batches.ts).
+// `columns` is the width new items are wrapped to; printed items are printed again through a fresh
+// <Static> by Ctrl+L and once a new width settles (use-history-batches.ts).
 import { Static, Text } from "ink";
 import React from "react";
 import type { RenderHints } from "./render/hints.js";

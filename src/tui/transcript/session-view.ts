@@ -5,12 +5,16 @@
 // connects it to React.
 import type { AgentMessage } from "../../agent/types.js";
 import type { AssistantMessage, ToolResultMessage } from "../../ai/types.js";
+import { type AttachedFile, splitAttachments } from "../../session/prompt-attachments.js";
 import type { AgentSessionApi, RunPhase, SessionEvent } from "../../session/types.js";
 import { MarkdownBlockSplitter } from "../markdown/block-splitter.js";
 
 export type HistoryItem =
-	/** `full`: the text as sent, when `text` shows big pastes as their placeholders (Ctrl+O prints it). */
-	| { kind: "user"; id: number; text: string; full?: string; expanded?: boolean }
+	/**
+	 * `full`: the text as sent, when `text` shows big pastes as their placeholders or leaves out the
+	 * `@file`s appended to it (`attached`: one `Read big.js (400 lines)` row each); Ctrl+O prints it.
+	 */
+	| { kind: "user"; id: number; text: string; full?: string; pasted?: boolean; attached?: AttachedFile[]; expanded?: boolean }
 	| { kind: "markdown"; id: number; source: string }
 	| { kind: "thinking"; id: number; text: string; expanded?: boolean }
 	| { kind: "tool"; id: number; name: string; args: unknown; output: string; isError: boolean; diff?: string; expanded?: boolean }
@@ -59,6 +63,8 @@ export const RESUME_SHOWN = 100;
 export class SessionView {
 	/** Finished items; only ever appended to. */
 	readonly history: HistoryItem[] = [];
+	/** Where the current session's items start in `history`: a reprint (Ctrl+L, a cleared screen) starts there. */
+	sessionStart = 0;
 	tail: LiveTail = { thinking: "", text: "", textOpen: false };
 	readonly tools = new Map<string, RunningTool>();
 	readonly shells = new Map<number, RunningShell>();
@@ -170,9 +176,11 @@ export class SessionView {
 				this.followUp = event.followUp;
 				break;
 			case "session_changed": {
-				// A divider above the transcript printed again; the command that switched says what happened.
+				// A divider above the transcript printed again; the command that switched says what happened
+				// (/new: "New session", /undo: what it restored), so an empty transcript gets no line of its own.
 				const { sessionId, messages } = this.session.getState();
-				this.add({ kind: "notice", level: "info", text: messages.length ? `── session ${sessionId.slice(0, 8)} ──` : "New session" });
+				this.sessionStart = this.history.length;
+				if (messages.length > 0) this.add({ kind: "notice", level: "info", text: `── session ${sessionId.slice(0, 8)} ──` });
 				this.toolsShown.clear();
 				this.callArgs.clear();
 				this.addResumed(messages);
@@ -355,11 +363,13 @@ export class SessionView {
 			if (m.role === "user") {
 				const text = typeof m.content === "string" ? m.content : resultText(m.content);
 				// Attachments are appended to what was sent, so the sent text is the message's start.
-				const shown = this.pastesShownAs.findIndex((p) => text.startsWith(p.sent));
-				if (shown === -1) this.add({ kind: "user", text });
+				const { prompt, files } = splitAttachments(text);
+				const attached = files.length > 0 ? { attached: files, full: text } : {};
+				const shown = this.pastesShownAs.findIndex((p) => prompt.startsWith(p.sent));
+				if (shown === -1) this.add({ kind: "user", text: prompt, ...attached });
 				else {
 					const { sent, display } = this.pastesShownAs.splice(shown, 1)[0];
-					this.add({ kind: "user", text: display + text.slice(sent.length), full: text });
+					this.add({ kind: "user", text: display + prompt.slice(sent.length), full: text, pasted: true, ...attached });
 				}
 			} else if (m.role === "assistant") {
 				for (const block of m.content) {

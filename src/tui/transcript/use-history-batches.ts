@@ -4,10 +4,10 @@
 // width, through a fresh <Static>. The clean screen is made by scrolling what is on it up into the
 // scrollback, never by erasing: the scrollback holds what the user ran before Rudder (`\x1b[3J` wiped
 // it, and `\x1b[2J` alone would still lose the lines on screen). The cost: the history printed before
-// stays in the scrollback too, above the reprint — which is why a change of width does not reprint:
-// the terminal re-wraps the rows already printed, new items are wrapped to the new width, and only the
-// live region is drawn again (src/tui/ink/reflow-guard.ts), so the scrollback holds the
-// conversation once however often the window is resized.
+// stays in the scrollback too, above the reprint. A change of width reprints as well, once the width
+// has settled and no run is active (useRewrapOnWidthChange in src/tui/app/app-hooks.ts): the rows we
+// printed were wrapped at the old width, and the terminal's re-wrap breaks them mid-word. Until then
+// the reflow guard (src/tui/ink/reflow-guard.ts) erases what the terminal re-wrapped of the live region.
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { RegionHistory } from "../ink/index.js";
 import { batchText, type HistoryBatch } from "./History.js";
@@ -18,17 +18,17 @@ import type { HistoryItem } from "./session-view.js";
 export const REPRINT_ITEMS = 200;
 
 /** The batch a reprint starts its fresh <Static> with: the last `limit` items, and a word on the rest. */
-export function reprintBatches(history: readonly HistoryItem[], limit = REPRINT_ITEMS): HistoryBatch[] {
-	if (history.length === 0) return [];
-	const start = Math.max(0, history.length - limit);
+export function reprintBatches(history: readonly HistoryItem[], limit = REPRINT_ITEMS, from = 0): HistoryBatch[] {
+	if (history.length <= from) return [];
+	const start = Math.max(from, history.length - limit);
 	const items = history.slice(start);
-	if (start > 0) {
+	if (start > from) {
 		// id -1: not in the session view's history, only on screen.
 		items.unshift({
 			kind: "notice",
 			id: -1,
 			level: "info",
-			text: `… ${start} earlier items are not shown again (/export writes them all)`,
+			text: `… ${start - from} earlier items are not shown again (/export writes them all)`,
 		});
 	}
 	return [{ id: start, items }];
@@ -57,6 +57,8 @@ export interface HistoryPrinter {
 	region: RegionHistory;
 	columns: number;
 	hints?: RenderHints;
+	/** The first item a reprint prints (the current session's first: a new session starts a clean screen). */
+	from: number;
 	/**
 	 * False when an App render would change more on screen than the tail, the status line and the new
 	 * history (a running tool's row shows its elapsed time): then new history is left to React.
@@ -68,6 +70,7 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 	const [epoch, setEpoch] = useState(0);
 	const printed = useRef({ list: [] as HistoryBatch[], length: 0, epoch: 0 });
 	const region = printer?.region;
+	const from = printer?.from ?? 0;
 	// Items the writer could not print re-render the App.
 	useSyncExternalStore(region?.react.subscribe ?? noSubscribe, region?.react.get ?? zero);
 	const length = history.length;
@@ -76,7 +79,7 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 		const p = printed.current;
 		if (p.epoch !== epoch) {
 			p.epoch = epoch;
-			p.list = reprintBatches(history);
+			p.list = reprintBatches(history, REPRINT_ITEMS, from);
 		} else if (length > p.length) {
 			// Items the writer printed already are on screen: the batch starts after them.
 			const from = Math.max(p.length, region?.printed ?? 0);
@@ -85,7 +88,7 @@ export function useHistoryBatches(history: readonly HistoryItem[], write: Writer
 		p.length = length;
 		if (region) region.printed = length;
 		return p.list;
-	}, [history, length, epoch, region]);
+	}, [history, length, epoch, region, from]);
 	if (printer) {
 		const { columns, hints } = printer;
 		printer.region.pending = () => {

@@ -17,7 +17,7 @@ describe("approvals over rpc", () => {
 	it("approval_request → approve allow runs it; deny with a reason sends the reason to the model", { timeout: LONG }, async () => {
 		const { server, home } = await cli.setUp();
 		// ask: in auto, the default where bwrap works, a sandboxed command would not ask.
-		const client = cli.rpc(["--permission-mode", "ask"]);
+		const client = cli.rpc(["--rpc-approvals", "--permission-mode", "ask"]);
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo approved > made.txt" }, "call_a")] });
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "rm -rf build" }, "call_b")] });
 		server.enqueue({ kind: "sse", chunks: [textBody("ok")] });
@@ -50,6 +50,9 @@ describe("approvals over rpc", () => {
 			const { server, home } = await cli.setUp();
 			// ask: in auto, the default where bwrap works, a sandboxed command would not ask.
 			const client = cli.rpc(["--permission-mode", "ask"]);
+			// Opting in by command instead of the flag.
+			client.send({ id: "opt", type: "set_approvals", enabled: true });
+			expect(await client.waitFor((l) => l.type === "response" && l.id === "opt")).toMatchObject({ success: true });
 			const command = `head -1 < /dev/tcp/127.0.0.1/${port}`;
 			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command }, "call_n")] });
 			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "echo same" }, "call_s1")] });
@@ -72,6 +75,25 @@ describe("approvals over rpc", () => {
 		} finally {
 			await new Promise<void>((resolve) => listener.close(() => resolve()));
 		}
+	});
+
+	it("a client that did not opt in is never left waiting: the call fails as in -p, naming what allows it", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		// ask: in auto, the default where bwrap works, a sandboxed command would not ask.
+		const client = cli.rpc(["--permission-mode", "ask"]);
+		server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command: "touch made.txt" }, "call_r")] });
+		server.enqueue({ kind: "sse", chunks: [textBody("could not")] });
+		client.send({ id: "p1", type: "prompt", message: "go" });
+		const end = await client.waitFor((l) => l.type === "agent_end");
+		expect(toolResultsOf(end)).toEqual([
+			'Not run: the command `touch made.txt` needs the user\'s approval (commands ask first), and rpc mode (without --rpc-approvals or set_approvals) cannot ask. To allow it, run rudder with --allow "bash(touch made.txt*)".',
+		]);
+		expect(client.lines.some((l: any) => l.type === "approval_request")).toBe(false);
+		expect(existsSync(join(home.cwd, "made.txt"))).toBe(false);
+		// A bad set_approvals is one line; opting out again after opting in asks nobody.
+		client.send({ id: "bad", type: "set_approvals", enabled: "yes" });
+		expect(await client.waitFor((l) => l.type === "response" && l.id === "bad")).toMatchObject({ success: false });
+		expect((await client.end()).code).toBe(0);
 	});
 
 	it("json mode denies a call that would ask, naming the flag, and the run goes on", { timeout: LONG }, async () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { RpcClient } from "@mariozechner/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { KEY_ENV_VARS } from "../../../src/ai/constants.js";
-import { textBody, textRecords } from "../../helpers/openai-chunks.js";
+import { textBody, textRecords, toolCallBody } from "../../helpers/openai-chunks.js";
 import { BIN, type CliHome, makeHome } from "../../helpers/rudder-cli.js";
 import { type ScriptedServer, startScriptedServer } from "../../helpers/sse-server.js";
 
@@ -257,6 +257,74 @@ describe("pi's RpcClient drives rudder --mode rpc", () => {
 		expect(await rpc.newSession("/elsewhere/parent.jsonl")).toEqual(expect.objectContaining({ cancelled: false }));
 		await ask("fresh", "Fresh answer.");
 		expect(header((await rpc.getState()).sessionFile as string).parentSession).toBe("/elsewhere/parent.jsonl");
+	});
+
+	it("a client that never answers approvals is never left waiting: a call that would ask fails as in -p, and every command works behind it", {
+		timeout: LONG,
+	}, async () => {
+		// ask: in auto, the default where bwrap works, a sandboxed command would not ask.
+		const { server, home, rpc, events, next } = await start({ args: ["--permission-mode", "ask"] });
+		const toolResults = async () =>
+			(await rpc.getMessages()).filter((m: any) => m.role === "toolResult").map((m: any) => m.content[0].text as string);
+		// prompt: the model calls a tool that would ask; the call fails with the flag that allows it.
+		server.enqueue(
+			{ kind: "sse", chunks: [toolCallBody("bash", { command: "touch first.txt" }, "call_1")] },
+			{ kind: "sse", chunks: [textBody("Could not run it.")] },
+		);
+		await rpc.promptAndWait("make a file");
+		expect(await toolResults()).toEqual([
+			expect.stringMatching(
+				/^Not run: the command `touch first.txt` needs the user's approval .* cannot ask\. To allow it, run rudder with --allow /,
+			),
+		]);
+		expect(await rpc.getLastAssistantText()).toBe("Could not run it.");
+		expect(existsSync(join(home.cwd, "first.txt"))).toBe(false);
+
+		// prompt-while-busy, steer and follow_up while a reply streams; the steered turn calls a tool that would ask.
+		const slow = Array.from({ length: 40 }, (_, i) => `word${i} `);
+		server.enqueue(
+			{ kind: "sse", chunks: textRecords(slow), delayMs: 80 },
+			{ kind: "sse", chunks: [toolCallBody("bash", { command: "touch second.txt" }, "call_2")] },
+			{ kind: "sse", chunks: [textBody("Steered.")] },
+			{ kind: "sse", chunks: [textBody("Followed up.")] },
+		);
+		let from = events.length;
+		await rpc.prompt("a long answer");
+		await next((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta", from);
+		// pi's client resolves prompt() on any response; ours is an error (no streamingBehavior), as pi's.
+		await rpc.prompt("while busy");
+		await rpc.steer("steer here");
+		await rpc.followUp("follow up here");
+		await rpc.waitForIdle();
+		expect(server.requests).toHaveLength(6);
+		expect(userTexts(server.requests[3].body).at(-1)).toContain("steer here");
+		expect(userTexts(server.requests[5].body).at(-1)).toContain("follow up here");
+		expect((await toolResults()).at(-1)).toMatch(/^Not run: the command `touch second.txt`/);
+		expect(await rpc.getLastAssistantText()).toBe("Followed up.");
+		expect(JSON.stringify(server.requests.map((r) => r.body.messages))).not.toContain("while busy");
+
+		// abort: a denied call, then a reply that stalls until the client aborts.
+		server.enqueue(
+			{ kind: "sse", chunks: [toolCallBody("bash", { command: "touch third.txt" }, "call_3")] },
+			{ kind: "sse", chunks: textRecords(slow).slice(0, -1), stallAfter: true },
+		);
+		from = events.length;
+		await rpc.prompt("one more");
+		await next((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta", from);
+		await rpc.abort();
+		expect((await rpc.getMessages()).at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+
+		// bash, compact, fork and new_session.
+		expect(await rpc.bash("echo from-bash")).toMatchObject({ output: "from-bash", exitCode: 0, cancelled: false });
+		server.enqueue({ kind: "sse", chunks: [textBody("Summary of the work.")] });
+		expect(await rpc.compact()).toMatchObject({ summary: "Summary of the work." });
+		const points = await rpc.getForkMessages();
+		expect(points.map((p) => p.text)).toContain("one more");
+		const fork = points.find((p) => p.text === "one more");
+		expect(await rpc.fork(fork?.entryId as string)).toEqual({ text: "one more", cancelled: false });
+		expect(await rpc.newSession()).toMatchObject({ cancelled: false });
+		expect((await rpc.getState()).messageCount).toBe(0);
+		expect(events.some((e) => e.type === "approval_request")).toBe(false);
 	});
 
 	it("a retried request gives auto_retry_start/end; abort_retry ends a retry's wait", { timeout: LONG }, async () => {

@@ -57,7 +57,8 @@ describe("sub-agents over rpc", () => {
 
 	it("plan mode: plan_request, then plan_response approve switches the mode and the run goes on", { timeout: LONG }, async () => {
 		const { server } = await cli.setUp();
-		const client = cli.rpc(["--permission-mode", "plan"]);
+		// The plan approval is answered by the client, so it opts in to answering requests.
+		const client = cli.rpc(["--permission-mode", "plan", "--rpc-approvals"]);
 		server.enqueue({ kind: "sse", chunks: [toolCallBody("exit_plan_mode", { plan: "1. Do it" }, "plan_1")] });
 		server.enqueue({ kind: "sse", chunks: [textBody("doing it")] });
 		client.send({ id: "p1", type: "prompt", message: "plan it" });

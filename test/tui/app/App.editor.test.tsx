@@ -1,7 +1,7 @@
 // Ctrl+G edits the input in $VISUAL / $EDITOR: a real editor process (a shell script) gets the text in
 // a 0600 file, the terminal's keyboard modes are popped before it runs and pushed again after, and the
 // saved text comes back to the input; no editor or a failing one is one notice, the input unchanged.
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -57,13 +57,40 @@ describe("App Ctrl+G", () => {
 		expect(frame()).toContain("› keep me");
 	});
 
-	it("without $VISUAL and $EDITOR says how to set one", async () => {
+	it("without $VISUAL and $EDITOR and with no vi or nano on PATH, says how to set one", async () => {
 		vi.stubEnv("VISUAL", "");
 		vi.stubEnv("EDITOR", "");
+		vi.stubEnv("PATH", join(dir, "empty-bin"));
 		const { frame, type } = await mountApp();
 		await type("text");
 		await type(CTRL_G);
 		await vi.waitFor(() => expect(frame()).toContain("No editor: set $VISUAL or $EDITOR"));
+		expect(frame()).toContain("vi and nano are not on PATH");
 		expect(frame()).toContain("› text");
+	});
+
+	it("without $VISUAL and $EDITOR falls back to vi, else nano, found on PATH", async () => {
+		vi.stubEnv("VISUAL", "");
+		vi.stubEnv("EDITOR", "");
+		const bin = join(dir, "bin");
+		mkdirSync(bin);
+		// Shell builtins only: PATH holds nothing but this folder.
+		const editor = (name: string) => {
+			writeFileSync(join(bin, name), `#!/bin/sh\nprintf 'from ${name}\\n' > "$1"\n`);
+			chmodSync(join(bin, name), 0o700);
+		};
+		// A vi that is a folder, not a program, is passed over: nano is taken.
+		mkdirSync(join(bin, "vi"));
+		editor("nano");
+		vi.stubEnv("PATH", bin);
+		const { frame, type } = await mountApp();
+		await type("draft");
+		await type(CTRL_G);
+		await vi.waitFor(() => expect(frame()).toContain("› from nano"));
+		// A vi on PATH comes first.
+		rmSync(join(bin, "vi"), { recursive: true });
+		editor("vi");
+		await type(CTRL_G);
+		await vi.waitFor(() => expect(frame()).toContain("› from vi"));
 	});
 });

@@ -14,6 +14,7 @@ import {
 import type { AgentSession } from "../../../src/session/agent-session.js";
 import { createAgentSession } from "../../../src/session/assemble.js";
 import { mergeSettings } from "../../../src/session/settings.js";
+import { scrollScreenOff } from "../../../src/tui/transcript/use-history-batches.js";
 import { appOnSessionPerTest } from "./mount-app.js";
 
 let root: string;
@@ -160,5 +161,49 @@ describe("a reprinted transcript", () => {
 		expect(printed).toContain("✓ write new2.txt");
 		expect(printed).not.toMatch(/✓ write\s*\n/);
 		expect(printed).not.toContain(".jsonl");
+	});
+});
+
+describe("a new session and the first prompt undone", () => {
+	it("/new clears the screen (the old history is not printed again) and says 'New session' once", async () => {
+		faux.setResponses([fauxAssistantMessage([fauxText("Old answer.")])]);
+		const { app, frame, type } = await mount();
+		await type("old question");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Old answer."), { timeout: 20_000 });
+		await session.waitForIdle();
+		const before = app.frames.length;
+		await type("/new");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("New session"));
+		const after = app.frames.slice(before);
+		expect(after.some((f) => f.startsWith(scrollScreenOff(24)))).toBe(true);
+		// Ink's debug frames hold every <Static> line printed: the old answer once (not printed again).
+		expect(frame().split("New session")).toHaveLength(2);
+		expect(frame().split("Old answer.")).toHaveLength(2);
+		await type("/clear");
+		await type("\r");
+		await vi.waitFor(() => expect(after.length).toBeLessThan(app.frames.slice(before).length));
+		await vi.waitFor(() => expect(frame().split("New session")).toHaveLength(3));
+		expect(frame().split("Old answer.")).toHaveLength(2);
+	});
+
+	it("/undo of the first prompt says what it restored, not 'New session'", async () => {
+		writeFileSync(join(cwd, "notes.txt"), "v1\n");
+		faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo v2 > notes.txt" }, { id: "b" })]),
+			fauxAssistantMessage([fauxText("Changed.")]),
+		]);
+		const { frame, type } = await mount();
+		await type("change the notes");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Changed."), { timeout: 20_000 });
+		await session.waitForIdle();
+		expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("v2\n");
+		await type("/undo");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain('Code and conversation restored to before "change the notes"'), { timeout: 10_000 });
+		expect(frame()).not.toContain("New session");
+		expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("v1\n");
 	});
 });

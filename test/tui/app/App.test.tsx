@@ -174,7 +174,7 @@ describe("App key routing", () => {
 		expect(frame()).toContain("keep me!");
 	});
 
-	it("a new width prints nothing again (the terminal re-wraps printed rows); what comes after wraps to it", async () => {
+	it("a new width, once settled and idle, prints the history again wrapped to it (as Ctrl+L), once per settled width", async () => {
 		const session = new FakeSession();
 		const props = { session, onExit: vi.fn(), history: openInputHistory(null) };
 		const app = render(<App {...props} size={{ rows: 30, columns: 100 }} />);
@@ -185,20 +185,24 @@ describe("App key routing", () => {
 		await tick();
 		app.stdin.write(ENTER);
 		await vi.waitFor(() => expect(app.lastFrame()).toContain(`› ${words.slice(0, 95)}`));
-		session.finish();
-		const before = app.frames.length;
-		app.rerender(<App {...props} size={{ rows: 30, columns: 50 }} />);
-		// Past the time a reprint used to wait for the resizing to settle.
+		// While the run streams, a width change waits for its end (a scrolled-off spinner would stay behind).
+		let before = app.frames.length;
+		app.rerender(<App {...props} size={{ rows: 30, columns: 60 }} />);
 		await new Promise((r) => setTimeout(r, 400));
 		expect(app.frames.slice(before).join("")).not.toContain(scrollScreenOff(24));
-		// A debug-mode frame holds all <Static> output printed so far: the prompt is in it once.
-		expect(app.lastFrame()?.split("› w01 ").length).toBe(2);
+		// A drag: widths that do not settle print nothing; the last one, settled, prints the history once.
+		app.rerender(<App {...props} size={{ rows: 30, columns: 55 }} />);
+		app.rerender(<App {...props} size={{ rows: 30, columns: 50 }} />);
+		session.finish();
+		await vi.waitFor(() => expect(app.frames.slice(before).filter((f) => f.includes(scrollScreenOff(24)))).toHaveLength(1));
+		// The reprint is wrapped at 50 columns: "› " and twelve words, then the rest indented.
+		await vi.waitFor(() => expect(app.lastFrame()).toContain(`› ${words.slice(0, 47)}\n  w13 w14`));
 		expect(app.frames.join("")).not.toMatch(/\x1b\[[23]J/);
-		// The next prompt is wrapped at 50 columns: "› " and twelve words, then the rest indented.
-		app.stdin.write(words.replace(/w/g, "v"));
-		await tick();
-		app.stdin.write(ENTER);
-		await vi.waitFor(() => expect(app.lastFrame()).toContain(`› ${words.replace(/w/g, "v").slice(0, 47)}\n  v13 v14`));
+		// The same width again prints nothing more.
+		before = app.frames.length;
+		app.rerender(<App {...props} size={{ rows: 30, columns: 50 }} />);
+		await new Promise((r) => setTimeout(r, 400));
+		expect(app.frames.slice(before).join("")).not.toContain(scrollScreenOff(24));
 	});
 
 	it("/quit goes to the command registry, whose quit event exits", async () => {

@@ -75,8 +75,10 @@ describe("key map", () => {
 });
 
 describe("key map contexts", () => {
-	it("Esc twice within the sequence window on an idle input is rewind; once, or slowly, it is nothing", () => {
-		expect(intent("\x1b", { ...idle, previous: { key: "escape", ms: 200 } })).toBe("rewind");
+	it("Esc twice within the sequence window on an empty idle input is rewind; with text, once, or slowly, it is nothing", () => {
+		expect(intent("\x1b", { ...idle, inputEmpty: true, previous: { key: "escape", ms: 200 } })).toBe("rewind");
+		// With text in the input it is nothing: rewind opens on an empty input only.
+		expect(intent("\x1b", { ...idle, inputEmpty: false, previous: { key: "escape", ms: 200 } })).toBe("none");
 		expect(intent("\x1b", { ...idle, previous: { key: "escape", ms: 900 } })).toBe("none");
 		expect(intent("\x1b", { ...idle, previous: { key: "x", ms: 10 } })).toBe("none");
 		// While busy the second Esc stops the run like the first.

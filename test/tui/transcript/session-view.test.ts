@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { emptyUsage } from "../../../src/ai/usage.js";
+import { expandAttachments } from "../../../src/session/prompt-attachments.js";
 import { renderHistoryItem } from "../../../src/tui/transcript/render/history-item.js";
 import { lastLines, RESUME_SHOWN, SessionView } from "../../../src/tui/transcript/session-view.js";
 import { FakeSession } from "../app/fake-session.js";
@@ -103,6 +107,32 @@ describe("SessionView", () => {
 		session.emit({ type: "message_end", message: result });
 		expect(view.history.filter((h) => h.kind === "tool")).toHaveLength(1);
 		expect(view.history.at(-1)).toMatchObject({ kind: "tool", name: "bash", isError: true });
+	});
+
+	it("an @file prompt is one 'Read big.js (400 lines)' row, live and on resume; Ctrl+O prints it as sent", () => {
+		const dir = mkdtempSync(join(tmpdir(), "rudder-view-"));
+		try {
+			writeFileSync(join(dir, "big.js"), Array.from({ length: 400 }, (_, i) => `line${i + 1}();`).join("\n"));
+			const sent = expandAttachments("explain @big.js", dir).text;
+			const session = new FakeSession();
+			const view = new SessionView(session);
+			session.subscribe((e) => view.handle(e));
+			void session.prompt(sent);
+			const shown = (v: SessionView) => v.history.map((h) => renderHistoryItem(h, 80)).join("\n");
+			expect(view.history.at(-1)).toMatchObject({ kind: "user", text: "explain @big.js", full: sent });
+			expect(shown(view)).toContain("Read big.js (400 lines) · Ctrl+O shows it");
+			expect(shown(view)).not.toContain("line200();");
+			session.text("It counts.");
+			session.finish();
+			// Resumed: the same one row.
+			const resumed = new SessionView(session);
+			expect(shown(resumed)).toContain("Read big.js (400 lines)");
+			expect(shown(resumed)).not.toContain("line200();");
+			expect(resumed.expandLast()).toBe(true);
+			expect(shown(resumed)).toContain("line200();");
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
 	it("rebuilds history from the transcript on session_changed (resume)", () => {

@@ -2,6 +2,7 @@
 // terminal width by us, every outside string sanitised before it is styled. Rendered once per item.
 
 import { sanitizeTerminalText } from "../../../safety/sanitize.js";
+import type { AttachedFile } from "../../../session/prompt-attachments.js";
 import { type FrameCounts, frameCounts } from "../../ink/index.js";
 import { renderMarkdown } from "../../markdown/render-markdown.js";
 import { type Line, linesToAnsi, type Segment, wrapSegments } from "../../text/styled-text.js";
@@ -20,6 +21,19 @@ function lastThinkingLines(text: string, n: number, hints: RenderHints): Line[] 
 	];
 }
 
+/**
+ * What a user item leaves out, one dim row each: every `@file` as `Read big.js (400 lines)`, and the
+ * pastes shown as placeholders; the last row says Ctrl+O prints the prompt as sent.
+ */
+function collapsedRows(attached: readonly AttachedFile[] | undefined, pasted: boolean, width: number): Line[] {
+	const notes = (attached ?? []).map((f) => `Read ${sanitizeTerminalText(f.path)} (${f.lines} ${f.lines === 1 ? "line" : "lines"})`);
+	if (pasted) notes.push("pasted text sent in full");
+	const last = notes.length - 1;
+	return notes.flatMap((note, i) =>
+		wrapSegments([{ text: `  ${note}${i === last ? " · Ctrl+O shows it" : ""}`, style: { dim: true } }], width),
+	);
+}
+
 /** The item's rows, and whether a blank row separates it from the one above. */
 function renderRows(item: HistoryItem, width: number, hints: RenderHints): { rows: readonly Line[]; marginTop: boolean } {
 	switch (item.kind) {
@@ -28,8 +42,7 @@ function renderRows(item: HistoryItem, width: number, hints: RenderHints): { row
 				firstPrefix: [{ text: "› ", style: { bold: true, color: color(theme.user) } }],
 				restPrefix: [{ text: "  " }],
 			});
-			if (item.full !== undefined && !item.expanded)
-				rows.push(...wrapSegments([{ text: "  (pasted text sent in full · Ctrl+O shows it)", style: { dim: true } }], width));
+			if (item.full !== undefined && !item.expanded) rows.push(...collapsedRows(item.attached, item.pasted === true, width));
 			return { rows, marginTop: true };
 		}
 		case "markdown":
