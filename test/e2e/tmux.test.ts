@@ -231,7 +231,8 @@ describe("typing at an approval in a real terminal (tmux)", () => {
 			{ kind: "sse", chunks: [toolCallBody("bash", { command: chain }, "call_1")] },
 			{ kind: "sse", chunks: [textBody("Not run.")] },
 		);
-		await start(["--model", "mock/mock-1"], { columns: 60, rows: 26 });
+		// ask: in auto, the default where bwrap works, the sandboxed command would run without asking.
+		await start(["--model", "mock/mock-1", "--permission-mode", "ask"], { columns: 60, rows: 26 });
 		sendText("deploy it");
 		sendKey("Enter");
 		const screen = await waitForScreen((s) => s.includes("typing goes to the input"), "the bash approval");
