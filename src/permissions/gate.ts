@@ -227,14 +227,16 @@ export class PermissionGate {
 	}
 
 	private addRule(request: ToolRequest, target: Target, scope: "session" | "project"): void {
-		const pattern = target.kind === "run" ? target.command?.trim() : target.path;
+		const fetch = target.kind === "fetch";
+		const pattern = target.kind === "run" ? target.command?.trim() : fetch ? `domain:${target.host}` : target.path;
 		const text = pattern === undefined ? request.tool : `${request.tool}(${pattern})`;
 		const rule: PermissionRule = {
 			text,
 			tool: request.tool,
 			source: scope === "session" ? "this session" : "this project",
 			scope: scope === "session" ? "session" : "project",
-			exact: true,
+			// A domain rule is matched as a domain pattern (it names one host, no wildcard).
+			exact: !fetch,
 		};
 		if (pattern !== undefined) rule.pattern = pattern;
 		this.policy.allow.push(rule);
@@ -246,6 +248,7 @@ export class PermissionGate {
 	private cannotAsk(request: ToolRequest, target: Target, reason: string): string {
 		const flags: string[] = [];
 		if (target.kind === "run") flags.push(`--allow ${quoted(suggestCommandRule(target.command ?? ""))}`);
+		else if (target.kind === "fetch") flags.push(`--allow ${quoted(`web_fetch(domain:${target.host})`)}`);
 		else if (target.kind === "write" && target.inside)
 			flags.push("--permission-mode auto-edit", `--allow ${quoted(`edit(${target.shownPath})`)}`);
 		else if (target.path && !target.inside) flags.push(`--add-dir ${quoted(folderOf(target.path))}`);

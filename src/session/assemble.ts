@@ -15,6 +15,7 @@ import { streamSimple } from "../ai/stream.js";
 import { loadCustomCommands } from "../extensions/custom-commands.js";
 import { loadMcpConfig } from "../extensions/mcp/config.js";
 import { formatSkillsForPrompt, loadSkills } from "../extensions/skills.js";
+import { fetchHostNamed } from "../permissions/policy.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { childEnv } from "../safety/child-env.js";
 import { createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
@@ -262,6 +263,12 @@ function sessionTools(
 		deniedPaths: permissions.deniedPaths,
 		linkedReads: permissions.linkedReads,
 		checkedPath: (id) => permissions.gate.takeCheckedPath(id),
+		webFetch: {
+			maxBytes: c.settings.tools.webFetchMaxBytes,
+			timeoutMs: c.settings.tools.webFetchTimeoutSeconds && c.settings.tools.webFetchTimeoutSeconds * 1000,
+			// Private and loopback addresses only for a host an allow rule names (not a wildcard).
+			hostAllowed: (host) => fetchHostNamed(permissions.gate.rules.allow, host),
+		},
 	};
 	if (!names) return createCodingTools(c.cwd, options).map(withRedactedResults);
 	const all = createAllTools(c.cwd, options) as Record<string, AgentTool>;

@@ -28,6 +28,10 @@ export interface RetrySettings {
 export interface ToolSettings {
 	/** Tool processes (bash commands) running at once; more wait their turn. Default 8. */
 	maxProcesses: number;
+	/** Largest web page web_fetch reads, in bytes. Default 5 MB. */
+	webFetchMaxBytes?: number;
+	/** Time for one web_fetch, redirects included, in seconds. Default 30. */
+	webFetchTimeoutSeconds?: number;
 }
 
 export interface Settings {
@@ -107,7 +111,7 @@ const topLevel: Record<string, Check | Record<string, Check>> = {
 	followUpMode: oneOf(queueModes),
 	compaction: { enabled: bool, reserveTokens: count, keepRecentTokens: count },
 	retry: { enabled: bool, maxRetries: count },
-	tools: { maxProcesses: positive },
+	tools: { maxProcesses: positive, webFetchMaxBytes: positive, webFetchTimeoutSeconds: positive },
 	checkpoints: bool,
 	notifications: { afterSeconds: count, method: oneOf(["osc9", "osc777", "bell"]) },
 	shell: {

@@ -10,6 +10,7 @@ import { createGrepTool, type GrepToolOptions } from "./grep.js";
 import type { LinkCheck } from "./linked-outside.js";
 import { createLsTool, type LsToolOptions } from "./ls.js";
 import { createReadTool, type ReadToolOptions } from "./read.js";
+import { createWebFetchTool, type WebFetchToolOptions } from "./web-fetch.js";
 import { createWriteTool } from "./write.js";
 
 export { type BashToolDetails, type BashToolInput, type BashToolOptions, createBashTool } from "./bash.js";
@@ -21,10 +22,11 @@ export { createGrepTool, type GrepToolDetails, type GrepToolInput, type GrepTool
 export { createLsTool, type LsToolDetails, type LsToolInput, type LsToolOptions } from "./ls.js";
 export { createReadTool, type ReadToolDetails, type ReadToolInput, type ReadToolOptions } from "./read.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult } from "./truncate.js";
+export { createWebFetchTool, type WebFetchToolDetails, type WebFetchToolInput, type WebFetchToolOptions } from "./web-fetch.js";
 export { createWriteTool, type WriteToolDetails, type WriteToolInput, type WriteToolOptions } from "./write.js";
 
 /** Every built-in tool, in the order they are offered to the model. */
-export const toolNames = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;
+export const toolNames = ["read", "bash", "edit", "write", "grep", "find", "ls", "web_fetch"] as const;
 export type ToolName = (typeof toolNames)[number];
 
 /** Per-tool options for the factories below. */
@@ -34,6 +36,7 @@ export interface ToolsOptions {
 	grep?: GrepToolOptions;
 	find?: FindToolOptions;
 	ls?: LsToolOptions;
+	webFetch?: WebFetchToolOptions;
 	/** Sees each file before edit or write changes it. */
 	beforeMutate?: BeforeMutate;
 	/** The real path the permission check approved for a read, write or edit call (see write.ts). */
@@ -45,7 +48,7 @@ export interface ToolsOptions {
 }
 
 /**
- * All seven tools by name, bound to `cwd`. read, write and edit share one `FileReadState`, so a set
+ * All eight tools by name, bound to `cwd`. read, write and edit share one `FileReadState`, so a set
  * made here is one session's view of which files the model has seen.
  */
 export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<ToolName, AgentTool> {
@@ -58,11 +61,12 @@ export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<
 		grep: createGrepTool(cwd, { denied: options.deniedPaths?.("grep"), links: options.linkedReads?.("grep"), ...options.grep }),
 		find: createFindTool(cwd, { denied: options.deniedPaths?.("find"), links: options.linkedReads?.("find"), ...options.find }),
 		ls: createLsTool(cwd, { denied: options.deniedPaths?.("ls"), links: options.linkedReads?.("ls"), ...options.ls }),
+		web_fetch: createWebFetchTool(options.webFetch),
 	};
 }
 
-/** The default set for a coding session: read, bash, edit, write. */
+/** The default set for a coding session: read, bash, edit, write, web_fetch. */
 export function createCodingTools(cwd: string, options: ToolsOptions = {}): AgentTool[] {
 	const all = createAllTools(cwd, options);
-	return [all.read, all.bash, all.edit, all.write];
+	return [all.read, all.bash, all.edit, all.write, all.web_fetch];
 }
