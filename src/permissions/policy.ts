@@ -21,6 +21,9 @@ const KINDS: Record<string, ToolKind> = {
 	web_fetch: "fetch",
 };
 
+/** Tools that only read or stop background jobs a bash call (asked for as any command) started. */
+const JOB_TOOLS = new Set(["bash_output", "kill_shell"]);
+
 /** Folders whose contents change what runs or what is allowed: writing there always asks. */
 const PROTECTED_FOLDERS = [".git", ".rudder"];
 
@@ -179,6 +182,7 @@ export function decide(request: ToolRequest, policy: PermissionPolicy, target = 
 	const cwd = policy.workspace.roots[0] ?? process.cwd();
 	const denied = deniedBy(policy.deny, request, target, cwd);
 	if (denied) return { kind: "deny", reason: `${describe(request, target)} is denied by the rule "${denied.text}" (${denied.source})` };
+	if (JOB_TOOLS.has(request.tool)) return { kind: "allow" };
 	if (modeForbids(policy.mode, target.kind)) {
 		return {
 			kind: "deny",

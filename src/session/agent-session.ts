@@ -2,6 +2,7 @@
 // follow-up), runs the Agent (overflow retry, threshold compaction), switches sessions and forks, and
 // answers `AgentSessionApi` for the UI and the modes. Its parts exist before it and are given to it
 // (see assemble.ts for what each one needs and the order they are built in).
+
 import { resolve } from "node:path";
 import type { Agent } from "../agent/index.js";
 import type { AgentEvent, AgentMessage } from "../agent/types.js";
@@ -14,6 +15,7 @@ import type { Skill } from "../extensions/skills.js";
 import type { ApprovalResponse } from "../permissions/gate.js";
 import type { RuleAdmin } from "../permissions/rule-admin.js";
 import type { PermissionMode } from "../permissions/types.js";
+import type { BackgroundJobs } from "../tools/index.js";
 import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, isContextOverflowError, shouldCompact } from "./compaction.js";
 import { exportMarkdown, writeExport } from "./export-markdown.js";
@@ -166,10 +168,13 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const provider = this.agent.state.model.provider;
 		const keyProblem = this.p.keys.keyProblem(provider);
 		if (keyProblem) throw new Error(`No key for ${provider}: ${formatConfigProblem(keyProblem)}`);
+		// The model hears of background jobs that ended since its last turn.
+		const notes = this.p.jobs.takeExitNotes();
+		const withNotes = notes.length > 0 ? `${text}\n\n[${notes.join(" ")}]` : text;
 		await this.runAgent(async () => {
 			await this.p.extensions.mcpReady();
 			await this.rewind.beforePrompt();
-			await this.agent.prompt(text, images);
+			await this.agent.prompt(withNotes, images);
 		});
 		await this.rewind.afterRun();
 	}
@@ -488,6 +493,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	private assertIdleFor(what: string): void {
 		if (this.busy) throw new Error(`${what} works when the agent is idle: press Esc to stop the run first`);
+	}
+
+	/** The model's background jobs, for `/ps`. */
+	backgroundJobs(): BackgroundJobs {
+		return this.p.jobs;
 	}
 
 	async dispose(): Promise<void> {

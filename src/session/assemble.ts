@@ -18,7 +18,7 @@ import { formatSkillsForPrompt, loadSkills } from "../extensions/skills.js";
 import { fetchHostNamed } from "../permissions/policy.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { childEnv } from "../safety/child-env.js";
-import { createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
+import { BackgroundJobs, createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
 import type { CommandSandbox, SandboxSpec } from "../tools/sandbox.js";
 import { AgentSession } from "./agent-session.js";
 import { ApprovalPrompts } from "./approval-prompts.js";
@@ -114,7 +114,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		enabled: persist && settings.checkpoints !== false,
 		notify: events.notify,
 	});
-	const tools = sessionTools(options.tools, { cwd, env, settings, permissions, checkpoints });
+	// Background jobs run like the model's other commands: sandbox wrapper, environment without credentials.
+	const jobs = new BackgroundJobs(cwd, { wrapSpawn: permissions.wrapSpawn, env: childEnv(env, settings.shell.passEnv) });
+	const tools = sessionTools(options.tools, { cwd, env, settings, permissions, checkpoints, jobs });
 	const keys = new SessionKeys(options.registry, options.apiKey ? { provider: model.provider, key: options.apiKey } : undefined);
 	const skillsOffered = offeredSkills(skills.skills, tools);
 	const promptInput = {
@@ -175,7 +177,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const models = new SessionModels({ agent, registry: options.registry, file, emit: events.emit, notify: events.notify });
 	const session = new AgentSession({
 		...{ cwd, env, settings, events, phases, approvals, permissions, checkpoints, keys },
-		...{ systemPrompt, streamFn, agent, models, extensions, usage, file, transcript, rewind, compaction, queue, shells },
+		...{ systemPrompt, streamFn, agent, models, extensions, usage, file, transcript, rewind, compaction, queue, shells, jobs },
 		agentEvents: new RedactedAgentEvents(events.emit),
 	});
 	for (const text of notices) events.notify("warning", text);
@@ -253,11 +255,12 @@ function sessionPermissions(
 /** The chosen tools, wired to the permission gate and the checkpoint store; commands run without credentials. */
 function sessionTools(
 	names: string[] | undefined,
-	c: { cwd: string; env: Env; settings: Settings; permissions: SessionPermissions; checkpoints: CheckpointStore },
+	c: { cwd: string; env: Env; settings: Settings; permissions: SessionPermissions; checkpoints: CheckpointStore; jobs: BackgroundJobs },
 ): AgentTool[] {
 	const { permissions } = c;
 	const options: ToolsOptions = {
 		beforeMutate: c.checkpoints.beforeMutate,
+		jobs: c.jobs,
 		// See src/safety/child-env.ts: the model's commands never see the user's keys.
 		bash: { wrapSpawn: permissions.wrapSpawn, env: childEnv(c.env, c.settings.shell.passEnv) },
 		deniedPaths: permissions.deniedPaths,

@@ -1,7 +1,9 @@
 // The parts a session coordinates, each built before it (assemble.ts builds them in this order and
 // hands them to \`AgentSession\`).
+
 import type { Agent } from "../agent/index.js";
 import type { StreamFn } from "../agent/types.js";
+import type { BackgroundJobs } from "../tools/index.js";
 import type { ApprovalPrompts } from "./approval-prompts.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 import type { CompactionRunner } from "./compaction-runner.js";
@@ -45,5 +47,7 @@ export interface SessionParts {
 	compaction: CompactionRunner;
 	queue: InputQueue;
 	shells: UserShells;
+	/** The model's background jobs (bash run_in_background), for /ps and the exit notes. */
+	jobs: BackgroundJobs;
 	agentEvents: RedactedAgentEvents;
 }
