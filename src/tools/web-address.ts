@@ -42,13 +42,13 @@ function embeddedIPv4(address: string): string | undefined {
 	return [high >> 8, high & 255, low >> 8, low & 255].join(".");
 }
 
-/** Why `address` (an IP literal) is refused, e.g. "127.0.0.1 is loopback (127.0.0.0/8)"; undefined: a public address. */
+/** Why `address` (an IP literal) is refused, e.g. "loopback (127.0.0.0/8)"; undefined: a public address. */
 export function refusedAddress(address: string): string | undefined {
 	const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
 	const family = isIP(bare);
-	if (family === 0) return `${address} is not an IP address`;
+	if (family === 0) return "not an IP address";
 	const v4 = family === 6 ? embeddedIPv4(bare) : bare;
 	const [ip, type] = v4 !== undefined ? [v4, "ipv4" as const] : [bare, "ipv6" as const];
 	const hit = lists.find((l) => l.type === type && l.list.check(ip, type));
-	return hit ? `${address} is ${hit.label} (${hit.cidr})` : undefined;
+	return hit ? `${hit.label} (${hit.cidr})` : undefined;
 }

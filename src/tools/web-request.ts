@@ -33,8 +33,11 @@ function checkedLookup(allowPrivate: boolean): LookupFunction {
 	return (hostname, options, callback) => {
 		dnsLookup(hostname, { all: true, family: options.family }, (error, addresses: LookupAddress[]) => {
 			if (error) return callback(error, "", 0);
-			const refused = allowPrivate ? undefined : addresses.map((a) => refusedAddress(a.address)).find((r) => r !== undefined);
-			if (refused) return callback(new RefusedAddressError(`${hostname} resolves to ${refused}`), "", 0);
+			const refused = allowPrivate ? undefined : addresses.find((a) => refusedAddress(a.address) !== undefined);
+			if (refused) {
+				const why = `${hostname} resolves to ${refused.address}, which is ${refusedAddress(refused.address)}`;
+				return callback(new RefusedAddressError(why), "", 0);
+			}
 			if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), "", 0);
 			if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
 			callback(null, addresses[0].address, addresses[0].family);
@@ -59,7 +62,7 @@ export function getOnce(url: URL, options: WebRequestOptions): Promise<WebRespon
 	if (isIP(host) !== 0 && !options.allowPrivate) {
 		// A literal address is connected to without a lookup: check it here.
 		const refused = refusedAddress(host);
-		if (refused) return Promise.reject(new RefusedAddressError(refused));
+		if (refused) return Promise.reject(new RefusedAddressError(`${host} is ${refused}`));
 	}
 	const request = url.protocol === "https:" ? httpsRequest : httpRequest;
 	return new Promise((resolve, reject) => {

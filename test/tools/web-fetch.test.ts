@@ -159,7 +159,7 @@ describe("web_fetch redirects and addresses", () => {
 		const port = new URL(base).port;
 		await expect(fetchText(base, {})).rejects.toThrow(/refused: 127\.0\.0\.1 is loopback \(127\.0\.0\.0\/8\)/);
 		await expect(fetchText(`http://localhost:${port}/`, {})).rejects.toThrow(
-			/refused: localhost resolves to (127\.0\.0\.1|::1) is loopback/,
+			/refused: localhost resolves to (127\.0\.0\.1|::1), which is loopback/,
 		);
 		// A rule naming 127.0.0.1 does not open localhost, nor the reverse.
 		await expect(fetchText(`http://localhost:${port}/`, loopbackAllowed)).rejects.toThrow(/refused/);
