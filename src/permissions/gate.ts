@@ -88,9 +88,12 @@ function quoted(text: string): string {
 /** The first words of a command as a rule (`npm test*`), the way a user would allow a family of runs. */
 /** The exact rule an "always" answer saves for this call; the prompt shows its text before saving it. */
 function exactRule(request: ToolRequest, target: Target): Omit<PermissionRule, "source" | "scope"> {
-	const pattern = target.kind === "run" ? target.command?.trim() : target.path;
+	const fetch = target.kind === "fetch";
+	const pattern = target.kind === "run" ? target.command?.trim() : fetch ? `domain:${target.host}` : target.path;
 	const text = pattern === undefined ? request.tool : `${request.tool}(${pattern})`;
-	return pattern === undefined ? { text, tool: request.tool, exact: true } : { text, tool: request.tool, exact: true, pattern };
+	// A domain rule is matched as a domain pattern (it names one host, no wildcard).
+	const exact = !fetch;
+	return pattern === undefined ? { text, tool: request.tool, exact } : { text, tool: request.tool, exact, pattern };
 }
 
 export function suggestCommandRule(command: string): string {
@@ -278,6 +281,7 @@ export class PermissionGate {
 	private cannotAsk(request: ToolRequest, target: Target, reason: string): string {
 		const flags: string[] = [];
 		if (target.kind === "run") flags.push(`--allow ${quoted(suggestCommandRule(target.command ?? ""))}`);
+		else if (target.kind === "fetch") flags.push(`--allow ${quoted(`web_fetch(domain:${target.host})`)}`);
 		else if (target.kind === "write" && target.inside)
 			flags.push("--permission-mode auto-edit", `--allow ${quoted(`edit(${target.shownPath})`)}`);
 		else if (target.path && !target.inside) flags.push(`--add-dir ${quoted(folderOf(target.path))}`);

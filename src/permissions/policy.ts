@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { resolveToolPath } from "../tools/resolve-path.js";
 import { allowCovers, denyHits, innerScripts } from "./command-match.js";
 import { denyingRule, pathRulesFor } from "./denied-paths.js";
-import { commandMatches, pathMatches, ruleNamesTool, splitCommand } from "./rules.js";
+import { commandMatches, domainMatches, domainNames, pathMatches, ruleNamesTool, splitCommand } from "./rules.js";
 import { type ParsedLine, parseLoaded } from "./shell-parse.js";
 import type { Decision, PermissionMode, PermissionPolicy, PermissionRule, ToolKind, ToolRequest } from "./types.js";
 import { insideWorkspace, isUnder, realTarget } from "./workspace.js";
@@ -18,7 +18,11 @@ const KINDS: Record<string, ToolKind> = {
 	edit: "write",
 	write: "write",
 	bash: "run",
+	web_fetch: "fetch",
 };
+
+/** Tools that only read or stop background jobs a bash call (asked for as any command) started. */
+const JOB_TOOLS = new Set(["bash_output", "kill_shell"]);
 
 /** Folders whose contents change what runs or what is allowed: writing there always asks. */
 const PROTECTED_FOLDERS = [".git", ".rudder"];
@@ -40,11 +44,30 @@ export interface Target {
 	command?: string;
 	/** The command's parse, once made. */
 	parsed?: ParsedLine;
+	/** The host a web_fetch URL names (lowercase, no IPv6 brackets); "" when the URL does not parse. */
+	host?: string;
+}
+
+/** The host of a web_fetch call's url argument, as `domain:` rules name it. */
+export function fetchHost(url: unknown): string {
+	try {
+		const host = new URL(String(url)).hostname.toLowerCase().replace(/^\[|\]$/g, "");
+		// A "*" in a host would make the rule an "always" answer saves a wildcard.
+		return host.includes("*") ? "" : host;
+	} catch {
+		return "";
+	}
+}
+
+/** Whether an allow rule names `host` itself (no wildcard): web_fetch may then reach it on a private address. */
+export function fetchHostNamed(allow: readonly PermissionRule[], host: string): boolean {
+	return allow.some((r) => r.pattern !== undefined && ruleNamesTool(r, "web_fetch") && domainNames(r.pattern, host));
 }
 
 export function targetOf(request: ToolRequest, policy: PermissionPolicy): Target {
 	const kind = toolKind(request.tool);
 	if (kind === "run") return { kind, command: typeof request.args.command === "string" ? request.args.command : "" };
+	if (kind === "fetch") return { kind, host: fetchHost(request.args.url) };
 	if (kind === "other") return { kind };
 	const raw = typeof request.args.path === "string" && request.args.path !== "" ? request.args.path : ".";
 	const cwd = policy.workspace.roots[0] ?? process.cwd();
@@ -57,6 +80,7 @@ export function targetOf(request: ToolRequest, policy: PermissionPolicy): Target
 function ruleMatches(rule: PermissionRule, request: ToolRequest, target: Target, cwd: string, command = target.command): boolean {
 	if (!ruleNamesTool(rule, request.tool)) return false;
 	if (rule.pattern === undefined) return true;
+	if (target.kind === "fetch") return target.host !== "" && domainMatches(rule.pattern, target.host ?? "");
 	if (rule.exact) return target.kind === "run" ? rule.pattern === target.command?.trim() : rule.pattern === target.path;
 	if (target.kind === "run") return commandMatches(rule.pattern, command ?? "");
 	if (target.path) return pathMatches(rule.pattern, target.path, cwd);
@@ -140,6 +164,7 @@ function allowedBy(rules: readonly PermissionRule[], request: ToolRequest, targe
 
 function describe(request: ToolRequest, target: Target): string {
 	if (target.kind === "run") return `bash: ${target.command}`;
+	if (target.kind === "fetch") return `web_fetch ${target.host || "(no valid URL)"}`;
 	if (target.shownPath !== undefined) return `${request.tool} ${target.shownPath}`;
 	return request.tool;
 }
@@ -149,7 +174,7 @@ function inProtectedFolder(policy: PermissionPolicy, path: string): boolean {
 }
 
 export function modeForbids(mode: PermissionMode, kind: ToolKind): boolean {
-	return mode === "plan" && kind !== "read";
+	return mode === "plan" && kind !== "read" && kind !== "fetch";
 }
 
 /** `target`: the one the caller will act on (the gate keeps its real path for the write that follows). */
@@ -157,6 +182,7 @@ export function decide(request: ToolRequest, policy: PermissionPolicy, target = 
 	const cwd = policy.workspace.roots[0] ?? process.cwd();
 	const denied = deniedBy(policy.deny, request, target, cwd);
 	if (denied) return { kind: "deny", reason: `${describe(request, target)} is denied by the rule "${denied.text}" (${denied.source})` };
+	if (JOB_TOOLS.has(request.tool)) return { kind: "allow" };
 	if (modeForbids(policy.mode, target.kind)) {
 		return {
 			kind: "deny",
@@ -183,6 +209,8 @@ export function decide(request: ToolRequest, policy: PermissionPolicy, target = 
 			// The sandbox carries the risk: only leaving it (afterToolCall's rerun) asks.
 			if (policy.mode === "auto" && policy.sandboxed) return { kind: "allow" };
 			return { kind: "ask", reason: policy.mode === "auto" ? "commands ask first: there is no sandbox" : "commands ask first" };
+		case "fetch":
+			return { kind: "ask", reason: `${describe(request, target)}: fetching from a new domain asks first` };
 		default:
 			return { kind: "ask", reason: `${request.tool} is not a built-in tool` };
 	}

@@ -87,6 +87,20 @@ export function commandMatches(pattern: string, command: string): boolean {
 }
 
 /**
+ * A web_fetch pattern, `domain:docs.python.org` (`*` a run of characters: `domain:*.python.org`),
+ * against the host a URL names.
+ */
+export function domainMatches(pattern: string, host: string): boolean {
+	if (!pattern.toLowerCase().startsWith("domain:")) return false;
+	return wildcard(pattern.slice("domain:".length).trim()).test(host);
+}
+
+/** Whether `pattern` names `host` itself, no wildcard: what lets a fetch reach a private address. */
+export function domainNames(pattern: string, host: string): boolean {
+	return pattern.toLowerCase().startsWith("domain:") && pattern.slice("domain:".length).trim().toLowerCase() === host;
+}
+
+/**
  * A path pattern, against the real path of the target. Relative patterns are relative to the cwd (and
  * match nothing outside it); absolute and `~/` patterns match the absolute path.
  */

@@ -2,6 +2,7 @@
 // follow-up), runs the Agent (overflow retry, threshold compaction), switches sessions and forks, and
 // answers `AgentSessionApi` for the UI and the modes. Its parts exist before it and are given to it
 // (see assemble.ts for what each one needs and the order they are built in).
+
 import { resolve } from "node:path";
 import type { Agent } from "../agent/index.js";
 import type { AgentEvent, AgentMessage } from "../agent/types.js";
@@ -15,6 +16,7 @@ import type { Skill } from "../extensions/skills.js";
 import type { ApprovalResponse } from "../permissions/gate.js";
 import type { RuleAdmin } from "../permissions/rule-admin.js";
 import type { PermissionMode } from "../permissions/types.js";
+import type { BackgroundJobs } from "../tools/index.js";
 import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, isContextOverflowError, shouldCompact } from "./compaction.js";
 import { exportMarkdown, subAgentTranscripts, writeExport } from "./export-markdown.js";
@@ -211,6 +213,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const provider = this.agent.state.model.provider;
 		const keyProblem = this.p.keys.keyProblem(provider);
 		if (keyProblem) throw new Error(`No key for ${provider}: ${formatConfigProblem(keyProblem)}`);
+		// The model hears of background jobs that ended since its last turn.
+		const notes = this.p.jobs.takeExitNotes();
+		const withNotes = notes.length > 0 ? `${text}\n\n[${notes.join(" ")}]` : text;
 		await this.runAgent(async () => {
 			// The user's UserPromptSubmit hooks may drop the prompt (their notice says why) or add context.
 			const hooked = await this.p.hooks.userPromptSubmit(text);
@@ -225,8 +230,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 				startContext && hookContextText("SessionStart", startContext),
 				hooked.context && hookContextText("UserPromptSubmit", hooked.context),
 			].filter((c): c is string => typeof c === "string");
-			if (contexts.length === 0) await this.agent.prompt(text, images);
-			else await this.agent.prompt(userMessage(text, images, contexts));
+			if (contexts.length === 0) await this.agent.prompt(withNotes, images);
+			else await this.agent.prompt(userMessage(withNotes, images, contexts));
 			await this.continueWhileStopHooksBlock();
 		});
 		await this.rewind.afterRun();
@@ -576,6 +581,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	private assertIdleFor(what: string): void {
 		if (this.busy) throw new Error(`${what} works when the agent is idle: press Esc to stop the run first`);
+	}
+
+	/** The model's background jobs, for `/ps`. */
+	backgroundJobs(): BackgroundJobs {
+		return this.p.jobs;
 	}
 
 	async dispose(): Promise<void> {

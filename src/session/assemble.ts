@@ -19,9 +19,10 @@ import type { HookSession } from "../extensions/hooks/types.js";
 import { UserHooks } from "../extensions/hooks/user-hooks.js";
 import { loadMcpConfig } from "../extensions/mcp/config.js";
 import { formatSkillsForPrompt, loadSkills } from "../extensions/skills.js";
+import { fetchHostNamed } from "../permissions/policy.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { childEnv } from "../safety/child-env.js";
-import { createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
+import { BackgroundJobs, createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
 import { ProcessSlots } from "../tools/process-slots.js";
 import type { CommandSandbox, SandboxSpec } from "../tools/sandbox.js";
 import { findShell } from "../tools/shell.js";
@@ -150,7 +151,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		enabled: persist && settings.checkpoints !== false,
 		notify: events.notify,
 	});
-	const builtInTools = sessionTools(options.tools, { cwd, env, settings, permissions, checkpoints });
+	// Background jobs run like the model's other commands: sandbox wrapper, environment without credentials.
+	const jobs = new BackgroundJobs(cwd, { wrapSpawn: permissions.wrapSpawn, env: childEnv(env, settings.shell.passEnv) });
+	const builtInTools = sessionTools(options.tools, { cwd, env, settings, permissions, checkpoints, jobs });
 	const keys = new SessionKeys(options.registry, options.apiKey ? { provider: model.provider, key: options.apiKey } : undefined);
 	const skillsOffered = offeredSkills(skills.skills, builtInTools);
 	const agents = loadAgentDefinitions({ cwd, env, projectTrusted: permissions.projectTrusted });
@@ -269,7 +272,22 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const models = new SessionModels({ agent, registry: options.registry, file, emit: events.emit, notify: events.notify });
 	const session = new AgentSession({
 		...{ cwd, env, settings, events, phases, hooks, approvals, permissions, checkpoints, keys },
-		...{ systemPrompt, setPermissionMode, streamFn, agent, models, extensions, usage, file, transcript, rewind, compaction, queue, shells },
+		...{
+			systemPrompt,
+			setPermissionMode,
+			streamFn,
+			agent,
+			models,
+			extensions,
+			usage,
+			file,
+			transcript,
+			rewind,
+			compaction,
+			queue,
+			shells,
+			jobs,
+		},
 		...{ agents: agents.definitions, subAgents, todos, plans },
 		agentEvents: new RedactedAgentEvents(events.emit),
 	});
@@ -379,16 +397,23 @@ function sessionPermissions(
 /** The chosen tools, wired to the permission gate and the checkpoint store; commands run without credentials. */
 function sessionTools(
 	names: string[] | undefined,
-	c: { cwd: string; env: Env; settings: Settings; permissions: SessionPermissions; checkpoints: CheckpointStore },
+	c: { cwd: string; env: Env; settings: Settings; permissions: SessionPermissions; checkpoints: CheckpointStore; jobs: BackgroundJobs },
 ): AgentTool[] {
 	const { permissions } = c;
 	const options: ToolsOptions = {
 		beforeMutate: c.checkpoints.beforeMutate,
+		jobs: c.jobs,
 		// See src/safety/child-env.ts: the model's commands never see the user's keys.
 		bash: { wrapSpawn: permissions.wrapSpawn, env: childEnv(c.env, c.settings.shell.passEnv) },
 		deniedPaths: permissions.deniedPaths,
 		linkedReads: permissions.linkedReads,
 		checkedPath: (id) => permissions.gate.takeCheckedPath(id),
+		webFetch: {
+			maxBytes: c.settings.tools.webFetchMaxBytes,
+			timeoutMs: c.settings.tools.webFetchTimeoutSeconds && c.settings.tools.webFetchTimeoutSeconds * 1000,
+			// Private and loopback addresses only for a host an allow rule names (not a wildcard).
+			hostAllowed: (host) => fetchHostNamed(permissions.gate.rules.allow, host),
+		},
 	};
 	if (!names) return createCodingTools(c.cwd, options).map(withRedactedResults);
 	const all = createAllTools(c.cwd, options) as Record<string, AgentTool>;

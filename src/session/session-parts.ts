@@ -1,8 +1,10 @@
 // The parts a session coordinates, each built before it (assemble.ts builds them in this order and
 // hands them to \`AgentSession\`).
+
 import type { Agent } from "../agent/index.js";
 import type { StreamFn } from "../agent/types.js";
 import type { PermissionMode } from "../permissions/types.js";
+import type { BackgroundJobs } from "../tools/index.js";
 import type { ApprovalPrompts } from "./approval-prompts.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 import type { CompactionRunner } from "./compaction-runner.js";
@@ -54,6 +56,8 @@ export interface SessionParts {
 	compaction: CompactionRunner;
 	queue: InputQueue;
 	shells: UserShells;
+	/** The model's background jobs (bash run_in_background), for /ps and the exit notes. */
+	jobs: BackgroundJobs;
 	agentEvents: RedactedAgentEvents;
 	/** The agent definitions the task tool can start (built-in, global, trusted project). */
 	agents: readonly AgentDefinition[];

@@ -34,6 +34,10 @@ export interface ToolSettings {
 	maxProcesses: number;
 	/** Sub-agents (`task` calls) running at once; more wait, shown as queued. Default 4. */
 	maxSubagents: number;
+	/** Largest web page web_fetch reads, in bytes. Default 5 MB. */
+	webFetchMaxBytes?: number;
+	/** Time for one web_fetch, redirects included, in seconds. Default 30. */
+	webFetchTimeoutSeconds?: number;
 }
 
 export interface Settings {
@@ -119,7 +123,7 @@ const topLevel: Fields = {
 	followUpMode: oneOf(queueModes),
 	compaction: { section: { enabled: bool, reserveTokens: count, keepRecentTokens: count } },
 	retry: { section: { enabled: bool, maxRetries: count } },
-	tools: { section: { maxProcesses: positive, maxSubagents: positive } },
+	tools: { section: { maxProcesses: positive, maxSubagents: positive, webFetchMaxBytes: positive, webFetchTimeoutSeconds: positive } },
 	checkpoints: bool,
 	notifications: { section: { afterSeconds: count, method: oneOf(["osc9", "osc777", "bell"]) } },
 	shell: { section: { passEnv: names("variable names") } },

@@ -2,6 +2,7 @@
 // reports through session notices, so the interactive app, print and rpc modes show the same text; one
 // that needs the UI (a bare `/model` or `/resume`: a picker) returns a `CommandUiRequest` when the caller
 // says it can act on one, and answers in text otherwise. No UI keeps its own list of commands.
+
 import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { formatHookList, type HookListing } from "../extensions/hooks/user-hooks.js";
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
@@ -9,6 +10,7 @@ import type { Skill } from "../extensions/skills.js";
 import type { RuleAdmin, RuleKind } from "../permissions/rule-admin.js";
 import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../permissions/types.js";
 import { sanitizeTerminalText } from "../safety/sanitize.js";
+import { type BackgroundJobs, describeEnd, formatSize, type JobInfo } from "../tools/index.js";
 import { describeOpenSession, type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
 import type { SessionInfo } from "./session-store.js";
 import type { AgentDefinition } from "./subagents/agent-definitions.js";
@@ -45,6 +47,8 @@ export interface SlashCommandHost extends RewindCommandHost {
 	/** The rules in force and the workspace folders, for `/permissions`. */
 	permissionDetails(): { allow: readonly PermissionRule[]; deny: readonly PermissionRule[]; workspace: readonly string[] };
 	permissionRules(): RuleAdmin;
+	/** The model's background jobs, for `/ps`. */
+	backgroundJobs(): BackgroundJobs;
 }
 
 /** How the command was called: `ui` when the caller can act on a `CommandUiRequest` (the TUI). */
@@ -66,7 +70,34 @@ function describeSession(s: SessionInfo): string {
 	return `${s.id.slice(0, 8)}  ${s.modified.toISOString().slice(0, 16).replace("T", " ")}  ${s.messageCount} messages${first ? `  "${first}"` : ""}`;
 }
 
+/** One `/ps` row: id, status, age, output size, command. */
+function describeJob(job: JobInfo, now: number): string {
+	const age = Math.round((now - job.startedAt) / 1000);
+	const ageText = age >= 60 ? `${Math.floor(age / 60)}m${age % 60}s` : `${age}s`;
+	return `${job.id}  ${describeEnd(job)}  ${ageText}  ${formatSize(job.outputBytes)}  ${job.command.replace(/\s+/g, " ").slice(0, 60)}`;
+}
+
+async function psCommand(s: SlashCommandHost, args: string): Promise<void> {
+	const jobs = s.backgroundJobs();
+	const [verb, id] = args.trim().split(/\s+/);
+	if (verb === "kill") {
+		if (!id) return s.notify("error", "/ps kill needs a job id, e.g. /ps kill bg1");
+		const info = await jobs.kill(id);
+		return info ? s.notify("info", `${info.id} ${describeEnd(info)}: ${info.command}`) : s.notify("error", `No background job "${id}"`);
+	}
+	if (verb) return s.notify("error", `/ps takes no argument or "kill <id>", not "${args.trim()}"`);
+	const list = jobs.list();
+	const now = Date.now();
+	s.notify("info", list.length === 0 ? "No background jobs." : list.map((j) => describeJob(j, now)).join("\n"));
+}
+
 export const slashCommands: readonly SlashCommand[] = [
+	{
+		name: "ps",
+		args: "[kill <id>]",
+		description: "List the background jobs, or stop one",
+		run: (s, args) => psCommand(s, args),
+	},
 	{
 		name: "help",
 		description: "List the commands (in the app also the keys)",

@@ -4,6 +4,8 @@ import { type Static, Type } from "typebox";
 import { onAbort } from "../agent/abort-fanout.js";
 import type { AgentTool, AgentToolUpdateCallback } from "../agent/types.js";
 import { withoutSecretValues } from "../safety/child-env.js";
+import type { BackgroundJobs, JobInfo } from "./background-jobs.js";
+import { startBackgroundJob } from "./background-tools.js";
 import { OutputCollector, type OutputSnapshot } from "./output-collector.js";
 import { type ProcessSlots, toolProcessSlots } from "./process-slots.js";
 import { findShell, killProcessGroup, shellLaunch, spawnShellCommand, type WrapSpawn } from "./shell.js";
@@ -12,6 +14,9 @@ import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult
 const bashSchema = Type.Object({
 	command: Type.String({ description: "Bash command to run" }),
 	timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (none by default)" })),
+	run_in_background: Type.Optional(
+		Type.Boolean({ description: "Start it as a background job (a dev server, a watcher) and return at once with its id" }),
+	),
 });
 
 export type BashToolInput = Static<typeof bashSchema>;
@@ -25,6 +30,8 @@ export interface BashToolDetails {
 	fullOutputPath?: string;
 	/** Set on the update sent while the command waits for a free process slot. */
 	waitingForSlot?: boolean;
+	/** The background job a `run_in_background` call started. */
+	job?: JobInfo;
 }
 
 export interface BashToolOptions {
@@ -46,6 +53,8 @@ export interface BashToolOptions {
 	wrapSpawn?: WrapSpawn;
 	/** Environment of the commands; default `process.env`. The session passes one without credentials. */
 	env?: Record<string, string | undefined>;
+	/** Where `run_in_background` commands run; without it the option is refused. */
+	jobs?: BackgroundJobs;
 }
 
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashSchema, BashToolDetails> {
@@ -61,6 +70,10 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
 				throw new Error(`Invalid timeout ${params.timeout}: give a positive number of seconds`);
 			}
 			if (signal?.aborted) throw new Error("Command aborted");
+			if (params.run_in_background) {
+				if (!options.jobs) throw new Error("run_in_background is not available in this session");
+				return startBackgroundJob(options.jobs, params.command);
+			}
 			const slots = options.slots ?? toolProcessSlots;
 			if (slots.isFull) {
 				const text = `Waiting for a free slot (${slots.running} running)`;

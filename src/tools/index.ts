@@ -1,5 +1,7 @@
 // The coding tools: one factory per tool, each bound to a session's working directory.
 import type { AgentTool } from "../agent/types.js";
+import { BackgroundJobs } from "./background-jobs.js";
+import { createBashOutputTool, createKillShellTool } from "./background-tools.js";
 import { type BashToolOptions, createBashTool } from "./bash.js";
 import type { PathDenial } from "./denied-paths.js";
 import { createEditTool } from "./edit.js";
@@ -10,8 +12,10 @@ import { createGrepTool, type GrepToolOptions } from "./grep.js";
 import type { LinkCheck } from "./linked-outside.js";
 import { createLsTool, type LsToolOptions } from "./ls.js";
 import { createReadTool, type ReadToolOptions } from "./read.js";
+import { createWebFetchTool, type WebFetchToolOptions } from "./web-fetch.js";
 import { createWriteTool } from "./write.js";
 
+export { BackgroundJobs, describeEnd, type JobInfo } from "./background-jobs.js";
 export { type BashToolDetails, type BashToolInput, type BashToolOptions, createBashTool } from "./bash.js";
 export type { PathDenial } from "./denied-paths.js";
 export { createEditTool, type EditToolDetails, type EditToolInput, type EditToolOptions, prepareEditArguments } from "./edit.js";
@@ -20,11 +24,12 @@ export { createFindTool, type FindToolDetails, type FindToolInput, type FindTool
 export { createGrepTool, type GrepToolDetails, type GrepToolInput, type GrepToolOptions } from "./grep.js";
 export { createLsTool, type LsToolDetails, type LsToolInput, type LsToolOptions } from "./ls.js";
 export { createReadTool, type ReadToolDetails, type ReadToolInput, type ReadToolOptions } from "./read.js";
-export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult } from "./truncate.js";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";
+export { createWebFetchTool, type WebFetchToolDetails, type WebFetchToolInput, type WebFetchToolOptions } from "./web-fetch.js";
 export { createWriteTool, type WriteToolDetails, type WriteToolInput, type WriteToolOptions } from "./write.js";
 
 /** Every built-in tool, in the order they are offered to the model. */
-export const toolNames = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;
+export const toolNames = ["read", "bash", "edit", "write", "grep", "find", "ls", "web_fetch", "bash_output", "kill_shell"] as const;
 export type ToolName = (typeof toolNames)[number];
 
 /** Per-tool options for the factories below. */
@@ -34,6 +39,9 @@ export interface ToolsOptions {
 	grep?: GrepToolOptions;
 	find?: FindToolOptions;
 	ls?: LsToolOptions;
+	webFetch?: WebFetchToolOptions;
+	/** Where bash's background jobs run; default a set of its own with bash's shell, sandbox and env. */
+	jobs?: BackgroundJobs;
 	/** Sees each file before edit or write changes it. */
 	beforeMutate?: BeforeMutate;
 	/** The real path the permission check approved for a read, write or edit call (see write.ts). */
@@ -45,24 +53,29 @@ export interface ToolsOptions {
 }
 
 /**
- * All seven tools by name, bound to `cwd`. read, write and edit share one `FileReadState`, so a set
+ * All ten tools by name, bound to `cwd`. read, write and edit share one `FileReadState`, so a set
  * made here is one session's view of which files the model has seen.
  */
 export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<ToolName, AgentTool> {
 	const readState = new FileReadState();
+	const bash = options.bash ?? {};
+	const jobs = options.jobs ?? new BackgroundJobs(cwd, { shellPath: bash.shellPath, wrapSpawn: bash.wrapSpawn, env: bash.env });
 	return {
 		read: createReadTool(cwd, { readState, checkedPath: options.checkedPath, ...options.read }),
-		bash: createBashTool(cwd, options.bash),
+		bash: createBashTool(cwd, { jobs, ...bash }),
 		edit: createEditTool(cwd, { readState, beforeMutate: options.beforeMutate, checkedPath: options.checkedPath }),
 		write: createWriteTool(cwd, { readState, beforeMutate: options.beforeMutate, checkedPath: options.checkedPath }),
 		grep: createGrepTool(cwd, { denied: options.deniedPaths?.("grep"), links: options.linkedReads?.("grep"), ...options.grep }),
 		find: createFindTool(cwd, { denied: options.deniedPaths?.("find"), links: options.linkedReads?.("find"), ...options.find }),
 		ls: createLsTool(cwd, { denied: options.deniedPaths?.("ls"), links: options.linkedReads?.("ls"), ...options.ls }),
+		web_fetch: createWebFetchTool(options.webFetch),
+		bash_output: createBashOutputTool(jobs),
+		kill_shell: createKillShellTool(jobs),
 	};
 }
 
-/** The default set for a coding session: read, bash, edit, write. */
+/** The default set for a coding session: read, bash (with its background jobs' bash_output and kill_shell), edit, write, web_fetch. */
 export function createCodingTools(cwd: string, options: ToolsOptions = {}): AgentTool[] {
 	const all = createAllTools(cwd, options);
-	return [all.read, all.bash, all.edit, all.write];
+	return [all.read, all.bash, all.bash_output, all.kill_shell, all.edit, all.write, all.web_fetch];
 }

@@ -78,9 +78,9 @@ async function shellGroupOf(parent: number, command: string): Promise<number> {
  * `--allow bash`: the command runs without an approval, in the bwrap sandbox where there is one (the
  * group is then led by bwrap; the cleanup must reach through it).
  */
-async function startWithToolCall(command: string, permissions: string[] = ["--allow", "bash"]) {
+async function startWithToolCall(command: string, permissions: string[] = ["--allow", "bash"], extra: Record<string, unknown> = {}) {
 	const { server } = await cli.setUp();
-	server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command })] }, { kind: "sse", chunks: [textBody("done")] });
+	server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command, ...extra })] }, { kind: "sse", chunks: [textBody("done")] });
 	const client = cli.rpc(permissions);
 	client.send({ id: "p1", type: "prompt", message: "run it" });
 	return client;
@@ -108,6 +108,21 @@ describe("rudder ends every tool process group", () => {
 		expect(groupRows(pgid).some((row) => row.endsWith("sleep 300"))).toBe(true);
 		const result = await cli.end();
 		expect(result.code).toBe(0);
+		expect(groupRows(pgid)).toEqual([]);
+	});
+
+	it.each(["SIGTERM", "exit"] as const)("ends a background job (run_in_background) on %s", { timeout: LONG }, async (how) => {
+		// Unsandboxed, so that `$$` is the host's group id (see above).
+		const cli = await startWithToolCall("echo group $$; sleep 300", ["--permission-mode", "yolo"], { run_in_background: true });
+		const end = await cli.waitFor((l) => l.type === "tool_execution_end");
+		const text: string = end.result.content[0].text;
+		expect(text).toMatch(/^Started background job bg1\./);
+		const pgid = Number(/group (\d+)/.exec(text)?.[1]);
+		await cli.waitFor((l) => l.type === "agent_end");
+		// The run is over; the job is not.
+		expect(groupRows(pgid).some((row) => row.endsWith("sleep 300"))).toBe(true);
+		const result = how === "exit" ? await cli.end() : await cli.signal("SIGTERM");
+		expect(result.code).toBe(how === "exit" ? 0 : 143);
 		expect(groupRows(pgid)).toEqual([]);
 	});
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decide } from "../../src/permissions/policy.js";
+import { decide, fetchHost, fetchHostNamed } from "../../src/permissions/policy.js";
 import { parseRule, splitCommand } from "../../src/permissions/rules.js";
 import { loadShellParser } from "../../src/permissions/shell-parse.js";
 import type { PermissionMode, PermissionPolicy } from "../../src/permissions/types.js";
@@ -125,6 +125,19 @@ const rows: Row[] = [
 	// A rule on a path that is a link holds for the link's name as well as for where it leads.
 	["ask", { deny: ["read(linked-secrets/**)"], allow: [`read(${outside}/**)`] }, "read", { path: "linked-secrets/secret.txt" }, "deny"],
 	["ask", { deny: ["read(linked-secrets)"] }, "ls", { path: "linked-secrets" }, "deny"],
+	// web_fetch asks per domain; `domain:` rules allow or deny a host (`*` for subdomains); yolo and plan let it run.
+	["ask", {}, "web_fetch", { url: "https://docs.python.org/3/" }, "ask"],
+	["auto", {}, "web_fetch", { url: "https://docs.python.org/3/" }, "ask"],
+	["ask", { allow: ["web_fetch(domain:docs.python.org)"] }, "web_fetch", { url: "https://docs.python.org/3/" }, "allow"],
+	["ask", { allow: ["web_fetch(domain:docs.python.org)"] }, "web_fetch", { url: "https://docs.python.org.evil.com/" }, "ask"],
+	["ask", { allow: ["web_fetch(domain:docs.python.org)"] }, "web_fetch", { url: "https://python.org/" }, "ask"],
+	["ask", { allow: ["web_fetch(domain:*.python.org)"] }, "web_fetch", { url: "https://DOCS.python.org/" }, "allow"],
+	["ask", { allow: ["web_fetch(docs.python.org)"] }, "web_fetch", { url: "https://docs.python.org/" }, "ask"],
+	["ask", { allow: ["web_fetch(domain:*)"] }, "web_fetch", { url: "not a url" }, "ask"],
+	["ask", { allow: ["web_fetch"] }, "web_fetch", { url: "https://example.com/" }, "allow"],
+	["yolo", {}, "web_fetch", { url: "https://example.com/" }, "allow"],
+	["plan", {}, "web_fetch", { url: "https://example.com/" }, "ask"],
+	["yolo", { deny: ["web_fetch(domain:*.example.com)"] }, "web_fetch", { url: "https://a.example.com/" }, "deny"],
 ];
 
 function policy(mode: PermissionMode, rules: { allow?: string[]; deny?: string[] }, addDirs: string[] = []): PermissionPolicy {
@@ -153,6 +166,21 @@ describe("decide", () => {
 		expect(denied).toEqual({ kind: "deny", reason: 'read .env is denied by the rule "read(.env)" (test)' });
 		const plan = decide({ tool: "bash", args: { command: "ls" } }, policy("plan", {}));
 		expect(plan.kind === "deny" && plan.reason).toMatch(/Permission mode "plan" forbids running commands/);
+	});
+});
+
+describe("web_fetch hosts", () => {
+	it("the reason names the domain; only a rule naming the host itself opens private addresses", () => {
+		expect(decide({ tool: "web_fetch", args: { url: "https://Docs.Python.org/x" } }, policy("ask", {}))).toEqual({
+			kind: "ask",
+			reason: "web_fetch docs.python.org: fetching from a new domain asks first",
+		});
+		const allow = ["web_fetch(domain:127.0.0.1)", "web_fetch(domain:*.corp)", "read(domain:localhost)"].map((r) => parseRule(r, "t"));
+		expect(fetchHostNamed(allow, "127.0.0.1")).toBe(true);
+		expect(fetchHostNamed(allow, "intranet.corp")).toBe(false);
+		expect(fetchHostNamed(allow, "localhost")).toBe(false);
+		expect(fetchHost("http://[::1]:8080/")).toBe("::1");
+		expect(fetchHost("http://*.evil.com/")).toBe("");
 	});
 });
 

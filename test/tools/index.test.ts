@@ -3,8 +3,16 @@ import { validateToolArguments } from "../../src/ai/validation.js";
 import { createAllTools, createCodingTools, toolNames } from "../../src/tools/index.js";
 
 describe("tools index", () => {
-	it("offers read, bash, edit, write by default and all seven by name", () => {
-		expect(createCodingTools("/tmp").map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
+	it("offers read, bash (with bash_output, kill_shell), edit, write, web_fetch by default and all ten by name", () => {
+		expect(createCodingTools("/tmp").map((t) => t.name)).toEqual([
+			"read",
+			"bash",
+			"bash_output",
+			"kill_shell",
+			"edit",
+			"write",
+			"web_fetch",
+		]);
 		const all = createAllTools("/tmp");
 		expect(Object.keys(all)).toEqual([...toolNames]);
 		for (const name of toolNames) expect(all[name].name).toBe(name);

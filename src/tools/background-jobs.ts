@@ -1,0 +1,211 @@
+// Commands the model started with `run_in_background`: each runs like any bash command (same shell,
+// sandbox wrapper and environment, a process group of its own registered in process-registry.ts, so
+// exit, SIGTERM and SIGHUP kill it), with its output in a 0600 file in the private temp folder, capped.
+// Esc does not stop them: only kill_shell, /ps kill, or Rudder's exit.
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync, readSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { createChunkRedactor } from "../safety/secrets.js";
+import { privateTempDir } from "./private-temp.js";
+import { findShell, killProcessGroup, spawnShellCommand } from "./shell.js";
+
+export type JobStatus = "running" | "exited" | "killed";
+
+export interface JobInfo {
+	id: string;
+	command: string;
+	startedAt: number;
+	status: JobStatus;
+	/** Exit code once it exited; null when a signal ended it. */
+	exitCode?: number | null;
+	signal?: string | null;
+	/** Bytes of output kept (at most the cap). */
+	outputBytes: number;
+	/** Output beyond the cap was dropped. */
+	capped: boolean;
+}
+
+export interface BackgroundJobsOptions {
+	shellPath?: string;
+	wrapSpawn?: (file: string, args: string[], cwd: string) => { file: string; args: string[] };
+	env?: Record<string, string | undefined>;
+	/** Output kept per job; 10 MB. */
+	maxOutputBytes?: number;
+	killGraceMs?: number;
+}
+
+interface Job extends JobInfo {
+	pid?: number;
+	file: string;
+	fd: number;
+	readOffset: number;
+	/** The exit was told to the model (bash_output or an exit note). */
+	told: boolean;
+	exited: Promise<void>;
+	decoder: StringDecoder;
+	redactor: ReturnType<typeof createChunkRedactor>;
+}
+
+/** One session's background jobs. */
+export class BackgroundJobs {
+	private readonly jobs = new Map<string, Job>();
+	private next = 1;
+	private readonly maxOutputBytes: number;
+
+	constructor(
+		private readonly cwd: string,
+		private readonly options: BackgroundJobsOptions = {},
+	) {
+		this.maxOutputBytes = options.maxOutputBytes ?? 10 * 1024 * 1024;
+	}
+
+	/** Starts `command`; its id is `bg<n>`. */
+	start(command: string): JobInfo {
+		const id = `bg${this.next++}`;
+		const file = join(privateTempDir(), `rudder-job-${id}-${randomBytes(6).toString("hex")}.log`);
+		const fd = openSync(file, "wx", 0o600);
+		const shell = findShell(this.options.shellPath);
+		const child = spawnShellCommand({ shell, command, cwd: this.cwd, env: this.options.env, wrap: this.options.wrapSpawn });
+		let resolveExit: () => void = () => undefined;
+		const job: Job = {
+			id,
+			command,
+			startedAt: Date.now(),
+			status: "running",
+			outputBytes: 0,
+			capped: false,
+			pid: child.pid,
+			file,
+			fd,
+			readOffset: 0,
+			told: false,
+			exited: new Promise<void>((r) => {
+				resolveExit = r;
+			}),
+			decoder: new StringDecoder("utf8"),
+			redactor: createChunkRedactor(),
+		};
+		const onData = (chunk: Buffer) => this.write(job, job.redactor.push(job.decoder.write(chunk)));
+		child.stdout.on("data", onData);
+		child.stderr.on("data", onData);
+		child.on("error", (error) => {
+			this.write(job, `Could not run ${shell}: ${error.message}\n`);
+			job.status = "exited";
+			job.exitCode = 127;
+			resolveExit();
+		});
+		child.on("exit", (code, signal) => {
+			// Output still in the pipes arrives before "close"; the status is final now.
+			if (job.status === "running") job.status = signal && code === null ? "killed" : "exited";
+			job.exitCode = code;
+			job.signal = signal;
+		});
+		child.on("close", () => {
+			this.write(job, job.redactor.push(job.decoder.end()) + job.redactor.end());
+			resolveExit();
+		});
+		this.jobs.set(id, job);
+		return this.info(job);
+	}
+
+	private write(job: Job, text: string): void {
+		if (text === "" || job.capped) return;
+		let bytes = Buffer.from(text);
+		const room = this.maxOutputBytes - job.outputBytes;
+		if (bytes.length > room) {
+			bytes = bytes.subarray(0, room);
+			job.capped = true;
+		}
+		try {
+			writeSync(job.fd, bytes);
+			job.outputBytes += bytes.length;
+		} catch {
+			// A full disk: the job keeps running, its output is lost.
+			job.capped = true;
+		}
+	}
+
+	private info(job: Job): JobInfo {
+		const { id, command, startedAt, status, exitCode, signal, outputBytes, capped } = job;
+		return { id, command, startedAt, status, exitCode, signal, outputBytes, capped };
+	}
+
+	list(): JobInfo[] {
+		return [...this.jobs.values()].map((j) => this.info(j));
+	}
+
+	get(id: string): JobInfo | undefined {
+		const job = this.jobs.get(id.trim());
+		return job && this.info(job);
+	}
+
+	/** Resolves once the job exited and its output is in, or after `ms`. */
+	async settle(id: string, ms: number): Promise<void> {
+		const job = this.jobs.get(id);
+		if (!job) return;
+		let timer: NodeJS.Timeout | undefined;
+		await Promise.race([job.exited, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+		clearTimeout(timer);
+	}
+
+	/** Output since the last read (at most `maxBytes`: its tail, and how much was skipped), and the status. */
+	readNew(id: string, maxBytes: number): { info: JobInfo; text: string; skipped: number } | undefined {
+		const job = this.jobs.get(id.trim());
+		if (!job) return undefined;
+		const available = job.outputBytes - job.readOffset;
+		const skipped = Math.max(0, available - maxBytes);
+		const length = available - skipped;
+		const buffer = Buffer.alloc(length);
+		const fd = openSync(job.file, "r");
+		try {
+			readSync(fd, buffer, 0, length, job.readOffset + skipped);
+		} finally {
+			closeSync(fd);
+		}
+		job.readOffset = job.outputBytes;
+		if (job.status !== "running") job.told = true;
+		return { info: this.info(job), text: buffer.toString("utf8"), skipped };
+	}
+
+	/** Stops a job's whole process group (SIGTERM, then SIGKILL after the grace period). */
+	async kill(id: string): Promise<JobInfo | undefined> {
+		const job = this.jobs.get(id.trim());
+		if (!job) return undefined;
+		if (job.status === "running" && job.pid !== undefined) {
+			job.status = "killed";
+			killProcessGroup(job.pid, this.options.killGraceMs ?? 500);
+			await job.exited;
+		}
+		return this.info(job);
+	}
+
+	/** One line per job that exited since the model last heard of it, and marks them told. */
+	takeExitNotes(): string[] {
+		const notes: string[] = [];
+		for (const job of this.jobs.values()) {
+			if (job.status === "running" || job.told) continue;
+			job.told = true;
+			notes.push(`Background job ${job.id} (${job.command}) ${describeEnd(this.info(job))}; bash_output ${job.id} has its output.`);
+		}
+		return notes;
+	}
+
+	/** Closes the output files (the private folder goes at exit). */
+	dispose(): void {
+		for (const job of this.jobs.values()) {
+			try {
+				closeSync(job.fd);
+			} catch {
+				// Already closed.
+			}
+		}
+	}
+}
+
+/** "exited with code 0", "was killed", "was killed by SIGTERM". */
+export function describeEnd(info: JobInfo): string {
+	if (info.status === "running") return "is running";
+	if (info.status === "killed") return "was killed";
+	return info.exitCode !== null && info.exitCode !== undefined ? `exited with code ${info.exitCode}` : `was killed by ${info.signal}`;
+}
