@@ -67,6 +67,8 @@ const UI_VALUE_IMPORTS: Record<string, string> = {
 	"src/tui/mount.ts → src/ai/constants.ts": "isDemoModel: the welcome panel at start on the demo model",
 	"src/tui/mount.ts → src/ai/read-pace.ts": "the seam that paces socket reads by the app's frame clock while the app is mounted",
 	"src/tui/overlays/first-start.tsx → src/ai/constants.ts": "the demo model's name and the key env vars it names",
+	"src/tui/transcript/session-view.ts → src/session/prompt-attachments.ts":
+		"the same split of a prompt into typed text and @file attachments the session made, so a file shows as one row live and on resume",
 	"src/tui/overlays/TrustPrompt.tsx → src/extensions/mcp/trust-details.ts":
 		"the MCP servers' whole commands and env values, code-running names flagged, in the same lines every mode prints",
 };
