@@ -164,11 +164,15 @@ describe("acp mode", () => {
 		const first = c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "first" }] });
 		const second = c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "second" }] });
 		expect(await Promise.all([first, second])).toEqual([{ stopReason: "end_turn" }, { stopReason: "end_turn" }]);
-		// However the two raced (the second queued as steering, or waiting for the first turn), the model was
-		// asked twice and the second request ends on the second prompt.
-		expect(server.requests).toHaveLength(2);
-		expect(JSON.stringify(server.requests[1]?.body.messages.at(-1))).toContain("second");
-		expect(agentText(c.updates)).toBe("onetwo");
+		// However the two raced, the model saw both prompts and the last request carries the second: steered
+		// before the first model call, both go in that one request; steered later, or waiting for the first
+		// turn, the second gets a model call of its own.
+		const calls = server.requests.length;
+		expect([1, 2]).toContain(calls);
+		const last = JSON.stringify(server.requests.at(-1)?.body.messages);
+		expect(last).toContain("first");
+		expect(last).toContain("second");
+		expect(agentText(c.updates)).toBe(calls === 2 ? "onetwo" : "one");
 		expect(await c.end()).toBe(0);
 	});
 
