@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { isDemoModel, PROVIDER_KEY_ENV } from "../ai/constants.js";
-import { ModelRegistry } from "../ai/model-registry.js";
+import type { ModelRegistry } from "../ai/model-registry.js";
 import type { Model } from "../ai/types.js";
 import { formatConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
 import { runJson } from "../modes/json.js";

@@ -46,7 +46,8 @@ export async function createFixture(
 	const root = mkdtempSync(join(tmpdir(), "rudder-session-"));
 	const cwd = join(root, "project");
 	mkdirSync(cwd);
-	const env = { RUDDER_HOME: join(root, "home") };
+	// Prompts wait for each git snapshot however slow the machine is: the tests assert what git covers.
+	const env = { RUDDER_HOME: join(root, "home"), RUDDER_CHECKPOINT_WAIT_MS: "60000" };
 	// A priced reasoning model first (what sessions run on), and a second one for switching tests.
 	const faux = registerFauxProvider({
 		provider: "faux",

@@ -41,11 +41,11 @@ export interface CheckpointOptions {
 	storeRoot: string;
 	/** Files larger than this are not captured. Default 10 MiB. */
 	maxFileBytes?: number;
-	/** The first git snapshot must finish within this; else the engine falls back to file copies. Default 10 s. */
-	firstSnapshotBudgetMs?: number;
+	/** How long a prompt waits for a git snapshot before its point covers edits only. Default 50 ms. */
+	promptWaitMs?: number;
 	/** The git binary. Default `git` on PATH. */
 	gitBinary?: string;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_FIRST_SNAPSHOT_BUDGET_MS = 10_000;
+export const DEFAULT_PROMPT_WAIT_MS = 50;
