@@ -52,13 +52,23 @@ export class IgnoreRules {
 		return new IgnoreRules([...this.sets, { base: folder, matcher: ignore().add(text) }]);
 	}
 
-	/** True when `absolutePath` is ignored by any rule set in the chain. */
+	/**
+	 * True when `absolutePath` is ignored. As in git, the deepest .gitignore with a rule for the path
+	 * decides: a nested `!dist` re-includes what a parent's `dist` ignores.
+	 */
 	ignores(absolutePath: string, isDirectory: boolean): boolean {
-		for (const set of this.sets) {
+		for (let i = this.sets.length - 1; i >= 0; i--) {
+			const set = this.sets[i] as RuleSet;
 			let rel = relative(set.base, absolutePath);
 			if (rel === "" || rel.startsWith("..")) continue;
 			if (sep !== "/") rel = rel.split(sep).join("/");
-			if (set.matcher.ignores(isDirectory ? `${rel}/` : rel)) return true;
+			const verdict = set.matcher.test(isDirectory ? `${rel}/` : rel);
+			// The walk entered the parent folder, so a deeper file re-included it: this set's verdict
+			// through the parent (the package checks parents too) is not about the path itself.
+			const parent = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/") + 1) : undefined;
+			if (parent && set.matcher.ignores(parent)) continue;
+			if (verdict.ignored) return true;
+			if (verdict.unignored) return false;
 		}
 		return false;
 	}

@@ -61,8 +61,8 @@ export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<
 	};
 }
 
-/** The default set for a coding session: read, bash, edit, write. */
+/** The default set for a coding session: read, bash, edit, write, and the searches (read-only, never ask). */
 export function createCodingTools(cwd: string, options: ToolsOptions = {}): AgentTool[] {
 	const all = createAllTools(cwd, options);
-	return [all.read, all.bash, all.edit, all.write];
+	return [all.read, all.bash, all.edit, all.write, all.grep, all.find];
 }

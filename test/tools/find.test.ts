@@ -13,6 +13,11 @@ describe("find", () => {
 		expect(textOf(await find({ pattern: "*.ts", path: "src" }))).toBe("a.ts\nb.ts\ndeep/c.ts");
 	});
 
+	it("lets a nested !dist re-include what a parent .gitignore ignores, as git does", async () => {
+		await tmp.write({ ".gitignore": "dist\n", "dist/top.js": "", "pkg/.gitignore": "!dist\n", "pkg/dist/out.js": "", "pkg/a.js": "" });
+		expect(textOf(await find({ pattern: "*.js" }))).toBe("pkg/a.js\npkg/dist/out.js");
+	});
+
 	it("respects .gitignore and skips node_modules and .git", async () => {
 		await tmp.write({
 			".gitignore": "build/\n!keep.ts\n*.gen.ts\n",

@@ -30,6 +30,14 @@ describe("grep", () => {
 		expect(textOf(await grep({ pattern: "needle" }))).toBe("lib/kept.ts:1: needle\nother/generated.ts:1: needle");
 	});
 
+	it("lets a nested !dist re-include what a parent .gitignore ignores, as git does", async () => {
+		await tmp.write({ ".gitignore": "dist\n", "dist/top.js": "needle", "pkg/.gitignore": "!dist\n", "pkg/dist/out.js": "needle" });
+		execFileSync("git", ["init", "--quiet"], { cwd: tmp.path });
+		const gitSees = execFileSync("git", ["ls-files", "--others", "--exclude-standard"], { cwd: tmp.path, encoding: "utf8" });
+		expect(gitSees).toContain("pkg/dist/out.js");
+		expect(textOf(await grep({ pattern: "needle" }))).toBe("pkg/dist/out.js:1: needle");
+	});
+
 	it("applies .gitignore from the repository root when searching a subfolder", async () => {
 		await tmp.write({ ".git/HEAD": "", ".gitignore": "secret.txt\n", "sub/secret.txt": "needle", "sub/open.txt": "needle" });
 		expect(textOf(await grep({ pattern: "needle", path: "sub" }))).toBe("open.txt:1: needle");

@@ -4,7 +4,7 @@ import { createAllTools, createCodingTools, toolNames } from "../../src/tools/in
 
 describe("tools index", () => {
 	it("offers read, bash, edit, write by default and all seven by name", () => {
-		expect(createCodingTools("/tmp").map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
+		expect(createCodingTools("/tmp").map((t) => t.name)).toEqual(["read", "bash", "edit", "write", "grep", "find"]);
 		const all = createAllTools("/tmp");
 		expect(Object.keys(all)).toEqual([...toolNames]);
 		for (const name of toolNames) expect(all[name].name).toBe(name);
