@@ -20,6 +20,19 @@ export class IgnoreRules {
 
 	/** Rules in force at `root`: the .gitignore files from the repository root (if any) down to `root`. */
 	static async forRoot(root: string): Promise<IgnoreRules> {
+		const rules = await IgnoreRules.chainTo(root);
+		// Asked to search inside an ignored folder (node_modules/react, dist/): the request is explicit,
+		// so the rules that ignore the folder itself are dropped; only the folder's own rules stay.
+		if (rules.ignores(root, true)) return new IgnoreRules([]).enter(root);
+		return rules;
+	}
+
+	/** Whether the .gitignore files above `root` ignore the folder itself (a search asked for by path). */
+	static async rootIgnored(root: string): Promise<boolean> {
+		return (await IgnoreRules.chainTo(root)).ignores(root, true);
+	}
+
+	private static async chainTo(root: string): Promise<IgnoreRules> {
 		const folders: string[] = [];
 		let folder = root;
 		for (;;) {
@@ -35,9 +48,6 @@ export class IgnoreRules {
 		}
 		let rules = new IgnoreRules([]);
 		for (const f of folders) rules = await rules.enter(f);
-		// Asked to search inside an ignored folder (node_modules/react, dist/): the request is explicit,
-		// so the rules that ignore the folder itself are dropped; only the folder's own rules stay.
-		if (rules.ignores(root, true)) return new IgnoreRules([]).enter(root);
 		return rules;
 	}
 
