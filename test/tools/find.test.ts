@@ -53,15 +53,15 @@ describe.each(paths)("find (%s)", (_name, ripgrep) => {
 	});
 
 	it("lists linked files (not linked folders), and counts the links whose target a read would ask for", async () => {
-		await tmp.write({ "docs/a.md": "", "other/b.md": "" });
-		symlinkSync(join(tmp.path, "docs", "a.md"), join(tmp.path, "in.md"));
+		await tmp.write({ "notes/a.md": "", "other/b.md": "" });
+		symlinkSync(join(tmp.path, "notes", "a.md"), join(tmp.path, "in.md"));
 		symlinkSync(join(tmp.path, "other", "b.md"), join(tmp.path, "out.md"));
-		symlinkSync(join(tmp.path, "docs"), join(tmp.path, "docs-link"));
+		symlinkSync(join(tmp.path, "notes"), join(tmp.path, "notes-link"));
 		const real = realpathSync(tmp.path);
 		const links = (target: string) => !target.startsWith(join(real, "other"));
 		const result = await createFindTool(tmp.path, { links, ripgrep }).execute("t1", { pattern: "*.md" });
 		expect(textOf(result)).toBe(
-			"docs/a.md\nin.md\nother/b.md\n\n[1 linked entry outside the workspace skipped (read one by its path to be asked)]",
+			"in.md\nnotes/a.md\nother/b.md\n\n[1 linked entry outside the workspace skipped (read one by its path to be asked)]",
 		);
 	});
 
