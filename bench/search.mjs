@@ -1,7 +1,7 @@
 // Search cost: the grep and find tools beside ripgrep on a generated tree of N files (default 20,000
 // in 200 folders, ~1 KB each, plus an ignored node_modules). Rounds are interleaved (tool, rg, tool,
 // rg …) and the medians printed as one JSON line: grep for a rare literal vs `rg -F`, find of `*.ts` vs
-// `rg --files -g '*.ts'`. Needs a build (dist/) and `rg` on PATH. Flags: --files= --rounds=.
+// `rg --files -g '*.ts'`; the Node fallback of each for the record. Needs a build (dist/) and `rg` on PATH. Flags: --files= --rounds=.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,6 +34,9 @@ execFileSync("git", ["init", "--quiet"], { cwd: ws });
 
 const grep = createGrepTool(ws);
 const find = createFindTool(ws, { defaultLimit: 1_000_000 });
+// The pure-Node fallback (no rg on PATH), for the record.
+const grepNode = createGrepTool(ws, { ripgrep: false });
+const findNode = createFindTool(ws, { defaultLimit: 1_000_000, ripgrep: false });
 const rg = (argv) => execFileSync("rg", argv, { cwd: ws, maxBuffer: 1 << 28, encoding: "utf8" });
 const time = async (fn) => {
 	const start = performance.now();
@@ -42,13 +45,15 @@ const time = async (fn) => {
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const samples = { grep: [], rgGrep: [], find: [], rgFiles: [] };
+const samples = { grep: [], rgGrep: [], find: [], rgFiles: [], grepNode: [], findNode: [] };
 try {
 	for (let r = 0; r < rounds; r++) {
 		samples.grep.push(await time(() => grep.execute("b", { pattern: "rareNeedle42", literal: true })));
-		samples.rgGrep.push(await time(() => rg(["-n", "-F", "rareNeedle42"])));
+		samples.rgGrep.push(await time(() => rg(["-n", "-F", "rareNeedle42", "."])));
 		samples.find.push(await time(() => find.execute("b", { pattern: "*.ts" })));
-		samples.rgFiles.push(await time(() => rg(["--files", "-g", "*.ts"])));
+		samples.rgFiles.push(await time(() => rg(["--files", "-g", "*.ts", "."])));
+		samples.grepNode.push(await time(() => grepNode.execute("b", { pattern: "rareNeedle42", literal: true })));
+		samples.findNode.push(await time(() => findNode.execute("b", { pattern: "*.ts" })));
 	}
 } finally {
 	rmSync(ws, { recursive: true, force: true });

@@ -53,14 +53,11 @@ export function ripgrepOnPath(): string | false {
 const FLAGS = ["--files", "--null", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
 const SKIPPED = ["--glob", "!.git", "--glob", "!node_modules"];
 
-/** The walk's order: folder by folder, names compared as strings (so `a/x` comes before `a.ts`). */
-function walkOrder(a: string, b: string): number {
-	const x = a.split("/");
-	const y = b.split("/");
-	for (let i = 0; i < Math.min(x.length, y.length); i++) {
-		if (x[i] !== y[i]) return (x[i] as string) < (y[i] as string) ? -1 : 1;
-	}
-	return x.length - y.length;
+/** The walk's order (folder by folder, names as strings, so `a/x` before `a.ts`): "/" sorting lowest. */
+function inWalkOrder(paths: string[]): string[] {
+	const keyed = paths.map((path) => ({ path, key: path.replaceAll("/", "\0") }));
+	keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+	return keyed.map((k) => k.path);
 }
 
 export async function ripgrepFiles(root: string, options: RipgrepListOptions): Promise<WalkEntry[] | undefined> {
@@ -70,8 +67,8 @@ export async function ripgrepFiles(root: string, options: RipgrepListOptions): P
 	const common = [...FLAGS.slice(1), ...parents, ...SKIPPED];
 	const filter = options.contains && prefilterArgs(options.contains);
 	const listed =
-		(filter && (await run(options.rg, ["--files-with-matches", "--crlf", ...filter, ...common], root, options.signal))) ??
-		(await run(options.rg, ["--files", ...common], root, options.signal));
+		(filter && (await run(options.rg, ["--files-with-matches", "--crlf", ...filter, ...common, "."], root, options.signal))) ??
+		(await run(options.rg, ["--files", ...common, "."], root, options.signal));
 	if (listed === undefined) return undefined;
 	const files = listed
 		.split("\0")
@@ -96,7 +93,7 @@ export async function ripgrepFiles(root: string, options: RipgrepListOptions): P
 		folderDenied.set(rel, above || here);
 		return above || here;
 	};
-	for (const file of files.sort(walkOrder)) {
+	for (const file of inWalkOrder(files)) {
 		const cut = file.lastIndexOf("/");
 		const folder = cut >= 0 ? file.slice(0, cut) : "";
 		if (folder && options.denied && deniedFolder(folder)) continue;
