@@ -90,7 +90,7 @@ export class SessionRewind {
 			this.deps.checkpoints.start();
 			const opened = await this.deps.checkpoints.opened();
 			if (!opened) return;
-			const snapshot = await opened.engine.snapshot();
+			const snapshot = await (opened.engine.promptSnapshot?.() ?? opened.engine.snapshot());
 			const entryId = log.append({ type: "checkpoint", snapshot, engine: opened.engine.kind, when: "before" });
 			this.openRun = snapshot;
 			this.deps.emitCheckpoint(entryId, snapshot, opened.engine.kind);
@@ -104,7 +104,7 @@ export class SessionRewind {
 			const opened = await this.deps.checkpoints.opened();
 			if (!log || !opened || this.openRun === undefined) return;
 			this.openRun = undefined;
-			const snapshot = await opened.engine.snapshot();
+			const snapshot = await (opened.engine.promptSnapshot?.() ?? opened.engine.snapshot());
 			log.append({ type: "checkpoint", snapshot, engine: opened.engine.kind, when: "after" });
 		});
 	}

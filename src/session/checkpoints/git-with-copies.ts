@@ -58,8 +58,16 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 		void this.fresh();
 	}
 
+	/** A full snapshot, however long git takes (previews and restores must see everything). */
 	async snapshot(): Promise<string> {
-		const commit = await within(this.fresh(), this.waitMs);
+		return this.pointWith(await this.fresh());
+	}
+
+	async promptSnapshot(): Promise<string> {
+		return this.pointWith(await within(this.fresh(), this.waitMs));
+	}
+
+	private async pointWith(commit: string | undefined): Promise<string> {
 		this.editsOnly = commit === undefined;
 		return `${commit ?? ""}${SEPARATOR}${await this.copies.snapshotIfChanged()}`;
 	}

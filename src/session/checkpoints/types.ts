@@ -18,6 +18,11 @@ export interface CheckpointEngine {
 	readonly kind: "git" | "files";
 	/** Takes a snapshot of the workspace now and returns its id. Cheap when little changed. */
 	snapshot(): Promise<string>;
+	/**
+	 * The snapshot before or after a prompt: one that never holds the prompt up for long (the git engine
+	 * waits `promptWaitMs`, then returns an edits-only point). Absent: `snapshot`.
+	 */
+	promptSnapshot?(): Promise<string>;
 	/** What changed from snapshot `from` to snapshot `to`. */
 	changes(from: string, to: string): Promise<FileChange[]>;
 	/**

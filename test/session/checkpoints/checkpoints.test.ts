@@ -25,9 +25,9 @@ const put = (path: string, text: string | Buffer) => {
 };
 const mode = (path: string) => statSync(join(ws, path)).mode & 0o777;
 
-/** Opens a store and takes the first snapshot, waiting for git however long the machine takes. */
+/** Opens a store and takes the first snapshot (a full one: it waits for git). */
 async function open(options: CheckpointOptions) {
-	const opened = await openCheckpoints({ promptWaitMs: 60_000, ...options });
+	const opened = await openCheckpoints(options);
 	return { ...opened, first: await opened.engine.snapshot() };
 }
 
@@ -195,7 +195,7 @@ describe("checkpoints: a git that dies midway", () => {
 			`#!/bin/sh\nfor a in "$@"; do if [ "$a" = update-index ] && [ ! -e '${died}' ]; then touch '${died}' "$GIT_INDEX_FILE.lock"; kill -KILL $$; fi; done\nexec git "$@"\n`,
 		);
 		chmodSync(dyingGit, 0o755);
-		const { engine } = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: dyingGit, promptWaitMs: 60_000 });
+		const { engine } = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: dyingGit });
 		// The snapshot started at opening died; the prompt's own runs after it, on the store it left.
 		const second = await engine.snapshot();
 		expect(existsSync(died)).toBe(true);
