@@ -76,7 +76,7 @@ export interface CreateAgentSessionOptions {
 	model?: Model;
 	/** Default: the resumed session's, else the settings', else "off". */
 	thinkingLevel?: ThinkingLevel;
-	/** Tool names (read, bash, edit, write, grep, find, ls). Default: read, bash, edit, write. */
+	/** Tool names (read, bash, edit, write, grep, find, ls). Default: read, bash, edit, write, grep, find. */
 	tools?: string[];
 	/** Replaces the built-in role text of the system prompt. */
 	systemPrompt?: string;

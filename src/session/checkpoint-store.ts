@@ -26,7 +26,10 @@ export class CheckpointStore {
 		const storeRoot = this.options.storeRoot ?? checkpointsDir(this.options.env);
 		// RUDDER_GIT: another git binary (a path, for a git not on PATH).
 		const gitBinary = this.options.env.RUDDER_GIT || undefined;
-		this.openedStore = openCheckpoints({ workspace: this.options.workspace, storeRoot, gitBinary }).then(
+		// RUDDER_CHECKPOINT_WAIT_MS: how long a prompt waits for a git snapshot (tests on a loaded machine).
+		const wait = Number(this.options.env.RUDDER_CHECKPOINT_WAIT_MS);
+		const promptWaitMs = Number.isFinite(wait) && wait >= 0 ? wait : undefined;
+		this.openedStore = openCheckpoints({ workspace: this.options.workspace, storeRoot, gitBinary, promptWaitMs }).then(
 			(opened) => {
 				if (opened.notice) this.options.notify("warning", opened.notice);
 				return opened;

@@ -5,7 +5,7 @@
 // the log's position in its tree, and what came after stays on the branch it was on.
 import type { AgentMessage } from "../agent/types.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
-import type { FileChange, OpenedCheckpoints } from "./checkpoints/index.js";
+import { coversEditsOnly, type FileChange, type OpenedCheckpoints } from "./checkpoints/index.js";
 import { type CheckpointRecord, previewRewind, type RewindPreview } from "./checkpoints/rewind-plan.js";
 import { shownChanges, shownPreview } from "./checkpoints/shown-path.js";
 import type { EntryOf, SessionEntry } from "./session-format.js";
@@ -23,6 +23,8 @@ export interface RewindPoint {
 	timestamp: string;
 	/** Absent for prompts without a checkpoint (steering, older files, checkpoints off): conversation only. */
 	checkpoint?: CheckpointRecord;
+	/** The checkpoint covers only what edit/write changed (the git snapshot was not ready in time). */
+	editsOnly?: boolean;
 	/** What the run after this prompt changed in the files (empty without a checkpoint). */
 	changes: FileChange[];
 }
@@ -89,7 +91,7 @@ export class SessionRewind {
 			this.deps.checkpoints.start();
 			const opened = await this.deps.checkpoints.opened();
 			if (!opened) return;
-			const snapshot = await opened.engine.snapshot();
+			const snapshot = await (opened.engine.promptSnapshot?.() ?? opened.engine.snapshot());
 			const entryId = log.append({ type: "checkpoint", snapshot, engine: opened.engine.kind, when: "before" });
 			this.openRun = snapshot;
 			this.deps.emitCheckpoint(entryId, snapshot, opened.engine.kind);
@@ -103,7 +105,7 @@ export class SessionRewind {
 			const opened = await this.deps.checkpoints.opened();
 			if (!log || !opened || this.openRun === undefined) return;
 			this.openRun = undefined;
-			const snapshot = await opened.engine.snapshot();
+			const snapshot = await (opened.engine.promptSnapshot?.() ?? opened.engine.snapshot());
 			log.append({ type: "checkpoint", snapshot, engine: opened.engine.kind, when: "after" });
 		});
 	}
@@ -271,6 +273,7 @@ export function pointsOf(branch: readonly SessionEntry[], engine: "git" | "files
 		const point: RewindPoint = { entryId: entry.id, text: messageText(entry.message), timestamp: entry.timestamp, changes: [] };
 		if (parent?.type === "checkpoint" && parent.when === "before" && parent.engine === engine) {
 			point.checkpoint = { entryId: entry.id, before: parent.snapshot };
+			if (coversEditsOnly(parent.snapshot)) point.editsOnly = true;
 			lastWithCheckpoint = point;
 		}
 		points.push(point);

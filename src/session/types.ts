@@ -119,6 +119,8 @@ export interface RewindPointInfo {
 	text: string;
 	timestamp: string;
 	checkpoint?: { before: string; after?: string };
+	/** The checkpoint covers only what edit/write changed (the git snapshot was not ready in time). */
+	editsOnly?: boolean;
 	changes: FileChangeInfo[];
 }
 

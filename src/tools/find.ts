@@ -9,6 +9,7 @@ import { compileGlob } from "./glob.js";
 import { type LinkCheck, linkedNote } from "./linked-outside.js";
 import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
 import { resolveToolPath } from "./resolve-path.js";
+import { ripgrepFiles, ripgrepOnPath } from "./ripgrep-files.js";
 import { walkFiles } from "./walk-files.js";
 
 const findSchema = Type.Object({
@@ -34,6 +35,8 @@ export interface FindToolOptions {
 	denied?: PathDenial;
 	/** Whether a linked file's target may be read without asking; others are not listed (see linked-outside.ts). */
 	links?: LinkCheck;
+	/** The ripgrep binary that lists files fast; false walks in Node. Default: `rg` on PATH, if any. */
+	ripgrep?: string | false;
 }
 
 export function createFindTool(cwd: string, options: FindToolOptions = {}): AgentTool<typeof findSchema, FindToolDetails> {
@@ -59,7 +62,12 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 			const found: string[] = [];
 			let limitReached = false;
 			const linked: HiddenCount = { count: 0 };
-			for await (const entry of walkFiles(root, { signal, includeDirectories: true, denied, hidden, links: options.links, linked })) {
+			const rg = options.ripgrep ?? ripgrepOnPath();
+			const listed = rg
+				? await ripgrepFiles(root, { rg, signal, includeDirectories: true, denied, hidden, links: options.links, linked })
+				: undefined;
+			const entries = listed ?? walkFiles(root, { signal, includeDirectories: true, denied, hidden, links: options.links, linked });
+			for await (const entry of entries) {
 				if (!matches(entry.relativePath)) continue;
 				if (found.length >= limit) {
 					limitReached = true;

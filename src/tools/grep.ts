@@ -13,6 +13,7 @@ import { type LinkCheck, linkedNote } from "./linked-outside.js";
 import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
 import { notRegularFileError } from "./regular-file.js";
 import { resolveToolPath } from "./resolve-path.js";
+import { ripgrepFiles, ripgrepOnPath } from "./ripgrep-files.js";
 import { truncateLine } from "./truncate.js";
 import { walkFiles } from "./walk-files.js";
 
@@ -48,6 +49,8 @@ export interface GrepToolOptions {
 	denied?: PathDenial;
 	/** Whether a linked file's target may be read without asking; others are skipped (see linked-outside.ts). */
 	links?: LinkCheck;
+	/** The ripgrep binary that picks the files to search; false walks in Node. Default: `rg` on PATH, if any. */
+	ripgrep?: string | false;
 }
 
 export function createGrepTool(cwd: string, options: GrepToolOptions = {}): AgentTool<typeof grepSchema, GrepToolDetails> {
@@ -76,9 +79,15 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
 			const context = params.context ?? 0;
 
 			const linked: HiddenCount = { count: 0 };
-			const files = isDirectory
-				? walkFiles(searchPath, { signal, denied, hidden, links: options.links, linked })
-				: singleFile(searchPath, basename(searchPath));
+			const rg = options.ripgrep ?? ripgrepOnPath();
+			const contains = { pattern: params.pattern, literal: params.literal, ignoreCase: params.ignoreCase };
+			const listed =
+				isDirectory && rg
+					? await ripgrepFiles(searchPath, { rg, signal, denied, hidden, links: options.links, linked, contains })
+					: undefined;
+			const files = !isDirectory
+				? singleFile(searchPath, basename(searchPath))
+				: (listed ?? walkFiles(searchPath, { signal, denied, hidden, links: options.links, linked }));
 			const out: string[] = [];
 			let matchCount = 0;
 			let linesTruncated = false;

@@ -20,6 +20,19 @@ export class IgnoreRules {
 
 	/** Rules in force at `root`: the .gitignore files from the repository root (if any) down to `root`. */
 	static async forRoot(root: string): Promise<IgnoreRules> {
+		const rules = await IgnoreRules.chainTo(root);
+		// Asked to search inside an ignored folder (node_modules/react, dist/): the request is explicit,
+		// so the rules that ignore the folder itself are dropped; only the folder's own rules stay.
+		if (rules.ignores(root, true)) return new IgnoreRules([]).enter(root);
+		return rules;
+	}
+
+	/** Whether the .gitignore files above `root` ignore the folder itself (a search asked for by path). */
+	static async rootIgnored(root: string): Promise<boolean> {
+		return (await IgnoreRules.chainTo(root)).ignores(root, true);
+	}
+
+	private static async chainTo(root: string): Promise<IgnoreRules> {
 		const folders: string[] = [];
 		let folder = root;
 		for (;;) {
@@ -35,9 +48,6 @@ export class IgnoreRules {
 		}
 		let rules = new IgnoreRules([]);
 		for (const f of folders) rules = await rules.enter(f);
-		// Asked to search inside an ignored folder (node_modules/react, dist/): the request is explicit,
-		// so the rules that ignore the folder itself are dropped; only the folder's own rules stay.
-		if (rules.ignores(root, true)) return new IgnoreRules([]).enter(root);
 		return rules;
 	}
 
@@ -52,13 +62,23 @@ export class IgnoreRules {
 		return new IgnoreRules([...this.sets, { base: folder, matcher: ignore().add(text) }]);
 	}
 
-	/** True when `absolutePath` is ignored by any rule set in the chain. */
+	/**
+	 * True when `absolutePath` is ignored. As in git, the deepest .gitignore with a rule for the path
+	 * decides: a nested `!dist` re-includes what a parent's `dist` ignores.
+	 */
 	ignores(absolutePath: string, isDirectory: boolean): boolean {
-		for (const set of this.sets) {
+		for (let i = this.sets.length - 1; i >= 0; i--) {
+			const set = this.sets[i] as RuleSet;
 			let rel = relative(set.base, absolutePath);
 			if (rel === "" || rel.startsWith("..")) continue;
 			if (sep !== "/") rel = rel.split(sep).join("/");
-			if (set.matcher.ignores(isDirectory ? `${rel}/` : rel)) return true;
+			const verdict = set.matcher.test(isDirectory ? `${rel}/` : rel);
+			// The walk entered the parent folder, so a deeper file re-included it: this set's verdict
+			// through the parent (the package checks parents too) is not about the path itself.
+			const parent = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/") + 1) : undefined;
+			if (parent && set.matcher.ignores(parent)) continue;
+			if (verdict.ignored) return true;
+			if (verdict.unignored) return false;
 		}
 		return false;
 	}

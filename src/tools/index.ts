@@ -74,8 +74,8 @@ export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<
 	};
 }
 
-/** The default set for a coding session: read, bash (with its background jobs' bash_output and kill_shell), edit, write, web_fetch. */
+/** The default set for a coding session: read, bash (with its background jobs' bash_output and kill_shell), edit, write, the searches (read-only, never ask), web_fetch. */
 export function createCodingTools(cwd: string, options: ToolsOptions = {}): AgentTool[] {
 	const all = createAllTools(cwd, options);
-	return [all.read, all.bash, all.bash_output, all.kill_shell, all.edit, all.write, all.web_fetch];
+	return [all.read, all.bash, all.bash_output, all.kill_shell, all.edit, all.write, all.grep, all.find, all.web_fetch];
 }

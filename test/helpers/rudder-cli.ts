@@ -65,6 +65,8 @@ export function makeHome(options: { mockUrl?: string; modelIds?: string[] } = {}
 			XDG_CONFIG_HOME: join(dirs.xdg, "config"),
 			XDG_DATA_HOME: join(dirs.xdg, "data"),
 			RUDDER_DISCOVERY_PORTS: "",
+			// Prompts wait for each git snapshot however slow the machine is (tests assert what git covers).
+			RUDDER_CHECKPOINT_WAIT_MS: "60000",
 			NO_COLOR: "1",
 		},
 		// Retried (linear back-off, ~5 s in all): a CLI that was just killed may still be finishing a write

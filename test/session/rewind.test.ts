@@ -186,4 +186,33 @@ describe("rewind through the session", () => {
 		// bash's changes are not seen by the fallback.
 		expect(existsSync(file("f"))).toBe(true);
 	});
+
+	it("the first prompt's request goes out while the first snapshot is still running; its point covers the edits", async () => {
+		fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
+		await fx.session.dispose();
+		seedProject();
+		// A git whose file listing waits until the test releases it (or its folder is gone): a first
+		// snapshot that does not end by itself.
+		const release = join(fx.root, "release");
+		const slowGit = join(fx.root, "slow-git");
+		writeFileSync(
+			slowGit,
+			`#!/bin/sh\nfor a in "$@"; do [ "$a" = ls-files ] && while [ ! -e '${release}' ] && [ -d '${fx.root}' ]; do sleep 0.05; done; done\nexec git "$@"\n`,
+		);
+		chmodSync(slowGit, 0o755);
+		const session = await fx.open({ env: { ...fx.env, RUDDER_GIT: slowGit, RUDDER_CHECKPOINT_WAIT_MS: "50" } });
+		await session.warmUp();
+		scriptTheRun();
+		await session.prompt("change the files");
+		// The reply came and the tools ran: the request did not wait for the snapshot held back above.
+		expect(existsSync(release)).toBe(false);
+		expect(text("a.ts")).toBe("const a = 2;\nconst extra = 3;\n");
+		const [point] = await session.rewind.points();
+		expect(point.editsOnly).toBe(true);
+		// A restore waits for a full snapshot (it must see everything): let git go on.
+		writeFileSync(release, "");
+		await session.rewindTo(point.entryId, "code");
+		expect(text("a.ts")).toBe("const a = 1;\n");
+		expect(existsSync(file("b.ts"))).toBe(false);
+	});
 });

@@ -47,7 +47,8 @@ export async function createFixture(
 	const cwd = join(root, "project");
 	mkdirSync(cwd);
 	// HOME too: ~/.claude/settings.json may hold hooks (src/extensions/hooks), and tests must not run the user's.
-	const env = { RUDDER_HOME: join(root, "home"), HOME: join(root, "user-home") };
+	// Prompts wait for each git snapshot however slow the machine is: the tests assert what git covers.
+	const env = { RUDDER_HOME: join(root, "home"), HOME: join(root, "user-home"), RUDDER_CHECKPOINT_WAIT_MS: "60000" };
 	// A priced reasoning model first (what sessions run on), and a second one for switching tests.
 	const faux = registerFauxProvider({
 		provider: "faux",

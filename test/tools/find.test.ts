@@ -1,16 +1,32 @@
+import { realpathSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFindTool } from "../../src/tools/find.js";
+import { ripgrepOnPath } from "../../src/tools/ripgrep-files.js";
 import { textOf, useTempFolder } from "./temp-folder.js";
 
-describe("find", () => {
+// Every test runs on both paths: through ripgrep (rg on PATH, installed by .ci/run) and the Node walk.
+const paths: [string, string | false][] = [
+	["rg", ripgrepOnPath()],
+	["node", false],
+];
+
+it("finds rg on PATH (.ci/run installs it), so the rg runs below are real", () => expect(ripgrepOnPath()).not.toBe(false));
+
+describe.each(paths)("find (%s)", (_name, ripgrep) => {
 	const tmp = useTempFolder();
-	const find = (args: Record<string, unknown>, signal?: AbortSignal) => createFindTool(tmp.path).execute("t1", args, signal);
+	const find = (args: Record<string, unknown>, signal?: AbortSignal) => createFindTool(tmp.path, { ripgrep }).execute("t1", args, signal);
 
 	it("returns sorted relative paths matching the glob", async () => {
 		await tmp.write({ "z.ts": "", "src/b.ts": "", "src/a.ts": "", "src/a.md": "", "src/deep/c.ts": "" });
 		expect(textOf(await find({ pattern: "*.ts" }))).toBe("src/a.ts\nsrc/b.ts\nsrc/deep/c.ts\nz.ts");
 		expect(textOf(await find({ pattern: "src/*.ts" }))).toBe("src/a.ts\nsrc/b.ts");
 		expect(textOf(await find({ pattern: "*.ts", path: "src" }))).toBe("a.ts\nb.ts\ndeep/c.ts");
+	});
+
+	it("lets a nested !dist re-include what a parent .gitignore ignores, as git does", async () => {
+		await tmp.write({ ".gitignore": "dist\n", "dist/top.js": "", "pkg/.gitignore": "!dist\n", "pkg/dist/out.js": "", "pkg/a.js": "" });
+		expect(textOf(await find({ pattern: "*.js" }))).toBe("pkg/a.js\npkg/dist/out.js");
 	});
 
 	it("respects .gitignore and skips node_modules and .git", async () => {
@@ -28,6 +44,27 @@ describe("find", () => {
 		expect(textOf(await find({ pattern: "*.ts" }))).toBe("a.ts\nsub/other.ts");
 	});
 
+	it("hides what deny rules name, counting a denied folder once", async () => {
+		await tmp.write({ "a.ts": "", "secret/x.ts": "", "secret/deep/y.ts": "", "key.ts": "", "open/z.ts": "" });
+		const real = realpathSync(tmp.path);
+		const denied = (path: string) => (path === join(real, "secret") || path === join(real, "key.ts") ? "Read(secret)" : undefined);
+		const result = await createFindTool(tmp.path, { denied, ripgrep }).execute("t1", { pattern: "*.ts" });
+		expect(textOf(result)).toBe("a.ts\nopen/z.ts\n\n[2 paths hidden by permissions.deny rules]");
+	});
+
+	it("lists linked files (not linked folders), and counts the links whose target a read would ask for", async () => {
+		await tmp.write({ "notes/a.md": "", "other/b.md": "" });
+		symlinkSync(join(tmp.path, "notes", "a.md"), join(tmp.path, "in.md"));
+		symlinkSync(join(tmp.path, "other", "b.md"), join(tmp.path, "out.md"));
+		symlinkSync(join(tmp.path, "notes"), join(tmp.path, "notes-link"));
+		const real = realpathSync(tmp.path);
+		const links = (target: string) => !target.startsWith(join(real, "other"));
+		const result = await createFindTool(tmp.path, { links, ripgrep }).execute("t1", { pattern: "*.md" });
+		expect(textOf(result)).toBe(
+			"in.md\nnotes/a.md\nother/b.md\n\n[1 linked entry outside the workspace skipped (read one by its path to be asked)]",
+		);
+	});
+
 	it("lists folders with a trailing slash when they match", async () => {
 		await tmp.write({ "src/x.ts": "" });
 		expect(textOf(await find({ pattern: "src" }))).toBe("src/");
@@ -43,7 +80,7 @@ describe("find", () => {
 	it("cuts a listing over the byte cap with a note", async () => {
 		const names = Array.from({ length: 600 }, (_, i) => `${String(i).padStart(3, "0")}-${"n".repeat(92)}.txt`);
 		await tmp.write(Object.fromEntries(names.map((name) => [name, ""])));
-		const result = await createFindTool(tmp.path, { defaultLimit: 5000 }).execute("t1", { pattern: "*.txt" });
+		const result = await createFindTool(tmp.path, { defaultLimit: 5000, ripgrep }).execute("t1", { pattern: "*.txt" });
 		const text = textOf(result);
 		expect(text.endsWith("\n\n[Output cut at 50.0KB]")).toBe(true);
 		expect(text.startsWith(`${names[0]}\n${names[1]}\n`)).toBe(true);
@@ -62,7 +99,7 @@ describe("find", () => {
 	});
 });
 
-describe("find inside an ignored folder", () => {
+describe.each(paths)("find inside an ignored folder (%s)", (_name, ripgrep) => {
 	const tmp = useTempFolder();
 
 	it("searches it when it is the requested path", async () => {
@@ -73,7 +110,7 @@ describe("find inside an ignored folder", () => {
 			"vendor/.gitignore": "skip.js\n",
 			"vendor/skip.js": "",
 		});
-		const find = createFindTool(tmp.path);
+		const find = createFindTool(tmp.path, { ripgrep });
 		expect(textOf(await find.execute("t1", { pattern: "*.js" }))).toBe("No files found matching pattern");
 		expect(textOf(await find.execute("t1", { pattern: "*.js", path: "vendor" }))).toBe("lib/a.js");
 	});

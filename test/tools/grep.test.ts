@@ -2,11 +2,20 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createGrepTool } from "../../src/tools/grep.js";
+import { ripgrepOnPath } from "../../src/tools/ripgrep-files.js";
 import { textOf, useTempFolder } from "./temp-folder.js";
 
-describe("grep", () => {
+// Every test runs on both paths: through ripgrep (rg on PATH, installed by .ci/run) and the Node walk.
+const paths: [string, string | false][] = [
+	["rg", ripgrepOnPath()],
+	["node", false],
+];
+
+it("finds rg on PATH (.ci/run installs it), so the rg runs below are real", () => expect(ripgrepOnPath()).not.toBe(false));
+
+describe.each(paths)("grep (%s)", (_name, ripgrep) => {
 	const tmp = useTempFolder();
-	const grep = (args: Record<string, unknown>, signal?: AbortSignal) => createGrepTool(tmp.path).execute("t1", args, signal);
+	const grep = (args: Record<string, unknown>, signal?: AbortSignal) => createGrepTool(tmp.path, { ripgrep }).execute("t1", args, signal);
 
 	it("prints path:line: text for matches, sorted by path", async () => {
 		await tmp.write({ "b.ts": "const needle = 1;\n", "a/c.ts": "x\nneedle()\n", "d.md": "nothing" });
@@ -28,6 +37,14 @@ describe("grep", () => {
 			"other/generated.ts": "needle",
 		});
 		expect(textOf(await grep({ pattern: "needle" }))).toBe("lib/kept.ts:1: needle\nother/generated.ts:1: needle");
+	});
+
+	it("lets a nested !dist re-include what a parent .gitignore ignores, as git does", async () => {
+		await tmp.write({ ".gitignore": "dist\n", "dist/top.js": "needle", "pkg/.gitignore": "!dist\n", "pkg/dist/out.js": "needle" });
+		execFileSync("git", ["init", "--quiet"], { cwd: tmp.path });
+		const gitSees = execFileSync("git", ["ls-files", "--others", "--exclude-standard"], { cwd: tmp.path, encoding: "utf8" });
+		expect(gitSees).toContain("pkg/dist/out.js");
+		expect(textOf(await grep({ pattern: "needle" }))).toBe("pkg/dist/out.js:1: needle");
 	});
 
 	it("applies .gitignore from the repository root when searching a subfolder", async () => {

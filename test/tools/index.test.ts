@@ -3,7 +3,7 @@ import { validateToolArguments } from "../../src/ai/validation.js";
 import { createAllTools, createCodingTools, toolNames } from "../../src/tools/index.js";
 
 describe("tools index", () => {
-	it("offers read, bash (with bash_output, kill_shell), edit, write, web_fetch by default and all ten by name", () => {
+	it("offers read, bash (with bash_output, kill_shell), edit, write, grep, find, web_fetch by default and all ten by name", () => {
 		expect(createCodingTools("/tmp").map((t) => t.name)).toEqual([
 			"read",
 			"bash",
@@ -11,6 +11,8 @@ describe("tools index", () => {
 			"kill_shell",
 			"edit",
 			"write",
+			"grep",
+			"find",
 			"web_fetch",
 		]);
 		const all = createAllTools("/tmp");

@@ -1,6 +1,7 @@
-// Opens the checkpoint store of a workspace: the shadow git engine when git runs and the first
-// snapshot fits the time budget (with copies of the ignored files edit/write touch beside it), else
-// file copies (with one notice saying what that misses).
+// Opens the checkpoint store of a workspace: the shadow git engine when git runs (with copies of the
+// files edit/write touch beside it, see git-with-copies.ts), else file copies (with one notice saying
+// what that misses). Opening is quick: the first snapshot starts in the background and nothing kills
+// it midway, however long the tree takes.
 import { createHash } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,19 +11,18 @@ import { ShadowGit } from "./shadow-git.js";
 import {
 	type CheckpointEngine,
 	type CheckpointOptions,
-	DEFAULT_FIRST_SNAPSHOT_BUDGET_MS,
 	DEFAULT_MAX_FILE_BYTES,
+	DEFAULT_PROMPT_WAIT_MS,
 	type MutationObserver,
 } from "./types.js";
 
+export { coversEditsOnly } from "./git-with-copies.js";
 export type { CheckpointEngine, CheckpointOptions, FileChange, MutationObserver } from "./types.js";
 
 export interface OpenedCheckpoints {
 	engine: CheckpointEngine;
 	/** `beforeMutate` must be called by edit/write before they change a file (the copies of either engine). */
 	observer?: MutationObserver;
-	/** The first snapshot (taken while opening). */
-	first: string;
 	/** Why the fallback is used, once. */
 	notice?: string;
 }
@@ -37,26 +37,23 @@ export async function openCheckpoints(options: CheckpointOptions): Promise<Opene
 	const workspace = await realpath(options.workspace);
 	const dir = await storeDirFor(options.storeRoot, workspace);
 	const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-	const budget = options.firstSnapshotBudgetMs ?? DEFAULT_FIRST_SNAPSHOT_BUDGET_MS;
 	const git = new ShadowGit({ workspace, gitDir: join(dir, "git"), maxFileBytes, gitBinary: options.gitBinary ?? "git" });
 	let reason: string;
 	try {
 		await git.init();
-		const commit = await git.snapshotWithin(budget);
-		const ignored = new FileCopies(workspace, join(dir, "ignored"), maxFileBytes);
-		await ignored.load();
-		const engine = new GitWithCopies(git, ignored);
-		return { engine, observer: engine, first: await engine.with(commit) };
+		const copies = new FileCopies(workspace, join(dir, "ignored"), maxFileBytes);
+		await copies.load();
+		const engine = new GitWithCopies(git, copies, options.promptWaitMs ?? DEFAULT_PROMPT_WAIT_MS);
+		engine.warm();
+		return { engine, observer: engine };
 	} catch (error) {
 		reason = error instanceof Error ? error.message : String(error);
 	}
 	const files = new FileCopies(workspace, join(dir, "files"), maxFileBytes);
 	await files.load();
-	const first = await files.snapshot();
 	return {
 		engine: files,
 		observer: files,
-		first,
 		notice: `Checkpoints keep copies of files changed by edit and write only (changes made by bash are not tracked): ${reason}`,
 	};
 }

@@ -3,8 +3,8 @@
 // what bash changed as well as edit/write, and the project's own `.git` (index, stash, hooks, config)
 // is never read or written. Incremental snapshots cost about one `stat` per tracked file: git's index
 // keeps the stat data, and the untracked cache skips unchanged folders.
-import { execFile } from "node:child_process";
-import { lstat, mkdir, realpath, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { lstat, mkdir, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { removeFile } from "./pinned-restore.js";
 import type { CheckpointEngine, FileChange } from "./types.js";
@@ -12,6 +12,10 @@ import type { CheckpointEngine, FileChange } from "./types.js";
 const HEAD_REF = "refs/rudder/head";
 /** git's id of the empty tree (same in every repository). */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+/** Locks a git killed midway leaves behind; ours to remove, as our calls run one at a time. */
+const LOCKS = ["rudder-index.lock", `${HEAD_REF}.lock`];
+/** A lock older than this at start-up was left by a Rudder that died (no snapshot runs this long). */
+const STALE_LOCK_MS = 30 * 60_000;
 
 export interface ShadowGitOptions {
 	workspace: string;
@@ -66,8 +70,6 @@ export class ShadowGit implements CheckpointEngine {
 	private readonly env: NodeJS.ProcessEnv;
 	/** Snapshots run one at a time: they share the private index. */
 	private queue: Promise<unknown> = Promise.resolve();
-	/** While set, git calls still running at this time are killed. */
-	private deadline?: number;
 
 	constructor(private readonly options: ShadowGitOptions) {
 		this.env = gitEnv(options);
@@ -80,22 +82,11 @@ export class ShadowGit implements CheckpointEngine {
 		await mkdir(join(this.options.gitDir, "info"), { recursive: true });
 		// Nested repositories are the user's business, not ours.
 		await writeFile(join(this.options.gitDir, "info", "exclude"), ".git\n");
+		await this.removeLocks(STALE_LOCK_MS);
 	}
 
 	snapshot(): Promise<string> {
 		return this.serial(async () => (await this.takeSnapshot()).commit);
-	}
-
-	/** A snapshot whose git calls are killed once `budgetMs` has passed (the first one of a huge tree). */
-	snapshotWithin(budgetMs: number): Promise<string> {
-		return this.serial(async () => {
-			this.deadline = Date.now() + budgetMs;
-			try {
-				return (await this.takeSnapshot()).commit;
-			} finally {
-				this.deadline = undefined;
-			}
-		});
 	}
 
 	async changes(from: string, to: string): Promise<FileChange[]> {
@@ -203,27 +194,66 @@ export class ShadowGit implements CheckpointEngine {
 		return changes;
 	}
 
+	/**
+	 * Runs git and resolves with its stdout. Every stream of the child has an error handler: a git that
+	 * dies midway (killed, out of memory) is a rejected snapshot, never an unhandled EPIPE, and the lock
+	 * it left is removed so the next snapshot can run.
+	 */
 	private git(args: string[], input?: string): Promise<string> {
-		const timeout = this.deadline === undefined ? 0 : Math.max(1, this.deadline - Date.now());
 		return new Promise((resolve, reject) => {
-			const child = execFile(
-				this.options.gitBinary,
-				[...CONFIG, ...args],
-				{ cwd: this.options.workspace, env: this.env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8", timeout },
-				(error, stdout, stderr) => {
-					if (!error) return resolve(stdout);
-					if (error.killed) return reject(new GitError(`the workspace is too large to snapshot within the time budget (git ${args[0]})`));
-					const code = (error as NodeJS.ErrnoException).code;
-					if (code === "ENOENT") return reject(new GitError(`git was not found (${this.options.gitBinary})`));
-					const failed = new GitError(`git ${args[0]} failed: ${(stderr || error.message).trim().split("\n")[0]}`);
-					if (typeof code === "number") failed.exitCode = code;
+			const child = spawn(this.options.gitBinary, [...CONFIG, ...args], { cwd: this.options.workspace, env: this.env, stdio: "pipe" });
+			const out: Buffer[] = [];
+			const err: Buffer[] = [];
+			let outBytes = 0;
+			let failure: GitError | undefined;
+			const fail = (error: GitError) => {
+				failure ??= error;
+				child.kill("SIGKILL");
+			};
+			child.stdout.on("data", (chunk: Buffer) => {
+				outBytes += chunk.length;
+				if (outBytes > MAX_OUTPUT_BYTES) fail(new GitError(`git ${args[0]} wrote more than ${MAX_OUTPUT_BYTES} bytes`));
+				else out.push(chunk);
+			});
+			child.stderr.on("data", (chunk: Buffer) => {
+				if (err.length < 16) err.push(chunk);
+			});
+			// A child that exits before reading all of stdin makes the write fail (EPIPE): its exit status tells why.
+			child.stdin.on("error", () => undefined);
+			child.stdout.on("error", (error) => fail(new GitError(`git ${args[0]}: ${error.message}`)));
+			child.stderr.on("error", () => undefined);
+			child.on("error", (error: NodeJS.ErrnoException) => {
+				failure ??= new GitError(
+					error.code === "ENOENT" ? `git was not found (${this.options.gitBinary})` : `git ${args[0]}: ${error.message}`,
+				);
+			});
+			child.on("close", (code, signal) => {
+				if (!failure && code === 0) return resolve(Buffer.concat(out).toString("utf8"));
+				const settle = () => {
+					if (failure) return reject(failure);
+					const stderr = Buffer.concat(err).toString("utf8").trim().split("\n")[0];
+					const failed = new GitError(`git ${args[0]} failed: ${stderr || (signal ? `killed by ${signal}` : `exit ${code}`)}`);
+					if (code !== null) failed.exitCode = code;
 					reject(failed);
-				},
-			);
-			if (input !== undefined) child.stdin?.end(input);
+				};
+				if (signal || failure) this.removeLocks(0).then(settle, settle);
+				else settle();
+			});
+			child.stdin.end(input ?? "");
 		});
 	}
+
+	/** Removes the locks of a git that died (older than `ageMs`), so a killed snapshot leaves a usable store. */
+	private async removeLocks(ageMs: number): Promise<void> {
+		for (const name of LOCKS) {
+			const lock = join(this.options.gitDir, name);
+			const info = await stat(lock).catch(() => undefined);
+			if (info && Date.now() - info.mtimeMs >= ageMs) await rm(lock, { force: true });
+		}
+	}
 }
+
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 function splitNul(text: string): string[] {
 	const parts = text.split("\0");

@@ -20,6 +20,11 @@ export interface CheckpointEngine {
 	readonly kind: "git" | "files";
 	/** Takes a snapshot of the workspace now and returns its id. Cheap when little changed. */
 	snapshot(): Promise<string>;
+	/**
+	 * The snapshot before or after a prompt: one that never holds the prompt up for long (the git engine
+	 * waits `promptWaitMs`, then returns an edits-only point). Absent: `snapshot`.
+	 */
+	promptSnapshot?(): Promise<string>;
 	/** What changed from snapshot `from` to snapshot `to`. */
 	changes(from: string, to: string): Promise<FileChange[]>;
 	/**
@@ -43,11 +48,11 @@ export interface CheckpointOptions {
 	storeRoot: string;
 	/** Files larger than this are not captured. Default 10 MiB. */
 	maxFileBytes?: number;
-	/** The first git snapshot must finish within this; else the engine falls back to file copies. Default 10 s. */
-	firstSnapshotBudgetMs?: number;
+	/** How long a prompt waits for a git snapshot before its point covers edits only. Default 50 ms. */
+	promptWaitMs?: number;
 	/** The git binary. Default `git` on PATH. */
 	gitBinary?: string;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_FIRST_SNAPSHOT_BUDGET_MS = 10_000;
+export const DEFAULT_PROMPT_WAIT_MS = 50;

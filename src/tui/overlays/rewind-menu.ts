@@ -23,9 +23,10 @@ export function changeLabel(change: FileChangeInfo): string {
 
 function changesDetail(point: RewindPointInfo): string {
 	if (!point.checkpoint) return "conversation only";
-	if (point.changes.length === 0) return "no file changes";
+	const scope = point.editsOnly ? "edits only: " : "";
+	if (point.changes.length === 0) return `${scope}no file changes`;
 	const shown = point.changes.slice(0, 3).map(changeLabel).join(", ");
-	return point.changes.length > 3 ? `${shown}, +${point.changes.length - 3} more` : shown;
+	return `${scope}${point.changes.length > 3 ? `${shown}, +${point.changes.length - 3} more` : shown}`;
 }
 
 export function rewindPointsPicker(
@@ -48,7 +49,7 @@ export function restoreChoicePicker(point: RewindPointInfo, onPick: (choice: Res
 		? [
 				{ value: "both", label: "Restore code and conversation" },
 				{ value: "conversation", label: "Restore conversation only" },
-				{ value: "code", label: "Restore code only" },
+				{ value: "code", label: point.editsOnly ? "Restore code only (edits only: bash changes are not tracked)" : "Restore code only" },
 				{ value: "cancel", label: "Cancel" },
 			]
 		: [

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openCheckpoints, storeDirFor } from "../../../src/session/checkpoints/index.js";
+import { type CheckpointOptions, openCheckpoints, storeDirFor } from "../../../src/session/checkpoints/index.js";
 import { type CheckpointRecord, changedByRun, formatChange, previewRewind } from "../../../src/session/checkpoints/rewind-plan.js";
 import { fingerprint } from "../../helpers/fingerprint.js";
 
@@ -24,6 +24,12 @@ const put = (path: string, text: string | Buffer) => {
 	writeFileSync(join(ws, path), text);
 };
 const mode = (path: string) => statSync(join(ws, path)).mode & 0o777;
+
+/** Opens a store and takes the first snapshot (a full one: it waits for git). */
+async function open(options: CheckpointOptions) {
+	const opened = await openCheckpoints(options);
+	return { ...opened, first: await opened.engine.snapshot() };
+}
 
 const git = (...args: string[]) => execFileSync("git", args, { cwd: ws, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
@@ -46,7 +52,7 @@ describe("checkpoints: shadow git engine", () => {
 		projectWithGit();
 		put("work-in-progress.ts", "not committed\n");
 		const dotGitBefore = fingerprint(join(ws, ".git"));
-		const { engine, first, notice } = await openCheckpoints({ workspace: ws, storeRoot: store });
+		const { engine, first, notice } = await open({ workspace: ws, storeRoot: store });
 		expect(engine.kind).toBe("git");
 		expect(notice).toBeUndefined();
 
@@ -90,7 +96,7 @@ describe("checkpoints: shadow git engine", () => {
 
 	it("restores ignored files the edit/write tools changed (copies beside git); ignored files only bash changed stay as they are", async () => {
 		projectWithGit();
-		const { engine, observer, first } = await openCheckpoints({ workspace: ws, storeRoot: store });
+		const { engine, observer, first } = await open({ workspace: ws, storeRoot: store });
 		expect(engine.kind).toBe("git");
 		// A tool writes: the observer sees each file first, as edit/write call it.
 		for (const [path, text] of [
@@ -122,7 +128,7 @@ describe("checkpoints: shadow git engine", () => {
 
 	it("can restore forward again, and a snapshot with nothing changed reuses the last one", async () => {
 		put("a.txt", "v1\n");
-		const { engine, first } = await openCheckpoints({ workspace: ws, storeRoot: store });
+		const { engine, first } = await open({ workspace: ws, storeRoot: store });
 		expect(await engine.snapshot()).toBe(first);
 		put("a.txt", "v2\n");
 		const second = await engine.snapshot();
@@ -136,7 +142,7 @@ describe("checkpoints: shadow git engine", () => {
 	it("skips files over the size limit and never overwrites them", async () => {
 		put("small.txt", "s\n");
 		put("big.bin", Buffer.alloc(2048, 1));
-		const { engine, first } = await openCheckpoints({ workspace: ws, storeRoot: store, maxFileBytes: 1024 });
+		const { engine, first } = await open({ workspace: ws, storeRoot: store, maxFileBytes: 1024 });
 		put("big.bin", Buffer.alloc(4096, 2));
 		put("small.txt", "t\n");
 		expect((await engine.preview(first)).map((c) => c.path)).toEqual(["small.txt"]);
@@ -147,7 +153,7 @@ describe("checkpoints: shadow git engine", () => {
 
 	it("keeps its store under the store root, keyed by the workspace's real path", async () => {
 		put("a.txt", "1");
-		await openCheckpoints({ workspace: ws, storeRoot: store });
+		await open({ workspace: ws, storeRoot: store });
 		const viaDots = join(ws, "..", "project");
 		expect(await storeDirFor(store, viaDots)).toBe(await storeDirFor(store, ws));
 		expect(existsSync(join(await storeDirFor(store, ws), "git"))).toBe(true);
@@ -161,7 +167,7 @@ describe("checkpoints: shadow git engine", () => {
 		process.env.GIT_DIR = join(ws, ".git");
 		process.env.GIT_INDEX_FILE = join(ws, ".git", "index");
 		try {
-			const { engine, first } = await openCheckpoints({ workspace: ws, storeRoot: store });
+			const { engine, first } = await open({ workspace: ws, storeRoot: store });
 			put("a.ts", "changed\n");
 			await engine.restore(first);
 		} finally {
@@ -175,12 +181,39 @@ describe("checkpoints: shadow git engine", () => {
 	});
 });
 
+describe("checkpoints: a git that dies midway", () => {
+	it("is a failed snapshot, not an unhandled EPIPE; the lock it left is removed and the next snapshot works", async () => {
+		// Enough paths that the list written to update-index's stdin overflows the pipe: the write fails
+		// with EPIPE when git dies without reading it.
+		const long = (i: number) => `many/${"d".repeat(100)}-${i % 20}/${"f".repeat(120)}-${i}.txt`;
+		for (let i = 0; i < 2000; i++) put(long(i), `${i}\n`);
+		const died = join(root, "died");
+		const dyingGit = join(root, "dying-git");
+		// The first update-index dies as a killed git does: its index lock left behind, stdin unread.
+		writeFileSync(
+			dyingGit,
+			`#!/bin/sh\nfor a in "$@"; do if [ "$a" = update-index ] && [ ! -e '${died}' ]; then touch '${died}' "$GIT_INDEX_FILE.lock"; kill -KILL $$; fi; done\nexec git "$@"\n`,
+		);
+		chmodSync(dyingGit, 0o755);
+		const { engine } = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: dyingGit });
+		// The snapshot started at opening died; the prompt's own runs after it, on the store it left.
+		const second = await engine.snapshot();
+		expect(existsSync(died)).toBe(true);
+		expect(second.startsWith("+")).toBe(false);
+		put(long(1), "changed\n");
+		put("new.txt", "new\n");
+		await engine.restore(second);
+		expect(readFileSync(join(ws, long(1)), "utf8")).toBe("1\n");
+		expect(existsSync(join(ws, "new.txt"))).toBe(false);
+	});
+});
+
 describe("checkpoints: file-copy fallback", () => {
 	it("is used when git is missing, says so once, and restores files the tools changed", async () => {
 		put("a.txt", "original\n");
 		put("b.sh", "#!/bin/sh\n");
 		chmodSync(join(ws, "b.sh"), 0o755);
-		const { engine, observer, first, notice } = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
+		const { engine, observer, first, notice } = await open({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
 		expect(engine.kind).toBe("files");
 		expect(notice).toMatch(/bash are not tracked.*git was not found/);
 		if (!observer) throw new Error("fallback has an observer");
@@ -214,10 +247,10 @@ describe("checkpoints: file-copy fallback", () => {
 
 	it("a later session reads the copies an earlier one kept", async () => {
 		put("a.txt", "original\n");
-		const opened = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
+		const opened = await open({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
 		await opened.observer?.beforeMutate(join(ws, "a.txt"));
 		put("a.txt", "edited\n");
-		const again = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
+		const again = await open({ workspace: ws, storeRoot: store, gitBinary: join(root, "no-git") });
 		await again.engine.restore(opened.first);
 		expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("original\n");
 	});
@@ -228,7 +261,7 @@ describe("rewind plan", () => {
 		put("a.txt", "a1\n");
 		put("c.txt", "c1\n");
 		put("d.txt", "d1\n");
-		const { engine, first } = await openCheckpoints({ workspace: ws, storeRoot: store });
+		const { engine, first } = await open({ workspace: ws, storeRoot: store });
 		const records: CheckpointRecord[] = [{ entryId: "u1", before: first }];
 		put("a.txt", "a2\na2\n"); // run 1
 		records[0].after = await engine.snapshot();

@@ -39,11 +39,12 @@ describe.each([true, false])("rewind with a folder swapped for a link (git prese
 		git("add", ".");
 		git("commit", "-qm", "init");
 		writeFileSync(join(outside, "victim.txt"), "outside file\n");
-		const { engine, observer, first } = await openCheckpoints({
+		const { engine, observer } = await openCheckpoints({
 			workspace: ws,
 			storeRoot: join(root, "store"),
 			...(withGit ? {} : { gitBinary: join(root, "no-git") }),
 		});
+		const first = await engine.snapshot();
 		// The tools changed two ignored files (copies are kept), then made a new one.
 		for (const [path, text] of [
 			["dist/pre-commit", "#!/bin/sh\ntouch ../hook-ran\n"],

@@ -31,7 +31,7 @@ beforeEach(async () => {
 		cwd,
 		model: faux.getModel(),
 		sessionMode: { kind: "new" },
-		env: { RUDDER_HOME: join(root, "home") },
+		env: { RUDDER_HOME: join(root, "home"), RUDDER_CHECKPOINT_WAIT_MS: "60000" },
 		settings: mergeSettings({ checkpoints: true }),
 		tools: ["read", "write", "bash"],
 		// Approvals are tested elsewhere; here the tools just run.
