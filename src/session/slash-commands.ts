@@ -157,7 +157,7 @@ export const slashCommands: readonly SlashCommand[] = [
 		name: "permissions",
 		description: "Show the permission mode, rules and workspace, switch mode, or add / remove a rule",
 		args: "[<mode>|allow|deny|remove <rule>]",
-		run: (s, args) => {
+		run: (s, args, ctx) => {
 			const change = /^(allow|deny|remove)\s+(.+)$/s.exec(args);
 			if (change) {
 				const [, verb, text] = change;
@@ -184,13 +184,22 @@ export const slashCommands: readonly SlashCommand[] = [
 			const rules = (list: readonly PermissionRule[]) =>
 				list.length ? list.map((r) => `  ${r.text}  (${r.scope ?? "session"}: ${r.source})`) : ["  (none)"];
 			const sandbox = { bwrap: "bwrap (workspace and /tmp writable, .git read-only)", none: "none available", off: "off (yolo)" };
+			const about = [
+				`Permission mode: ${st.permissionMode ?? "ask"} (Shift+Tab or /permissions <mode> to change; one of ${PERMISSION_MODES.join(", ")})`,
+				`Sandbox for bash: ${sandbox[st.sandbox ?? "none"]}`,
+				`Workspace: ${workspace.join(", ")}`,
+			];
+			// The app lists the rules on a screen of its own, where they can be removed and added.
+			if (ctx.ui) {
+				s.notify("info", about.join("\n"));
+				return { ui: "permissions" };
+			}
 			s.notify(
 				"info",
 				[
-					`Permission mode: ${st.permissionMode ?? "ask"} (Shift+Tab or /permissions <mode> to change; one of ${PERMISSION_MODES.join(", ")})`,
+					about[0],
 					"Rules: /permissions allow <rule>, /permissions deny <rule>, /permissions remove <rule>; rudder permissions in a shell",
-					`Sandbox for bash: ${sandbox[st.sandbox ?? "none"]}`,
-					`Workspace: ${workspace.join(", ")}`,
+					...about.slice(1),
 					"Allow:",
 					...rules(allow),
 					"Deny:",

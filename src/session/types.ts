@@ -9,6 +9,7 @@ import type { HookListing } from "../extensions/hooks/user-hooks.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { ApprovalRequest, ApprovalResponse } from "../permissions/gate.js";
 import type { ApprovalPreview } from "../permissions/preview.js";
+import type { RuleAdmin } from "../permissions/rule-admin.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { Settings } from "./settings.js";
 import type { SubAgentInfo } from "./subagents/sub-agent-info.js";
@@ -179,7 +180,14 @@ export interface SessionState {
  * What a command asks an interactive UI to show: the model picker, the session picker, the rewind
  * menu, its help (commands and keys), or a masked field for a provider's key (`/login <provider>`).
  */
-export type CommandUiRequest = "pick-model" | "pick-session" | "rewind-menu" | "help" | { kind: "login-key"; provider: string };
+export type CommandUiRequest =
+	| "pick-model"
+	| "pick-session"
+	| "rewind-menu"
+	| "help"
+	/** The /permissions screen: every rule with its source, to remove or add one. */
+	| "permissions"
+	| { kind: "login-key"; provider: string };
 
 /** Result of sending a line of input: what the session did with it. */
 export type SubmitOutcome =
@@ -279,6 +287,8 @@ export interface AgentSessionApi {
 	/** Flushes the session file and releases resources. */
 	dispose(): Promise<void>;
 	setPermissionMode(mode: PermissionMode): void;
+	/** Every rule in force with where it lives; adds and removes them in force and in their files (/permissions). */
+	permissionRules(): RuleAdmin;
 	/** Shift+Tab: the next mode (ask → auto-edit → auto → plan, and yolo when it was chosen); returns it. */
 	cyclePermissionMode(): PermissionMode;
 	/** Answers the waiting approval; false when `id` is not the one waiting. */

@@ -49,4 +49,14 @@ describe("/permissions", () => {
 		await session.submit("/permissions allow bash(");
 		expect(fx.notices().at(-1)).toContain('permission rule "bash(" must be a tool name or tool(pattern)');
 	});
+
+	it("asks the app for its rules screen when the caller can show one, after the mode, sandbox and workspace", async () => {
+		fx = await createFixture();
+		const session = await fx.open({ sandboxFactory: () => undefined, permissionMode: "ask" });
+		expect(await session.submit("/permissions", { ui: true })).toEqual({ kind: "command", name: "permissions", ui: "permissions" });
+		const shown = fx.notices().at(-1) ?? "";
+		expect(shown).toContain("Permission mode: ask");
+		expect(shown).toContain(`Workspace: ${fx.cwd}`);
+		expect(shown).not.toContain("Allow:");
+	});
 });

@@ -226,7 +226,9 @@ export function App(props: AppProps) {
 		view,
 		inputRows: inputBoxRows(rows, paused),
 		overlayRows:
-			(field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker) : completionRows(menu.items.length)) + approvalHeight + planHeight,
+			(field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker, size.columns, bindings) : completionRows(menu.items.length)) +
+			approvalHeight +
+			planHeight,
 		asking: pending?.toolCallId,
 		statusRows:
 			(state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0) + todos.length,
@@ -272,7 +274,7 @@ export function App(props: AppProps) {
 				{plan && !pending ? <PlanPrompt request={plan} maxRows={approvalMaxRows} /> : null}
 				<InputBox rows={rows} placeholder={placeholder(state.isStreaming, steered, selectHint)} paused={paused} />
 				{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
-				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
+				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} columns={size.columns} /> : null}
 				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
 				{status.text ? <Text color={color(theme.warning)}>{status.text}</Text> : null}
 				<Footer state={state} />

@@ -75,6 +75,12 @@ export const ACTIONS = {
 	pickerDown: { context: "picker", keys: ["down", "ctrl+n"], description: "Next item" },
 	pickerPick: { context: "picker", keys: ["enter", "alt+enter"], description: "Choose the highlighted item" },
 	pickerClose: { context: "picker", keys: ["escape", "ctrl+c"], description: "Close without choosing" },
+	pickerRemove: {
+		context: "picker",
+		keys: ["d", "delete"],
+		description: "Remove the highlighted item, after a confirmation (in a list that allows it: /permissions)",
+	},
+	pickerAdd: { context: "picker", keys: ["a"], description: "Add an item (in a list that allows it: /permissions)" },
 	// The approval prompt of a tool call. No letter answers it: typed text never grants (issue 30). A
 	// number moves to that choice, Enter takes it; a lasting grant asks once more before it is saved.
 	approvalUp: { context: "approval", keys: ["up"], description: "Previous choice" },

@@ -1,11 +1,14 @@
 // What the app opens when a command asks for the UI (`/model`, `/resume`, `/rewind`) or a key does
 // (Esc twice): the pickers and the rewind menu's chain of them. The session does the work; these
 // only choose what to show and pass the user's choice back.
+import type { RuleEntry, RuleKind } from "../../permissions/rule-admin.js";
+import type { RuleScope } from "../../permissions/types.js";
 import type { AgentSessionApi, CommandUiRequest, RewindPointInfo } from "../../session/types.js";
 import * as edit from "../input/editor-state.js";
 import type { EditorHandle } from "../input/use-editor.js";
 import type { PickerHandle } from "../widgets/use-picker.js";
 import type { FieldPromptHandle } from "./FieldPrompt.js";
+import { addedNotice, addKindPicker, addRuleTitle, confirmRemovePicker, removedNotice, rulesPicker } from "./permissions-screen.js";
 import { confirmRestorePicker, type RestoreChoice, restoreChoicePicker, rewindPointsPicker } from "./rewind-menu.js";
 import { resumePicker } from "./session-picker.js";
 
@@ -28,6 +31,7 @@ export function openUiRequest(host: UiRequestHost, request: CommandUiRequest) {
 	else if (request === "pick-session") openResumePicker(host);
 	else if (request === "rewind-menu") openRewindMenu(host);
 	else if (request === "help") host.showHelp();
+	else if (request === "permissions") openPermissionsScreen(host);
 	else if (request.kind === "login-key") openLoginField(host, request.provider);
 }
 
@@ -62,6 +66,55 @@ export function openResumePicker({ session, pickers, notify, fail }: UiRequestHo
 	if (!sessions.length) return notify("info", "No saved sessions in this folder yet");
 	// The session's own command does the resuming (and reports the outcome).
 	pickers.open(resumePicker(sessions, (id) => void session.submit(`/resume ${id}`).catch(fail)));
+}
+
+/**
+ * /permissions: the rules with where they live (permissions-screen.ts). Each step closes the picker it
+ * came from and opens the next; after a removal or an add the list opens again, on the rule just added.
+ */
+export function openPermissionsScreen(host: UiRequestHost, select?: { kind: RuleKind; text: string; scope: RuleScope }) {
+	const { session, pickers, fields, notify, fail } = host;
+	const rules = session.permissionRules();
+	const again = (next?: typeof select) => openPermissionsScreen(host, next);
+	const remove = (entry: RuleEntry) =>
+		pickers.open(
+			confirmRemovePicker(entry, (yes) => {
+				if (yes) {
+					try {
+						for (const removed of rules.remove(entry.text, { kind: entry.kind, scope: entry.scope }))
+							notify("info", removedNotice(removed));
+					} catch (error) {
+						fail(error);
+					}
+				}
+				again();
+			}),
+		);
+	const add = () =>
+		pickers.open(
+			addKindPicker((kind) =>
+				fields.open({
+					title: addRuleTitle(kind),
+					onSubmit: (text) => {
+						try {
+							const added = rules.add(kind, text);
+							notify("info", addedNotice(added));
+							again(added);
+						} catch (error) {
+							// The parser's one line names the rule; the list comes back to try again.
+							fail(error);
+							again();
+						}
+					},
+				}),
+			),
+		);
+	try {
+		pickers.open(rulesPicker(rules.list(), { onRemove: remove, onAdd: add, select, mode: session.getState().permissionMode }));
+	} catch (error) {
+		fail(error);
+	}
+	host.refresh();
 }
 
 /** /rewind and Esc twice: prompt → what to restore → (for code) confirm. See rewind-menu.ts. */

@@ -7,6 +7,7 @@ import { sanitizeTerminalText } from "../../safety/sanitize.js";
 import { keyLabel } from "../keys/key-hints.js";
 import type { Intent } from "../keys/key-map.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
+import { wrapSegments } from "../text/styled-text.js";
 import { displayWidth } from "../text/text-width.js";
 import { SingleLineField } from "./SingleLineField.js";
 
@@ -32,6 +33,10 @@ export interface PickerState<T = unknown> {
 	query?: string;
 	/** Shown dim in the empty search field. */
 	searchHint?: string;
+	/** A list whose items can be removed (pickerRemove): called with the highlighted one, the picker closed. */
+	onRemove?: (value: T) => void;
+	/** A list that can take a new item (pickerAdd): called with the picker closed. */
+	onAdd?: () => void;
 }
 
 /** Indices into `items` of what the query keeps, in order; every word must occur (case-insensitive). */
@@ -45,13 +50,30 @@ export function visibleIndices<T>(p: PickerState<T>): number[] {
 	});
 }
 
+/**
+ * The title line with the key hint, wrapped at `columns` (0: one row). Wrapped here, not by Ink, so the
+ * rows counted are the rows drawn: a confirmation's title names a whole rule, which may be long.
+ */
+export function pickerTitleRows<T>(p: PickerState<T>, columns = 0, bindings: KeyBindings = DEFAULT_KEY_BINDINGS): string[] {
+	const hint = pickerHint(bindings, { remove: p.onRemove !== undefined, add: p.onAdd !== undefined });
+	const title = `${sanitizeTerminalText(p.title).replace(/\n/g, " ")} (${p.query !== undefined ? "type to search, " : ""}${hint})`;
+	if (columns <= 0) return [title];
+	return wrapSegments([{ text: title }], columns).map((row) => row.map((segment) => segment.text).join(""));
+}
+
 /** Rows the picker takes on screen: its title, the search field, and the visible items (or "no match"). */
-export const pickerRows = <T,>(p: PickerState<T>): number =>
-	1 + (p.query !== undefined ? 1 : 0) + Math.max(1, Math.min(PICKER_ROWS, visibleIndices(p).length));
+export const pickerRows = <T,>(p: PickerState<T>, columns = 0, bindings: KeyBindings = DEFAULT_KEY_BINDINGS): number =>
+	pickerTitleRows(p, columns, bindings).length +
+	(p.query !== undefined ? 1 : 0) +
+	Math.max(1, Math.min(PICKER_ROWS, visibleIndices(p).length));
 
 export type PickerOutcome<T> =
 	/** The picker stays open with this state. */
-	{ kind: "open"; state: PickerState<T> } | { kind: "closed" } | { kind: "picked"; value: T };
+	| { kind: "open"; state: PickerState<T> }
+	| { kind: "closed" }
+	| { kind: "picked"; value: T }
+	/** A list action (remove, add): the picker closes, then `run` opens what the action shows. */
+	| { kind: "action"; run: () => void };
 
 /**
  * What a key does while a picker is open (the picker's keys of keybindings.ts): up/down move
@@ -73,6 +95,15 @@ export function pickerKey<T>(p: PickerState<T>, intent: Intent): PickerOutcome<T
 		}
 		case "pickerClose":
 			return { kind: "closed" };
+		case "pickerRemove": {
+			const at = visible[p.index];
+			const { onRemove } = p;
+			return at === undefined || !onRemove ? { kind: "open", state: p } : { kind: "action", run: () => onRemove(p.values[at]) };
+		}
+		case "pickerAdd": {
+			const { onAdd } = p;
+			return onAdd ? { kind: "action", run: onAdd } : { kind: "open", state: p };
+		}
 		default:
 			return { kind: "open", state: p };
 	}
@@ -84,22 +115,37 @@ export const withQuery = <T,>(p: PickerState<T>, query: string): PickerState<T> 
 /** Pads `text` with spaces to `width` cells (labels of a column line up even with wide characters). */
 export const padCells = (text: string, width: number): string => text + " ".repeat(Math.max(0, width - displayWidth(text)));
 
-/** The picker's key hint from the key table: "↑/↓, Enter; Esc cancels". */
-export function pickerHint(bindings: KeyBindings): string {
+/**
+ * The picker's key hint from the key table: "↑/↓, Enter; Esc cancels", with the list's actions when it
+ * has them ("d removes; a adds").
+ */
+export function pickerHint(bindings: KeyBindings, actions: { remove?: boolean; add?: boolean } = {}): string {
 	const moves = [keyLabel(bindings, "pickerUp"), keyLabel(bindings, "pickerDown")].filter(Boolean).join("/");
 	const pick = keyLabel(bindings, "pickerPick");
 	const close = keyLabel(bindings, "pickerClose");
-	return [[moves, pick].filter(Boolean).join(", "), close ? `${close} cancels` : ""].filter(Boolean).join("; ");
+	const remove = actions.remove ? keyLabel(bindings, "pickerRemove") : undefined;
+	const add = actions.add ? keyLabel(bindings, "pickerAdd") : undefined;
+	return [
+		[moves, pick].filter(Boolean).join(", "),
+		remove ? `${remove} removes` : "",
+		add ? `${add} adds` : "",
+		close ? `${close} cancels` : "",
+	]
+		.filter(Boolean)
+		.join("; ");
 }
 
 export function Picker({
 	picker,
 	onQuery,
 	bindings = DEFAULT_KEY_BINDINGS,
+	columns = 0,
 }: {
 	picker: PickerState;
 	onQuery?: (query: string) => void;
 	bindings?: KeyBindings;
+	/** The terminal's width, for wrapping the title; 0: not wrapped. */
+	columns?: number;
 }) {
 	const visible = visibleIndices(picker);
 	const { index } = picker;
@@ -107,10 +153,12 @@ export function Picker({
 	const searchable = picker.query !== undefined;
 	return (
 		<Box flexDirection="column">
-			<Text dimColor>
-				{picker.title} ({searchable ? "type to search, " : ""}
-				{pickerHint(bindings)})
-			</Text>
+			{pickerTitleRows(picker, columns, bindings).map((row, i) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: the rows of one title, in order
+				<Text key={i} dimColor wrap="truncate">
+					{row}
+				</Text>
+			))}
 			{searchable ? (
 				<Box>
 					<Text dimColor>search: </Text>

@@ -33,6 +33,7 @@ export function usePicker(): PickerHandle {
 			}
 			set(undefined);
 			if (outcome.kind === "picked") p.onPick(outcome.value);
+			if (outcome.kind === "action") outcome.run();
 		},
 		[set],
 	);

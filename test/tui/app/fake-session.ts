@@ -5,6 +5,8 @@
 import type { AgentMessage } from "../../../src/agent/types.js";
 import type { AssistantMessage, Model } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
+import { loadedRules, RuleAdmin, type RuleEntry, type RuleFiles } from "../../../src/permissions/rule-admin.js";
+import type { PermissionRule } from "../../../src/permissions/types.js";
 import { defaultSettings } from "../../../src/session/settings.js";
 import { runSlashCommand, type SlashCommandHost, slashCommands } from "../../../src/session/slash-commands.js";
 import type {
@@ -31,6 +33,12 @@ export const fakeModel: Model = {
 	contextWindow: 100_000,
 	maxTokens: 4096,
 };
+
+/** Entries back to rules, as permissionDetails gives them. */
+function ruleGroups(entries: readonly RuleEntry[]): { allow: PermissionRule[]; deny: PermissionRule[] } {
+	const rule = (e: RuleEntry): PermissionRule => ({ text: e.text, tool: "", source: e.file ?? e.scope, scope: e.scope });
+	return { allow: entries.filter((e) => e.kind === "allow").map(rule), deny: entries.filter((e) => e.kind === "deny").map(rule) };
+}
 
 /** What this double lacks answers as an unavailable capability would: no points, no servers, a rejected restore. */
 const NO_REWIND = "Rewind is not available in this session (no session file)";
@@ -204,6 +212,24 @@ export class FakeSession implements AgentSessionApi {
 	cyclePermissionMode(): PermissionMode {
 		this.calls.push({ method: "cyclePermissionMode", args: [] });
 		return "ask";
+	}
+	/**
+	 * The rules behind /permissions: a real RuleAdmin. Without `keepRules` a call fails like a session
+	 * that has none, so no test writes rule files by accident.
+	 */
+	private rules: RuleAdmin | undefined;
+	/** Real rules kept in `files` (temp folders of the test), starting with `rules` in force. */
+	keepRules(files: RuleFiles, rules: { allow: PermissionRule[]; deny: PermissionRule[] } = { allow: [], deny: [] }): RuleAdmin {
+		this.rules = new RuleAdmin(files, loadedRules(rules));
+		return this.rules;
+	}
+	permissionRules(): RuleAdmin {
+		if (!this.rules) throw new Error("This double keeps no permission rules");
+		return this.rules;
+	}
+	permissionDetails() {
+		const { allow, deny } = ruleGroups(this.permissionRules().list());
+		return { allow, deny, workspace: [this.state.cwd] };
 	}
 	respondToApproval(id: string): boolean {
 		this.calls.push({ method: "respondToApproval", args: [id] });

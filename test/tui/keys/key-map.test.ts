@@ -92,7 +92,11 @@ describe("key map contexts", () => {
 		expect(intent("\r", picker)).toBe("pickerPick");
 		expect(intent("\x1b", picker)).toBe("pickerClose");
 		expect(intent("\x03", picker)).toBe("pickerClose");
-		expect(intent("a", picker)).toBe("none");
+		expect(intent("x", picker)).toBe("none");
+		// A list's own actions (/permissions); a searchable picker's field still takes the letters as text.
+		expect(intent("d", picker)).toBe("pickerRemove");
+		expect(intent("\x1b[3~", picker)).toBe("pickerRemove");
+		expect(intent("a", picker)).toBe("pickerAdd");
 	});
 
 	it("an approval prompt binds no letter; numbers and Up/Down move, Enter takes, Ctrl+O opens the pager, Esc denies and stops", () => {

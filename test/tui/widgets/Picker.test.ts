@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { intentFor, parseKeyPress } from "../../../src/tui/keys/key-map.js";
 import { formatBytes, resumePicker } from "../../../src/tui/overlays/session-picker.js";
-import { type PickerState, pickerKey, pickerRows, visibleIndices, withQuery } from "../../../src/tui/widgets/Picker.js";
+import { type PickerState, pickerKey, pickerRows, pickerTitleRows, visibleIndices, withQuery } from "../../../src/tui/widgets/Picker.js";
 import { editsField } from "../../../src/tui/widgets/SingleLineField.js";
 
 const picker = (query?: string): PickerState<string> => ({
@@ -27,6 +27,11 @@ describe("picker state", () => {
 		expect(pickerRows(picker("zzz"))).toBe(3);
 		expect(pickerRows(picker())).toBe(4);
 		expect(pickerRows(picker(""))).toBe(5);
+		// A title longer than the terminal is wrapped by the picker, and its rows are counted.
+		const long = { ...picker(), title: `Remove allow rule "${"x".repeat(80)}" from global?` };
+		expect(pickerRows(long, 40)).toBe(pickerTitleRows(long, 40).length + 3);
+		expect(pickerTitleRows(long, 40).length).toBeGreaterThan(2);
+		expect(pickerTitleRows(long, 40).every((row) => row.length <= 40)).toBe(true);
 	});
 
 	it("Up/Down wrap within the matches, Enter picks the highlighted match, Esc and Ctrl+C close", () => {
@@ -48,6 +53,24 @@ describe("picker state", () => {
 
 	it("a new query moves the highlight back to the first match", () => {
 		expect(withQuery({ ...picker(), index: 2 }, "b")).toMatchObject({ query: "b", index: 0 });
+	});
+});
+
+describe("list actions", () => {
+	it("d and Delete remove the highlighted item, a adds, only in a list that has those actions", () => {
+		const removed: string[] = [];
+		let added = 0;
+		const list: PickerState<string> = { ...picker(), index: 1, onRemove: (v) => removed.push(v), onAdd: () => added++ };
+		for (const raw of ["d", "\x1b[3~", "a"]) {
+			const outcome = pickerKey(list, inPicker(raw));
+			expect(outcome.kind).toBe("action");
+			if (outcome.kind === "action") outcome.run();
+		}
+		expect(removed).toEqual(["b", "b"]);
+		expect(added).toBe(1);
+		// A picker without them (a searchable one: its field takes the letters) stays as it is.
+		const searchable = picker("");
+		for (const raw of ["d", "a"]) expect(pickerKey(searchable, inPicker(raw))).toEqual({ kind: "open", state: searchable });
 	});
 });
 
