@@ -39,6 +39,7 @@ import {
 	useHelp,
 	useInputCompletion,
 	useKeyInput,
+	useRecallFailedPrompt,
 	useRewrapOnWidthChange,
 	useSessionEvents,
 	useStartup,
@@ -85,7 +86,7 @@ function keyHints(bindings: KeyBindings): { working: string; shell: string; rend
 			["abort", "stops"],
 		]),
 		shell: line([["abort", "stops"]]),
-		render: { expandKey: keyLabel(bindings, "toggleToolOutput") },
+		render: { expandKey: keyLabel(bindings, "toggleToolOutput"), recallKey: keyLabel(bindings, "historyUp") },
 	};
 }
 
@@ -202,6 +203,7 @@ export function App(props: AppProps) {
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
 	useSessionEvents(session, props.onExit, editor);
 	useClearOnNewSession(session, reprint);
+	useRecallFailedPrompt(session, history);
 	// The run phase covers streaming, tools, a retry wait, an approval and a compaction.
 	const live = useMemo(() => ({ tick: liveTick, appClocks: () => view.tools.size > 0 }), [liveTick, view]);
 	useBusyTick(state.phase.kind !== "idle" || view.tools.size > 0 || view.shells.size > 0, refresh, live);

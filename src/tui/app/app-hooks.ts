@@ -13,12 +13,13 @@ import { type Completion, completionsFor, type DirEntry } from "../input/complet
 import { type EditorState, emptyEditor } from "../input/editor-state.js";
 import { editInExternalEditor } from "../input/external-editor.js";
 import { FileIndex } from "../input/file-index.js";
+import type { InputHistory } from "../input/input-history.js";
 import { type CompletionMenuHandle, menuInputKey, useCompletionMenu } from "../input/use-completion-menu.js";
 import type { EditorHandle } from "../input/use-editor.js";
 import type { KeyBindings } from "../keys/keybindings.js";
 import { loadHighlighter } from "../markdown/highlight.js";
 import { helpText } from "../overlays/help.js";
-import type { SessionView } from "../transcript/session-view.js";
+import { type SessionView, unansweredPrompt } from "../transcript/session-view.js";
 import { collectGarbage } from "../warm-up/collect-garbage.js";
 import { prepareForReply, warmReplyRendering } from "../warm-up/warm-up.js";
 
@@ -192,6 +193,22 @@ export function useSessionEvents(session: AgentSessionApi, onExit: (code: number
 				if (event.type === "rewound" && event.text !== undefined && editorNow().text === "") setEditor(emptyEditor(event.text));
 			}),
 		[session, editorNow, setEditor],
+	);
+}
+
+/**
+ * A prompt the model never answered (the request failed) goes back to the end of the input history, so
+ * ↑ on the empty input recalls it to send again, whatever was typed meanwhile. Never sent on its own.
+ */
+export function useRecallFailedPrompt(session: AgentSessionApi, history: InputHistory): void {
+	useEffect(
+		() =>
+			session.subscribe((event) => {
+				if (event.type !== "message_end") return;
+				const prompt = unansweredPrompt(event.message, session.getState().messages);
+				if (prompt?.trim()) history.add(prompt);
+			}),
+		[session, history],
 	);
 }
 

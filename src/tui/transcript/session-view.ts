@@ -18,7 +18,8 @@ export type HistoryItem =
 	| { kind: "markdown"; id: number; source: string }
 	| { kind: "thinking"; id: number; text: string; expanded?: boolean }
 	| { kind: "tool"; id: number; name: string; args: unknown; output: string; isError: boolean; diff?: string; expanded?: boolean }
-	| { kind: "error"; id: number; text: string }
+	/** `unanswered`: the request failed before any answer, so the prompt is marked failed (↑ recalls it). */
+	| { kind: "error"; id: number; text: string; unanswered?: boolean }
 	| { kind: "aborted"; id: number }
 	| { kind: "notice"; id: number; level: "info" | "warning" | "error"; text: string }
 	| { kind: "shell"; id: number; command: string; output: string; exitCode: number | null; aborted?: boolean; excluded?: boolean };
@@ -339,7 +340,10 @@ export class SessionView {
 
 	private addAssistantEnding(message: AssistantMessage): void {
 		if (message.stopReason === "aborted") this.add({ kind: "aborted" });
-		else if (message.stopReason === "error") this.add({ kind: "error", text: message.errorMessage ?? "The model request failed." });
+		else if (message.stopReason === "error") {
+			const text = message.errorMessage ?? "The model request failed.";
+			this.add(answered(message) ? { kind: "error", text } : { kind: "error", text, unanswered: true });
+		}
 	}
 
 	/** Finished messages (a resumed transcript, a user message, a tool result) as history items. */
@@ -445,4 +449,20 @@ export function lastLines(text: string, n: number): string {
 		pos = nl;
 	}
 	return text.slice(start, end);
+}
+
+/** The reply said something or called a tool before it ended (a failure then is not the prompt's). */
+function answered(message: AssistantMessage): boolean {
+	return message.content.some((c) => (c.type === "text" ? c.text.trim() !== "" : c.type === "toolCall"));
+}
+
+/**
+ * The prompt `message` failed to answer, as typed (attachments left out), when it is a failed reply
+ * with no answer in it; undefined otherwise. The app puts it back in the input history (↑ recalls it).
+ */
+export function unansweredPrompt(message: AgentMessage, messages: readonly AgentMessage[]): string | undefined {
+	if (message.role !== "assistant" || message.stopReason !== "error" || answered(message)) return undefined;
+	const user = messages.findLast((m) => m.role === "user");
+	if (!user) return undefined;
+	return splitAttachments(typeof user.content === "string" ? user.content : resultText(user.content)).prompt;
 }

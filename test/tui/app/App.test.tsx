@@ -538,12 +538,29 @@ describe("App live region", () => {
 		expect(session.calls.some((c) => c.method === "abort")).toBe(true);
 	});
 
-	it("shows a failed run's error", async () => {
+	it("shows a failed run's error; a prompt that got no answer is marked failed and ↑ recalls it, even after other input", async () => {
 		const { session, frame, type } = await mount();
 		await type("go");
 		await type(ENTER);
+		// A steer typed while it ran is later in the input history than the prompt.
+		await type("be brief");
+		await type(ENTER);
 		session.finish("error", "429 Too Many Requests");
-		await vi.waitFor(() => expect(frame()).toContain("Error: 429 Too Many Requests"));
+		await vi.waitFor(() => expect(frame()).toContain("✗ not answered: 429 Too Many Requests · ↑ recalls it to send again"));
+		// Nothing is sent again on its own: the input is empty and only the one prompt went out.
+		expect(session.calls.filter((c) => c.method === "prompt")).toHaveLength(1);
+		const inputLine = () => frame().split("\n").at(-2) ?? "";
+		expect(inputLine()).toContain("ask, /command");
+		await type("\x1b[A");
+		expect(inputLine()).toMatch(/^› go/);
+		await type("\x03");
+		// After a reply that said something, the failure is the reply's, not the prompt's.
+		await type("again");
+		await type(ENTER);
+		session.text("Half an answer");
+		session.finish("error", "stream cut");
+		await vi.waitFor(() => expect(frame()).toContain("Error: stream cut"));
+		expect(frame()).not.toContain("✗ not answered: stream cut");
 	});
 
 	it("keeps the live region shorter than the terminal however long the open tail grows", async () => {

@@ -7,9 +7,14 @@ import { DEFAULT_KEY_BINDINGS } from "../../keys/keybindings.js";
 export interface RenderHints {
 	/** The key that prints a collapsed item in full ("Ctrl+O"); no hint when unbound. */
 	expandKey?: string;
+	/** The key that recalls the previous input ("↑"), named under a prompt that failed; no hint when unbound. */
+	recallKey?: string;
 }
 
-export const DEFAULT_HINTS: RenderHints = { expandKey: keyLabel(DEFAULT_KEY_BINDINGS, "toggleToolOutput") };
+export const DEFAULT_HINTS: RenderHints = {
+	expandKey: keyLabel(DEFAULT_KEY_BINDINGS, "toggleToolOutput"),
+	recallKey: keyLabel(DEFAULT_KEY_BINDINGS, "historyUp"),
+};
 
 /** " (Ctrl+O to expand)", or nothing when no key expands. */
 export const expandHint = (hints: RenderHints): string => (hints.expandKey ? ` (${hints.expandKey} to expand)` : "");

@@ -34,6 +34,31 @@ function collapsedRows(attached: readonly AttachedFile[] | undefined, pasted: bo
 	);
 }
 
+/** A server's error text is untrusted and may be a whole HTML page: this much of it is shown. */
+export const ERROR_SHOWN_CHARS = 600;
+
+/**
+ * A failed request. When it failed before any answer the prompt above is marked failed: nothing of it
+ * is sent again on its own (the session leaves it out of the next request), and the key that recalls
+ * it is named, so sending it again is the user's choice.
+ */
+function errorRows(item: Extract<HistoryItem, { kind: "error" }>, width: number, hints: RenderHints): Line[] {
+	const chars = [...sanitizeTerminalText(item.text).trim()];
+	const reason =
+		chars.length > ERROR_SHOWN_CHARS ? `${chars.slice(0, ERROR_SHOWN_CHARS).join("")}… (${chars.length} chars)` : chars.join("");
+	const style = { color: color(theme.error) };
+	if (!item.unanswered) return wrapSegments([{ text: `Error: ${reason}`, style }], width);
+	const recall = hints.recallKey ? ` · ${hints.recallKey} recalls it to send again` : "";
+	return wrapSegments(
+		[
+			{ text: "✗ not answered: ", style: { ...style, bold: true } },
+			{ text: reason, style },
+			{ text: recall, style: { dim: true } },
+		],
+		width,
+	);
+}
+
 /** The item's rows, and whether a blank row separates it from the one above. */
 function renderRows(item: HistoryItem, width: number, hints: RenderHints): { rows: readonly Line[]; marginTop: boolean } {
 	switch (item.kind) {
@@ -54,10 +79,7 @@ function renderRows(item: HistoryItem, width: number, hints: RenderHints): { row
 		case "tool":
 			return { rows: renderToolCall(item, width, hints), marginTop: true };
 		case "error":
-			return {
-				rows: wrapSegments([{ text: `Error: ${sanitizeTerminalText(item.text)}`, style: { color: color(theme.error) } }], width),
-				marginTop: true,
-			};
+			return { rows: errorRows(item, width, hints), marginTop: true };
 		case "aborted":
 			return { rows: [[{ text: "⏹ Aborted", style: { bold: true, color: color(theme.warning) } }]], marginTop: false };
 		case "notice": {

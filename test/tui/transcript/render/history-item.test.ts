@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../../../src/tui/text/text-width.js";
+import type { RenderHints } from "../../../../src/tui/transcript/render/hints.js";
 import { renderHistoryItem } from "../../../../src/tui/transcript/render/history-item.js";
 import type { HistoryItem } from "../../../../src/tui/transcript/session-view.js";
 
 // chalk has no colour level under vitest, so the strings are plain text (styles are tested in styled-text).
-const show = (item: HistoryItem, columns = 80) => renderHistoryItem(item, columns);
+const show = (item: HistoryItem, columns = 80, hints?: RenderHints) => renderHistoryItem(item, columns, hints);
 
 describe("renderHistoryItem", () => {
 	it("prints a user message after the prompt mark, continuation rows indented, with a blank row above", () => {
@@ -15,6 +16,11 @@ describe("renderHistoryItem", () => {
 	it("prints markdown, errors, thinking (its last six lines) and shell output with a blank row above", () => {
 		expect(show({ kind: "markdown", id: 1, source: "Some **bold** text" })).toBe("\nSome bold text");
 		expect(show({ kind: "error", id: 1, text: "429 Too Many Requests" })).toBe("\nError: 429 Too Many Requests");
+		// No answer came: the prompt above is marked failed, with the key that recalls it.
+		expect(show({ kind: "error", id: 1, text: "HTTP 500", unanswered: true })).toBe(
+			"\n✗ not answered: HTTP 500 · ↑ recalls it to send again",
+		);
+		expect(show({ kind: "error", id: 1, text: "HTTP 500", unanswered: true }, 80, {})).toBe("\n✗ not answered: HTTP 500");
 		const thinking = Array.from({ length: 9 }, (_, i) => `t${i + 1}`).join("\n");
 		expect(show({ kind: "thinking", id: 1, text: thinking })).toBe("\n… 3 earlier lines (Ctrl+O to expand)\nt4\nt5\nt6\nt7\nt8\nt9");
 		expect(show({ kind: "thinking", id: 1, text: thinking, expanded: true })).toBe(`\n${thinking}`);
@@ -54,6 +60,12 @@ describe("renderHistoryItem", () => {
 	it("sanitises outside text before styling it", () => {
 		expect(show({ kind: "user", id: 1, text: "a\x1b[2Jb\x1b]52;c;eA==\x07" })).toBe("\n› a^[[2Jb^[]52;c;eA==^G");
 		expect(show({ kind: "error", id: 1, text: "bad\x1b[31m\r" })).toBe("\nError: bad^M");
+		// A server's error text is untrusted: sanitised, and a whole HTML page is cut to a screenful.
+		const hostile = show({ kind: "error", id: 1, text: `<html>\x1b]0;owned\x07${"x".repeat(5000)}</html>`, unanswered: true }, 80, {});
+		expect(hostile).not.toContain("\x1b]");
+		expect(hostile).not.toContain("\x07");
+		expect(hostile.length).toBeLessThan(1000);
+		expect(hostile).toMatch(/… \(\d+ chars\)/);
 		expect(show({ kind: "notice", id: 1, level: "info", text: "n\x1b[1A" })).toBe("n^[[1A");
 	});
 });
