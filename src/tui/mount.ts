@@ -4,7 +4,6 @@
 // run's lifecycle); this file owns how the terminal is set up and given back.
 import { render } from "ink";
 import { createElement, type ReactElement } from "react";
-import { isDemoModel } from "../ai/constants.js";
 import { paceReadsBy } from "../ai/read-pace.js";
 import { configFile } from "../config/paths.js";
 import { formatConfigProblem, reportConfigProblem, takeReportedConfigProblems } from "../config/problems.js";
@@ -67,8 +66,6 @@ export function mountApp(session: AgentSessionApi, options: MountOptions = {}): 
 	process.once("exit", restore);
 	const keys = loadKeyBindings(configFile("keybindings"));
 	for (const problem of keys.problems) reportConfigProblem(problem);
-	// The welcome panel at start on the offline demo (it says how to get a real model); /help shows it again.
-	const welcome = isDemoModel(session.getState().model);
 	const instance = render(
 		createElement(App, {
 			session,
@@ -79,7 +76,9 @@ export function mountApp(session: AgentSessionApi, options: MountOptions = {}): 
 			initialPrompt: options.initialPrompt,
 			openResumePicker: options.openResumePicker,
 			notifications: session.settings.notifications,
-			welcome,
+			// The welcome panel on every start: the model in use (or, on the offline demo, how to get a real
+			// one); /help shows it again.
+			welcome: true,
 		}),
 		// Ink's console patch would redraw around every console call; Ctrl+C is ours (clear, twice quits).
 		// Streaming frames are coalesced by use-session.ts; Ink's own throttle (30 fps by default) would

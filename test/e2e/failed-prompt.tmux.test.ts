@@ -32,6 +32,8 @@ describe("a failed prompt in a real terminal (tmux)", () => {
 		server.enqueue(failure, failure, failure, failure);
 		server.enqueue({ kind: "sse", chunks: [textBody("Here is the markdown.")] }, { kind: "sse", chunks: [textBody("Second.")] });
 		await start(["--model", "mock/mock-1"], { columns: 80, rows: 24 });
+		// The welcome panel names the model in use on every start, not only on the offline demo.
+		expect(term.capture()).toContain("Using mock/mock-1 · /model switches");
 		sendText("err500 now");
 		sendKey("Enter");
 		const failed = await waitForScreen((s) => s.includes("✗ not answered"), "the prompt marked failed");

@@ -2,7 +2,7 @@
 // running tools, the queue, the input, the footer), kept shorter than the terminal. It renders session
 // state and calls session methods; no business logic lives here. Its hooks are in app-hooks.ts.
 import { Box, Text } from "ink";
-import { useMemo, useReducer } from "react";
+import { useMemo, useReducer, useState } from "react";
 import { sanitizeTerminalText } from "../../safety/sanitize.js";
 import type { NotificationSettings } from "../../session/settings.js";
 import type { AgentSessionApi, SubAgentInfo } from "../../session/types.js";
@@ -69,7 +69,10 @@ export interface AppProps {
 	notifications?: NotificationSettings;
 	/** Opens the session picker at start (`rudder -r`). */
 	openResumePicker?: boolean;
-	/** Show the welcome panel (first-start.tsx) above the input while the transcript is empty (and after /help). */
+	/**
+	 * Show the welcome panel (first-start.tsx) above the input until the first prompt of this start (a
+	 * resumed transcript counts as the start), and again after /help.
+	 */
 	welcome?: boolean;
 }
 
@@ -154,6 +157,7 @@ function placeholder(streaming: boolean, steered: string | undefined, selectKey:
 export function App(props: AppProps) {
 	const { session } = props;
 	const { view, state, liveTick } = useSession(session);
+	const [startMessages] = useState(() => session.getState().messages.length);
 	const size = useTerminalSize(props.size);
 	const editor = useEditor();
 	const history = useMemo(() => props.history ?? openInputHistory(), [props.history]);
@@ -217,7 +221,7 @@ export function App(props: AppProps) {
 			: undefined;
 	const approvalHeight = approvalView ? approvalRows(approvalView) : 0;
 	const paused = approvalView ? "input paused for the approval · what you type waits here" : undefined;
-	const showWelcome = !state.isStreaming && (helpShown.shown || (props.welcome === true && state.messages.length === 0));
+	const showWelcome = !state.isStreaming && (helpShown.shown || (props.welcome === true && state.messages.length === startMessages));
 	const plan = state.pendingPlan;
 	const planHeight = plan ? planRows(plan, approvalMaxRows) : 0;
 	const todos = state.isStreaming ? todoLines(state.todos ?? [], MAX_TODO_ROWS) : [];

@@ -1,5 +1,6 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it, vi } from "vitest";
+import { configFile, shownPath } from "../../../src/config/paths.js";
 import { App } from "../../../src/tui/app/App.js";
 import { openInputHistory } from "../../../src/tui/input/input-history.js";
 import { formatDate } from "../../../src/tui/overlays/session-picker.js";
@@ -669,10 +670,27 @@ describe("App first start and quit", () => {
 		expect(f).toContain("/login <provider>");
 		expect(f).toContain("found running: ollama/qwen3:4b");
 		expect(f).toContain("offline demo model");
+		// Names the file to add a server to, where it is on this machine.
+		expect(f.replace(/\s+/g, " ")).toContain(`add its URL to ${shownPath(configFile("models"))}`);
 		app.stdin.write("hi");
 		await tick();
 		app.stdin.write("\r");
 		await vi.waitFor(() => expect(app.lastFrame()).not.toContain("ANTHROPIC_API_KEY"));
+	});
+
+	it("shows the model in use at start on a real model too, and on a resumed transcript until the next prompt", async () => {
+		const session = new FakeSession();
+		session.setState({ messages: [{ role: "user", content: "earlier", timestamp: 1 }] });
+		const app = render(
+			<App session={session} onExit={() => {}} history={openInputHistory(null)} size={{ rows: 30, columns: 120 }} welcome />,
+		);
+		unmountLater(app);
+		await tick();
+		expect(app.lastFrame()).toContain("Using fake/fake-1 · /model switches");
+		app.stdin.write("hi");
+		await tick();
+		app.stdin.write("\r");
+		await vi.waitFor(() => expect(app.lastFrame()).not.toContain("Using fake/fake-1"));
 	});
 
 	it("exits when the session reports a quit event", async () => {
