@@ -55,6 +55,11 @@ export type SessionEvent =
 	/** Output of a `!cmd` shell command run by the user (added to the context). */
 	/** A `!cmd` (or `!!cmd`, kept out of the context) started; `id` pairs it with its `user_shell`. */
 	| { type: "user_shell_start"; id: number; command: string; excluded: boolean }
+	/**
+	 * A running `!cmd`'s output so far, for showing it live: the end of it (at most SHELL_TAIL_CHARS),
+	 * secrets redacted; sent at most every SHELL_OUTPUT_MS. `user_shell` has the whole output at the end.
+	 */
+	| { type: "user_shell_output"; id: number; tail: string }
 	| { type: "user_shell"; id: number; command: string; output: string; exitCode: number | null; aborted: boolean; excluded: boolean }
 	/** A snapshot of the workspace was taken before a prompt (`entryId`: the checkpoint's log entry). */
 	| { type: "checkpoint_created"; entryId: string; snapshot: string; engine: "git" | "files" }

@@ -24,7 +24,13 @@ function capOutput(text: string): string {
 	return `[... ${text.length - maxShellOutputChars} earlier characters cut ...]\n${text.slice(-maxShellOutputChars)}`;
 }
 
-export function runUserShell(command: string, cwd: string, signal?: AbortSignal): Promise<UserShellResult> {
+/** `onOutput` hears each piece of output (stdout and stderr, as they come) while the command runs. */
+export function runUserShell(
+	command: string,
+	cwd: string,
+	signal?: AbortSignal,
+	onOutput?: (text: string) => void,
+): Promise<UserShellResult> {
 	if (signal?.aborted) return Promise.resolve({ output: "", exitCode: null, aborted: true });
 	return new Promise((resolve) => {
 		const shell = process.env.SHELL && !process.env.SHELL.endsWith("fish") ? process.env.SHELL : "/bin/sh";
@@ -33,9 +39,12 @@ export function runUserShell(command: string, cwd: string, signal?: AbortSignal)
 		let size = 0;
 		let aborted = false;
 		let dropped = false;
-		const collect = (chunk: Buffer) => {
-			chunks.push(chunk.toString("utf8"));
-			size += chunk.length;
+		// A decoder per stream: a character split between two reads of it is not cut in half.
+		const collect = (decoder: TextDecoder) => (chunk: Buffer) => {
+			const text = decoder.decode(chunk, { stream: true });
+			chunks.push(text);
+			onOutput?.(text);
+			size += Buffer.byteLength(text);
 			// Drop old chunks early so a runaway command cannot fill memory.
 			while (size > maxShellOutputChars * 4 && chunks.length > 1) {
 				size -= Buffer.byteLength(chunks.shift() as string);
@@ -47,8 +56,8 @@ export function runUserShell(command: string, cwd: string, signal?: AbortSignal)
 			if (child.pid !== undefined) killProcessGroup(child.pid, KILL_GRACE_MS);
 		};
 		signal?.addEventListener("abort", onAbort, { once: true });
-		child.stdout.on("data", collect);
-		child.stderr.on("data", collect);
+		child.stdout.on("data", collect(new TextDecoder()));
+		child.stderr.on("data", collect(new TextDecoder()));
 		child.on("error", (error) => {
 			signal?.removeEventListener("abort", onAbort);
 			resolve({ output: error.message, exitCode: null, aborted });

@@ -1,9 +1,11 @@
-// The user's own `!cmd` commands (rpc `bash`): run in the workspace, shown as they end, and their output
-// added to the context (unless `!!cmd`). A run works on its own copy of the context, so output from
-// while one is active waits and joins the transcript when it ends.
+// The user's own `!cmd` commands (rpc `bash`): run in the workspace, their output shown live while they
+// run (shell-live-output.ts) and whole as they end, and added to the context (unless `!!cmd`). A run
+// works on its own copy of the context, so output from while one is active waits and joins the
+// transcript when it ends.
 import type { AgentMessage } from "../agent/types.js";
 import { redactSecrets } from "../safety/secrets.js";
 import type { ShellOutputMessage } from "./session-messages.js";
+import { ShellLiveOutput } from "./shell-live-output.js";
 import type { SessionEvent } from "./types.js";
 import { runUserShell, type UserShellResult } from "./user-shell.js";
 
@@ -30,10 +32,12 @@ export class UserShells {
 		const controller = new AbortController();
 		this.running.add(controller);
 		emit({ type: "user_shell_start", id, command, excluded });
+		const live = new ShellLiveOutput((tail) => emit({ type: "user_shell_output", id, tail }));
 		let result: UserShellResult;
 		try {
-			result = await runUserShell(command, this.deps.cwd, controller.signal);
+			result = await runUserShell(command, this.deps.cwd, controller.signal, (text) => live.add(text));
 		} finally {
+			live.stop();
 			this.running.delete(controller);
 		}
 		const { exitCode, aborted } = result;

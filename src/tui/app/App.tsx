@@ -18,7 +18,7 @@ import { FIELD_PROMPT_ROWS, FieldPrompt } from "../overlays/FieldPrompt.js";
 import { FirstStart, welcomeRows } from "../overlays/first-start.js";
 import { PlanPrompt, planRows } from "../overlays/PlanPrompt.js";
 import { Footer, footerText } from "../status/Footer.js";
-import { LiveStatus } from "../status/LiveStatus.js";
+import { LiveStatus, shellStatusRows } from "../status/LiveStatus.js";
 import { useRunNotification } from "../status/run-notification.js";
 import { TodoLines, todoLines } from "../status/TodoLines.js";
 import { color, theme } from "../text/theme.js";
@@ -237,7 +237,11 @@ export function App(props: AppProps) {
 			planHeight,
 		asking: pending?.toolCallId,
 		statusRows:
-			(state.isStreaming ? 1 : 0) + view.shells.size + (showWelcome ? welcomeRows(state.model) : 0) + (status.text ? 1 : 0) + todos.length,
+			(state.isStreaming ? 1 : 0) +
+			shellStatusRows(view.shells) +
+			(showWelcome ? welcomeRows(state.model) : 0) +
+			(status.text ? 1 : 0) +
+			todos.length,
 		below,
 	});
 

@@ -11,7 +11,7 @@ import { frameCounts, liveRegionFor, partText, usePartKey } from "../ink/index.j
 import { type Line, type Style, toAnsi, truncateLine } from "../text/styled-text.js";
 import { color, theme } from "../text/theme.js";
 import { spinnerFrame, spinnerStep } from "../transcript/PendingTools.js";
-import type { RunningShell } from "../transcript/session-view.js";
+import { lastLines, type RunningShell } from "../transcript/session-view.js";
 import { runStatusText } from "./run-status.js";
 
 export interface LiveStatusProps {
@@ -46,9 +46,28 @@ export function statusRows(p: Omit<LiveStatusProps, "now" | "liveTick">, now: nu
 	for (const shell of p.shells.values()) {
 		const seconds = Math.floor((now - shell.startedAt) / 1000);
 		lines.push([spinner, { text: ` $ ${sanitizeTerminalText(shell.command)} · ${seconds}s${p.hints.shell}`, style: DIM }]);
+		for (const row of shellLiveLines(shell)) lines.push([{ text: `  ${row}`, style: DIM }]);
 	}
 	return lines.map((line) => toAnsi(truncateLine(line, Math.max(1, p.columns))));
 }
+
+/** Rows of a running `!cmd`'s output shown under it (its last lines). */
+export const SHELL_LIVE_ROWS = 5;
+
+/**
+ * The last lines of a running `!cmd`'s output as a terminal would show them: a carriage return (a
+ * progress bar) starts its line over, and every line is sanitised.
+ */
+export function shellLiveLines(shell: RunningShell): string[] {
+	if (!shell.output) return [];
+	return lastLines(shell.output, SHELL_LIVE_ROWS)
+		.split("\n")
+		.map((line) => sanitizeTerminalText(line.replace(/\r+$/, "").split("\r").at(-1) ?? ""));
+}
+
+/** Status rows the running `!cmd`s take: a line each and their live output. */
+export const shellStatusRows = (shells: ReadonlyMap<number, RunningShell>): number =>
+	[...shells.values()].reduce((n, shell) => n + 1 + shellLiveLines(shell).length, 0);
 
 /**
  * The moment's part of the status rows while it is only the spinner's turn (a running reply): rows are

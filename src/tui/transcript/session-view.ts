@@ -40,6 +40,8 @@ export interface RunningTool {
 export interface RunningShell {
 	command: string;
 	startedAt: number;
+	/** The end of its output so far (secrets redacted, not yet sanitised), shown live under it. */
+	output?: string;
 }
 
 /** The streaming message's parts that are not yet in history. */
@@ -193,6 +195,11 @@ export class SessionView {
 			case "user_shell_start":
 				this.shells.set(event.id, { command: event.command, startedAt: this.now() });
 				break;
+			case "user_shell_output": {
+				const shell = this.shells.get(event.id);
+				if (shell) shell.output = event.tail;
+				break;
+			}
 			case "user_shell":
 				this.onShellEnd(event);
 				break;

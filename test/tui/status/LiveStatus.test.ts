@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastStatusRows, statusRows } from "../../../src/tui/status/LiveStatus.js";
+import { lastStatusRows, SHELL_LIVE_ROWS, shellLiveLines, shellStatusRows, statusRows } from "../../../src/tui/status/LiveStatus.js";
 import { displayWidth } from "../../../src/tui/text/text-width.js";
 import { spinnerFrame } from "../../../src/tui/transcript/PendingTools.js";
 
@@ -39,5 +39,21 @@ describe("the status lines", () => {
 		expect(rowsAt(withShell, 1060).map(strip)[1]).toContain("· 1s");
 		shells.clear();
 		expect(rowsAt(withShell, 1070).map(strip)).toEqual([`${spinnerFrame(1070)} working · Esc stops`]);
+	});
+});
+
+describe("a running !cmd's live output", () => {
+	it("shows its last lines as a terminal would: a carriage return starts the line over; control text is made visible", () => {
+		const output = `${Array.from({ length: 8 }, (_, i) => `line ${i}`).join("\n")}\nprogress 10%\rprogress 50%\r\nbell\x07 \x1b[2Jdone\n`;
+		const lines = shellLiveLines({ command: "make", startedAt: 0, output });
+		expect(lines).toHaveLength(SHELL_LIVE_ROWS);
+		expect(lines.slice(-2)[0]).toBe("progress 50%");
+		expect(lines.at(-1)).not.toMatch(/[\x07\x1b]/);
+		expect(lines.at(-1)).toContain("done");
+		const shells = new Map([
+			[1, { command: "make", startedAt: 0, output }],
+			[2, { command: "sleep 9", startedAt: 0 }],
+		]);
+		expect(shellStatusRows(shells)).toBe(2 + SHELL_LIVE_ROWS);
 	});
 });
