@@ -21,6 +21,7 @@ import type { RewindPreview } from "./checkpoints/rewind-plan.js";
 import { type CompactionReason, isContextOverflowError, shouldCompact } from "./compaction.js";
 import { exportMarkdown, subAgentTranscripts, writeExport } from "./export-markdown.js";
 import { isLoginCommand } from "./login-command.js";
+import { appendMemory, type MemoryScope, type MemoryTarget, memoryTargets } from "./memory-file.js";
 import { expandAttachments } from "./prompt-attachments.js";
 import type { RestoreWhat, RewindPoint, RewindResult, SessionRewind } from "./rewind.js";
 import { errorText, type NoticeLevel } from "./session-events.js";
@@ -123,6 +124,20 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	/** List, add and remove rules, in force and in their files (the /permissions screen). */
 	permissionRules(): RuleAdmin {
 		return this.p.permissions.rules;
+	}
+
+	memoryTargets(): MemoryTarget[] {
+		return memoryTargets(this.cwd, this.p.env);
+	}
+
+	addMemory(scope: MemoryScope, text: string): string {
+		const target = this.memoryTargets().find((t) => t.scope === scope);
+		if (!target) throw new Error(`No ${scope} memory file`);
+		return appendMemory(target, text);
+	}
+
+	promptFromCommand(text: string): void {
+		this.prompt(text).catch((error) => this.notify("error", errorText(error)));
 	}
 
 	permissionDetails() {

@@ -4,6 +4,7 @@
 // says it can act on one, and answers in text otherwise. No UI keeps its own list of commands.
 
 import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
+import { shownPath } from "../config/paths.js";
 import { formatHookList, type HookListing } from "../extensions/hooks/user-hooks.js";
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
@@ -11,6 +12,8 @@ import type { RuleAdmin, RuleKind } from "../permissions/rule-admin.js";
 import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../permissions/types.js";
 import { sanitizeTerminalText } from "../safety/sanitize.js";
 import { type BackgroundJobs, describeEnd, formatSize, type JobInfo } from "../tools/index.js";
+import { initPrompt } from "./init-prompt.js";
+import { MEMORY_SCOPES, type MemoryScope, type MemoryTarget } from "./memory-file.js";
 import { describeOpenSession, type RewindCommandHost, rewindCommands } from "./rewind-commands.js";
 import type { SessionInfo } from "./session-store.js";
 import type { AgentDefinition } from "./subagents/agent-definitions.js";
@@ -49,6 +52,12 @@ export interface SlashCommandHost extends RewindCommandHost {
 	permissionRules(): RuleAdmin;
 	/** The model's background jobs, for `/ps`. */
 	backgroundJobs(): BackgroundJobs;
+	/** The AGENTS.md files `/memory` and `#text` add to (memory-file.ts). */
+	memoryTargets(): MemoryTarget[];
+	/** Adds `- text` to the scope's AGENTS.md; returns the file. Throws one line naming the file. */
+	addMemory(scope: MemoryScope, text: string): string;
+	/** Starts a run with a command's own prompt (`/init`); rejects while a run is active. */
+	promptFromCommand(text: string): void;
 }
 
 /** How the command was called: `ui` when the caller can act on a `CommandUiRequest` (the TUI). */
@@ -206,6 +215,34 @@ export const slashCommands: readonly SlashCommand[] = [
 					...rules(deny),
 				].join("\n"),
 			);
+		},
+	},
+	{
+		name: "init",
+		description: "Have the model look through the repository and write or update AGENTS.md (the change is shown for approval)",
+		args: "[what to focus on]",
+		run: (s, args) => {
+			if (s.getState().isStreaming) return s.notify("error", "/init starts a run: wait for this one to end, or press Esc to stop it");
+			s.promptFromCommand(initPrompt(args));
+		},
+	},
+	{
+		name: "memory",
+		description: "Show the AGENTS.md files #text adds to, or add a line to one",
+		args: "[project|global <text>]",
+		run: (s, args) => {
+			const add = /^(project|global)\s+(.+)$/s.exec(args);
+			if (add) {
+				try {
+					const file = s.addMemory(add[1] as MemoryScope, add[2]);
+					return s.notify("info", `Added to ${sanitizeTerminalText(shownPath(file))} (read from the next session on)`);
+				} catch (error) {
+					return s.notify("error", (error as Error).message);
+				}
+			}
+			if (args) return s.notify("error", `Usage: /memory [${MEMORY_SCOPES.join("|")} <text>]`);
+			const rows = s.memoryTargets().map((t) => `  ${t.scope}  ${shownPath(t.file)}${t.exists ? "" : " (created on the first line)"}`);
+			s.notify("info", ["Memory files (a line starting with # in the app adds to one of them):", ...rows].join("\n"));
 		},
 	},
 	{

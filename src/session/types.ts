@@ -11,6 +11,7 @@ import type { ApprovalRequest, ApprovalResponse } from "../permissions/gate.js";
 import type { ApprovalPreview } from "../permissions/preview.js";
 import type { RuleAdmin } from "../permissions/rule-admin.js";
 import type { PermissionMode } from "../permissions/types.js";
+import type { MemoryTarget } from "./memory-file.js";
 import type { Settings } from "./settings.js";
 import type { SubAgentInfo } from "./subagents/sub-agent-info.js";
 import type { TodoItem } from "./todos/todo-list.js";
@@ -292,6 +293,8 @@ export interface AgentSessionApi {
 	/** Flushes the session file and releases resources. */
 	dispose(): Promise<void>;
 	setPermissionMode(mode: PermissionMode): void;
+	/** The AGENTS.md files a `#text` line can go to (the project's nearest, the global one). */
+	memoryTargets(): MemoryTarget[];
 	/** Every rule in force with where it lives; adds and removes them in force and in their files (/permissions). */
 	permissionRules(): RuleAdmin;
 	/** Shift+Tab: the next mode (ask → auto-edit → auto → plan, and yolo when it was chosen); returns it. */

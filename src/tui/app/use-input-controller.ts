@@ -15,7 +15,8 @@ import { keyLabel } from "../keys/key-hints.js";
 import { type Intent, intentFor, type KeyPress, keyOf, parseKeyPress, QUIT_WINDOW_MS } from "../keys/key-map.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
 import { useFieldPrompt } from "../overlays/FieldPrompt.js";
-import { openResumePicker, openRewindMenu, openUiRequest, type UiRequestHost } from "../overlays/ui-requests.js";
+import { memoryLine } from "../overlays/memory-picker.js";
+import { openMemoryPicker, openResumePicker, openRewindMenu, openUiRequest, type UiRequestHost } from "../overlays/ui-requests.js";
 import type { SessionView } from "../transcript/session-view.js";
 import { nextSelection, steeredAgent } from "../transcript/sub-agent-lines.js";
 import { usePicker } from "../widgets/use-picker.js";
@@ -277,6 +278,12 @@ function send(c: Controller, as?: "followUp"): void {
 	c.memory.browsing = undefined;
 	history.add(state.text.includes("[paste #") ? text : state.text);
 	if (state.pastes.size > 0 && !/^[/!]/.test(command)) view.showPastesAs(text.trim(), state.text.trim());
+	// `#text` adds a line to an AGENTS.md, asking which; it is not a prompt.
+	const memory = as === undefined ? memoryLine(text) : undefined;
+	if (memory !== undefined) {
+		openMemoryPicker(c, memory);
+		return;
+	}
 	// A selected running sub-agent takes what is typed (commands and !shell still go to the session).
 	const agent = steeredAgent(session.getState().subagents, view.selectedAgent);
 	if (agent && session.getState().isStreaming && !/^[/!]/.test(command)) {

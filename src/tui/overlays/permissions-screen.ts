@@ -6,7 +6,7 @@
 import { shownPath } from "../../config/paths.js";
 import type { RuleEntry, RuleKind } from "../../permissions/rule-admin.js";
 import type { RuleScope } from "../../permissions/types.js";
-import { sanitizeTerminalText } from "../../safety/sanitize.js";
+import { oneLine } from "../text/screen-text.js";
 import type { PickerState } from "../widgets/Picker.js";
 
 /** Where a rule lives, as the screen names it. */
@@ -23,9 +23,6 @@ const ADD_CHOICES: readonly { kind: RuleKind; label: string; detail: string }[] 
 	{ kind: "allow", label: "allow", detail: "runs without asking · kept with your approvals for this folder" },
 	{ kind: "deny", label: "deny", detail: "never runs, in any mode · kept in your settings.json" },
 ];
-
-/** A text from a file on one line, sanitised: a newline in a rule must not draw a second row. */
-export const oneLine = (text: string): string => sanitizeTerminalText(text).replace(/\r?\n/g, "⏎");
 
 /** `allow bash(npm test*)` */
 const ruleLabel = (e: RuleEntry): string => `${e.kind === "allow" ? "allow" : "deny "}  ${oneLine(e.text)}`;

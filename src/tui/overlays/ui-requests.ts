@@ -8,6 +8,7 @@ import * as edit from "../input/editor-state.js";
 import type { EditorHandle } from "../input/use-editor.js";
 import type { PickerHandle } from "../widgets/use-picker.js";
 import type { FieldPromptHandle } from "./FieldPrompt.js";
+import { memoryPicker } from "./memory-picker.js";
 import { addedNotice, addKindPicker, addRuleTitle, confirmRemovePicker, removedNotice, rulesPicker } from "./permissions-screen.js";
 import { confirmRestorePicker, type RestoreChoice, restoreChoicePicker, rewindPointsPicker } from "./rewind-menu.js";
 import { resumePicker } from "./session-picker.js";
@@ -111,6 +112,18 @@ export function openPermissionsScreen(host: UiRequestHost, select?: { kind: Rule
 		);
 	try {
 		pickers.open(rulesPicker(rules.list(), { onRemove: remove, onAdd: add, select, mode: session.getState().permissionMode }));
+	} catch (error) {
+		fail(error);
+	}
+	host.refresh();
+}
+
+/** `#text`: asks which AGENTS.md takes the line; the session's `/memory` command writes it (and reports where). */
+export function openMemoryPicker(host: UiRequestHost, text: string) {
+	const { session, pickers, fail } = host;
+	try {
+		const targets = session.memoryTargets();
+		pickers.open(memoryPicker(targets, text, (scope) => void session.submit(`/memory ${scope} ${text}`).catch(fail)));
 	} catch (error) {
 		fail(error);
 	}

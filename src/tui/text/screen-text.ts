@@ -7,3 +7,6 @@ import { redactSecrets } from "../../safety/secrets.js";
 export function screenText(text: string): string {
 	return sanitizeTerminalText(redactSecrets(text));
 }
+
+/** Outside text for one row (a rule, a file name): sanitised, a newline shown as ⏎ so it cannot draw a second row. */
+export const oneLine = (text: string): string => sanitizeTerminalText(text).replace(/\r?\n/g, "⏎");

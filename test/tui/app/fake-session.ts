@@ -7,6 +7,7 @@ import type { AssistantMessage, Model } from "../../../src/ai/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
 import { loadedRules, RuleAdmin, type RuleEntry, type RuleFiles } from "../../../src/permissions/rule-admin.js";
 import type { PermissionRule } from "../../../src/permissions/types.js";
+import { appendMemory, type MemoryScope, type MemoryTarget } from "../../../src/session/memory-file.js";
 import { defaultSettings } from "../../../src/session/settings.js";
 import { runSlashCommand, type SlashCommandHost, slashCommands } from "../../../src/session/slash-commands.js";
 import type {
@@ -222,6 +223,17 @@ export class FakeSession implements AgentSessionApi {
 	keepRules(files: RuleFiles, rules: { allow: PermissionRule[]; deny: PermissionRule[] } = { allow: [], deny: [] }): RuleAdmin {
 		this.rules = new RuleAdmin(files, loadedRules(rules));
 		return this.rules;
+	}
+	/** The AGENTS.md files `#text` offers; tests set them (none by default). */
+	memory: MemoryTarget[] = [];
+	memoryTargets(): MemoryTarget[] {
+		return this.memory;
+	}
+	/** The real write (memory-file.ts), on the targets the test set. */
+	addMemory(scope: MemoryScope, text: string): string {
+		const target = this.memory.find((t) => t.scope === scope);
+		if (!target) throw new Error(`No ${scope} memory file`);
+		return appendMemory(target, text);
 	}
 	permissionRules(): RuleAdmin {
 		if (!this.rules) throw new Error("This double keeps no permission rules");
