@@ -310,10 +310,15 @@ class AnthropicStreamReader {
 				const kind = this.kinds.get(event.index);
 				if (kind === "tool_use") b.toolCallEnd(String(event.index));
 				else if (kind === "server_tool_use") this.serverCallEnd(event.index);
-				else b.closeAll();
+				// A text block stays open: with citations Anthropic splits one answer into many text blocks
+				// (a list item's "- " in one, its cited words in the next), which are one text to us; the
+				// next block of another kind, or the end, closes it.
+				else if (kind !== "text") b.closeAll();
 				return;
 			}
 			case "message_delta":
+				// The content is over: a text block left open for a following one closes here.
+				b.closeAll();
 				if (event.usage) this.usage(event.usage);
 				if (event.delta?.stop_reason) this.stop = mapStopReason(event.delta.stop_reason, event.delta.stop_details);
 				return;
