@@ -281,6 +281,11 @@ export interface AgentSessionApi {
 	setPermissionMode(mode: PermissionMode): void;
 	/** Shift+Tab: the next mode (ask → auto-edit → auto → plan, and yolo when it was chosen); returns it. */
 	cyclePermissionMode(): PermissionMode;
+	/**
+	 * Ctrl+B: every running foreground bash command becomes a background job; each call answers the
+	 * model with its job id. Says what moved (or that nothing ran) as a notice; returns the jobs' ids.
+	 */
+	moveToBackground(): string[];
 	/** Answers the waiting approval; false when `id` is not the one waiting. */
 	respondToApproval(id: string, response: ApprovalResponse): boolean;
 	/** Answers the plan waiting for approval; false when `id` is not the one waiting. */

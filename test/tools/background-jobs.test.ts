@@ -77,6 +77,39 @@ describe("background jobs", { timeout: 30_000 }, () => {
 		await expect(run(tools.kill_shell, { id: "bg9" })).rejects.toThrow('No background job "bg9"');
 	});
 
+	it("Ctrl+B: a running foreground command becomes a job, its call answers with the id, its output continues in the job", async () => {
+		const jobs = new BackgroundJobs(folder.path);
+		started.push(jobs);
+		const tools = createAllTools(folder.path, { jobs });
+		expect(jobs.adoptForeground()).toEqual([]);
+		const marker = `${folder.path}/go`;
+		const call = run(tools.bash, {
+			command: `echo first; while [ ! -e ${marker} ]; do sleep 0.05; done; echo second; sleep 60`,
+		});
+		// Wait until it runs and printed its first line, so the move carries output with it.
+		for (let i = 0; i < 200 && !jobs.hasForeground; i++) await new Promise((r) => setTimeout(r, 20));
+		await new Promise((r) => setTimeout(r, 300));
+		const moved = jobs.adoptForeground();
+		expect(moved).toMatchObject([{ id: "bg1", status: "running" }]);
+		expect(jobs.hasForeground).toBe(false);
+		const answer = await call;
+		expect(text(answer)).toMatch(/^The user moved this command to the background \(Ctrl\+B\) as job bg1; it keeps running\./);
+		expect(text(answer)).toContain("Output so far:\nfirst");
+		expect(answer.details).toMatchObject({ job: { id: "bg1" } });
+		execFileSync("touch", [marker]);
+		let seen = "";
+		for (let i = 0; i < 100 && !seen.includes("second"); i++) {
+			seen += text(await run(tools.bash_output, { id: "bg1" }));
+			if (!seen.includes("second")) await new Promise((r) => setTimeout(r, 50));
+		}
+		expect(seen).toContain("first");
+		expect(seen).toContain("second");
+		const pid = (jobs as unknown as { jobs: Map<string, { pid: number }> }).jobs.get("bg1")?.pid as number;
+		expect(groupAlive(pid)).toBe(true);
+		await run(tools.kill_shell, { id: "bg1" });
+		expect(groupAlive(pid)).toBe(false);
+	});
+
 	it("tells of an exit once, caps the output kept, and returns at once for a quiet command", async () => {
 		const jobs = new BackgroundJobs(folder.path, { maxOutputBytes: 1000 });
 		started.push(jobs);

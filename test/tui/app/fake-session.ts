@@ -205,6 +205,10 @@ export class FakeSession implements AgentSessionApi {
 		this.calls.push({ method: "cyclePermissionMode", args: [] });
 		return "ask";
 	}
+	moveToBackground(): string[] {
+		this.calls.push({ method: "moveToBackground", args: [] });
+		return [];
+	}
 	respondToApproval(id: string): boolean {
 		this.calls.push({ method: "respondToApproval", args: [id] });
 		return false;
