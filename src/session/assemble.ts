@@ -153,7 +153,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		notify: events.notify,
 	});
 	// Background jobs run like the model's other commands: sandbox wrapper, environment without credentials.
-	const jobs = new BackgroundJobs(cwd, { wrapSpawn: permissions.wrapSpawn, env: childEnv(env, settings.shell.passEnv) });
+	const jobs = new BackgroundJobs(cwd, {
+		wrapSpawn: permissions.wrapSpawn,
+		env: childEnv(env, settings.shell.passEnv),
+		// job_started / job_exited for json and rpc clients (the command is the model's, as in tool events).
+		onEvent: (event) => events.emit(event),
+	});
 	const builtInTools = sessionTools(options.tools, { cwd, env, settings, permissions, checkpoints, jobs });
 	const keys = new SessionKeys(options.registry, options.apiKey ? { provider: model.provider, key: options.apiKey } : undefined);
 	const skillsOffered = offeredSkills(skills.skills, builtInTools);

@@ -10,6 +10,7 @@ import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions
 import type { ApprovalRequest, ApprovalResponse } from "../permissions/gate.js";
 import type { ApprovalPreview } from "../permissions/preview.js";
 import type { PermissionMode } from "../permissions/types.js";
+import type { JobEvent } from "../tools/background-jobs.js";
 import type { Settings } from "./settings.js";
 import type { SubAgentInfo } from "./subagents/sub-agent-info.js";
 import type { TodoItem } from "./todos/todo-list.js";
@@ -81,6 +82,8 @@ export type SessionEvent =
 	| ({ type: "subagent_update" } & SubAgentInfo)
 	/** A sub-agent ended: `result` is its final text (the task call's result), or `error`. */
 	| ({ type: "subagent_end" } & SubAgentInfo & { result?: string; error?: string })
+	/** A background job started (bash run_in_background, or Ctrl+B), or ended with its output in. */
+	| JobEvent
 	/** The model wrote the todo list (or a resumed session brought one). */
 	| { type: "todo_updated"; todos: readonly TodoItem[] }
 	/** In plan mode the model asks to carry out `plan`: answer with `respondToPlan(id, …)`. */

@@ -45,7 +45,11 @@ export interface BackgroundJobsOptions {
 	/** Output kept per job; 10 MB. */
 	maxOutputBytes?: number;
 	killGraceMs?: number;
+	/** Told when a job starts (or a command is moved here) and when it has ended and its output is in. */
+	onEvent?: (event: JobEvent) => void;
 }
+
+export type JobEvent = { type: "job_started"; job: JobInfo } | { type: "job_exited"; job: JobInfo };
 
 interface Job extends JobInfo {
 	pid?: number;
@@ -162,6 +166,11 @@ export class BackgroundJobs {
 			resolveExit();
 		});
 		if (child.stdout.destroyed && child.stderr.destroyed) resolveExit();
+		const onEvent = this.options.onEvent;
+		if (onEvent) {
+			onEvent({ type: "job_started", job: this.info(job) });
+			void job.exited.then(() => onEvent({ type: "job_exited", job: this.info(job) }));
+		}
 		return id;
 	}
 

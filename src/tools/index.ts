@@ -16,7 +16,7 @@ import { createWebFetchTool, type WebFetchToolOptions } from "./web-fetch.js";
 import { createWebSearchTool, type WebSearchToolOptions } from "./web-search.js";
 import { createWriteTool } from "./write.js";
 
-export { BackgroundJobs, describeEnd, type JobInfo } from "./background-jobs.js";
+export { BackgroundJobs, describeEnd, type JobEvent, type JobInfo } from "./background-jobs.js";
 export { type BashToolDetails, type BashToolInput, type BashToolOptions, createBashTool } from "./bash.js";
 export type { PathDenial } from "./denied-paths.js";
 export { createEditTool, type EditToolDetails, type EditToolInput, type EditToolOptions, prepareEditArguments } from "./edit.js";
