@@ -11,6 +11,7 @@ import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { createChunkRedactor } from "../safety/secrets.js";
 import { privateTempDir } from "./private-temp.js";
+import { type ProcessSlots, toolProcessSlots } from "./process-slots.js";
 import { findShell, killProcessGroup, spawnShellCommand } from "./shell.js";
 
 /** A running foreground command as bash hands it over (Ctrl+B): its process and what it printed so far. */
@@ -45,6 +46,8 @@ export interface BackgroundJobsOptions {
 	/** Output kept per job; 10 MB. */
 	maxOutputBytes?: number;
 	killGraceMs?: number;
+	/** The tool process slots (tools.maxProcesses) a running job holds one of; default the process-wide ones. */
+	slots?: ProcessSlots;
 	/** Told when a job starts (or a command is moved here) and when it has ended and its output is in. */
 	onEvent?: (event: JobEvent) => void;
 }
@@ -70,16 +73,27 @@ export class BackgroundJobs {
 	/** Foreground bash commands running now, by tool call id: each hands itself over when asked. */
 	private readonly foreground = new Map<string, () => HandedOver | undefined>();
 	private readonly maxOutputBytes: number;
+	private readonly slots: ProcessSlots;
 
 	constructor(
 		private readonly cwd: string,
 		private readonly options: BackgroundJobsOptions = {},
 	) {
 		this.maxOutputBytes = options.maxOutputBytes ?? 10 * 1024 * 1024;
+		this.slots = options.slots ?? toolProcessSlots;
 	}
 
-	/** Starts `command`; its id is `bg<n>`. */
+	/**
+	 * Starts `command`; its id is `bg<n>`. A running job counts toward the tool process limit
+	 * (tools.maxProcesses): with every slot taken it is refused rather than left waiting.
+	 */
 	start(command: string): JobInfo {
+		const slots = this.slots;
+		if (slots.isFull) {
+			throw new Error(
+				`run_in_background: ${slots.running} commands and jobs are running, the limit (tools.maxProcesses ${slots.limit}); stop a background job with kill_shell first`,
+			);
+		}
 		const shell = findShell(this.options.shellPath);
 		const child = spawnShellCommand({ shell, command, cwd: this.cwd, env: this.options.env, wrap: this.options.wrapSpawn });
 		child.on("error", (error) => this.write(this.jobs.get(id) as Job, `Could not run ${shell}: ${error.message}\n`));
@@ -166,6 +180,9 @@ export class BackgroundJobs {
 			resolveExit();
 		});
 		if (child.stdout.destroyed && child.stderr.destroyed) resolveExit();
+		// The job holds a process slot until it has ended (a moved command's slot passes to it).
+		const release = this.slots.hold();
+		void job.exited.then(release);
 		const onEvent = this.options.onEvent;
 		if (onEvent) {
 			onEvent({ type: "job_started", job: this.info(job) });

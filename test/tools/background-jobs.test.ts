@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentTool } from "../../src/agent/types.js";
 import { BackgroundJobs } from "../../src/tools/background-jobs.js";
 import { createAllTools } from "../../src/tools/index.js";
+import { ProcessSlots } from "../../src/tools/process-slots.js";
 import { useTempFolder } from "./temp-folder.js";
 
 const started: BackgroundJobs[] = [];
@@ -108,6 +109,31 @@ describe("background jobs", { timeout: 30_000 }, () => {
 		expect(groupAlive(pid)).toBe(true);
 		await run(tools.kill_shell, { id: "bg1" });
 		expect(groupAlive(pid)).toBe(false);
+	});
+
+	it("running jobs count toward the tool process limit: refused when it is reached, a slot again once one ends", async () => {
+		const slots = new ProcessSlots(2);
+		const jobs = new BackgroundJobs(folder.path, { slots });
+		started.push(jobs);
+		const tools = createAllTools(folder.path, { jobs, bash: { slots } });
+		await run(tools.bash, { command: "sleep 60", run_in_background: true });
+		await run(tools.bash, { command: "sleep 60", run_in_background: true });
+		expect(slots.running).toBe(2);
+		await expect(run(tools.bash, { command: "sleep 60", run_in_background: true })).rejects.toThrow(
+			"run_in_background: 2 commands and jobs are running, the limit (tools.maxProcesses 2); stop a background job with kill_shell first",
+		);
+		await run(tools.kill_shell, { id: "bg1" });
+		expect(slots.running).toBe(1);
+		// A foreground command moved to the background keeps its slot as the job's.
+		const call = run(tools.bash, { command: "sleep 60" });
+		for (let i = 0; i < 200 && !jobs.hasForeground; i++) await new Promise((r) => setTimeout(r, 20));
+		expect(slots.running).toBe(2);
+		expect(jobs.adoptForeground()).toMatchObject([{ id: "bg3" }]);
+		await call;
+		expect(slots.running).toBe(2);
+		await run(tools.kill_shell, { id: "bg3" });
+		await run(tools.kill_shell, { id: "bg2" });
+		expect(slots.running).toBe(0);
 	});
 
 	it("tells of an exit once, caps the output kept, and returns at once for a quiet command", async () => {
