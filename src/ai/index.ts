@@ -8,3 +8,4 @@ export * from "./stream.js";
 export * from "./types.js";
 export * from "./usage.js";
 export * from "./validation.js";
+export { cleanSource, hostedWebSearch, webSearchText } from "./web-search.js";

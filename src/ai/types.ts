@@ -15,6 +15,36 @@ export interface TextContent {
 	textSignature?: string;
 	/** OpenAI Responses: whether the message item was commentary or the final answer; sent back as it came. */
 	phase?: "commentary" | "final_answer";
+	/** The web pages the provider says this text cites (Anthropic citations, OpenAI url_citation, Gemini grounding), cleaned. */
+	citations?: WebSource[];
+}
+
+/** A web page a search found or a text cites; title and URL are untrusted and cleaned (src/ai/web-search.ts). */
+export interface WebSource {
+	title: string;
+	url: string;
+}
+
+/**
+ * A web search the provider ran on its own servers (Anthropic's web_search tool, OpenAI Responses'
+ * web_search, Gemini's Google Search grounding) during this reply.
+ */
+export interface WebSearchContent {
+	type: "webSearch";
+	/** The provider's id of the search (server_tool_use id, web_search_call id); Gemini has none. */
+	id: string;
+	/** What was searched for ("" when the provider does not say); several queries joined by "; ". */
+	query: string;
+	/** The results (Anthropic) or the pages read (OpenAI, Gemini), cleaned. */
+	sources: WebSource[];
+	/** The provider's error code when the search failed. */
+	error?: string;
+	/**
+	 * What the API that ran the search needs back in the next request, exactly as it came: Anthropic's
+	 * server_tool_use and web_search_tool_result blocks (with their encrypted content), OpenAI's
+	 * web_search_call item. Sent back only to that API; nothing for Gemini.
+	 */
+	replay?: unknown[];
 }
 
 export interface ThinkingContent {
@@ -80,7 +110,7 @@ export interface AssistantMessageDiagnostic {
 
 export interface AssistantMessage {
 	role: "assistant";
-	content: (TextContent | ThinkingContent | ToolCall)[];
+	content: (TextContent | ThinkingContent | ToolCall | WebSearchContent)[];
 	api: Api;
 	provider: Provider;
 	/** The model id that was asked for. */
@@ -161,6 +191,11 @@ export interface Tool<TParameters = any> {
 	description: string;
 	/** A TypeBox schema or a plain JSON-schema object. */
 	parameters: TParameters;
+	/**
+	 * `web_search`: a provider whose API runs web searches on its own servers (src/ai/web-search.ts,
+	 * `hostedWebSearch`) declares its own search tool in place of this function.
+	 */
+	hosted?: "web_search";
 }
 
 export interface Context {
@@ -237,5 +272,7 @@ export type AssistantMessageEvent =
 	| { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
 	| { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
 	| { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+	/** A search the provider ran on its own servers, whole (results included), at `contentIndex`. */
+	| { type: "websearch"; contentIndex: number; search: WebSearchContent; partial: AssistantMessage }
 	| { type: "done"; reason: Extract<StopReason, "stop" | "length" | "toolUse">; message: AssistantMessage }
 	| { type: "error"; reason: Extract<StopReason, "aborted" | "error">; error: AssistantMessage };

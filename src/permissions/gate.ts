@@ -213,6 +213,8 @@ export class PermissionGate {
 		);
 		if (response.decision === "deny") return { block: true, reason: deniedText(response.reason) };
 		if (response.decision === "always") this.addRule(request, target, response.scope ?? "session");
+		// One yes to web search holds for the session: the next requests let the provider search itself.
+		else if (target.kind === "search") this.addRule(request, target, "session");
 		return undefined;
 	}
 

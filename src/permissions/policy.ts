@@ -19,6 +19,7 @@ const KINDS: Record<string, ToolKind> = {
 	write: "write",
 	bash: "run",
 	web_fetch: "fetch",
+	web_search: "search",
 };
 
 /** Tools that only read or stop background jobs a bash call (asked for as any command) started. */
@@ -68,7 +69,7 @@ export function targetOf(request: ToolRequest, policy: PermissionPolicy): Target
 	const kind = toolKind(request.tool);
 	if (kind === "run") return { kind, command: typeof request.args.command === "string" ? request.args.command : "" };
 	if (kind === "fetch") return { kind, host: fetchHost(request.args.url) };
-	if (kind === "other") return { kind };
+	if (kind === "other" || kind === "search") return { kind };
 	const raw = typeof request.args.path === "string" && request.args.path !== "" ? request.args.path : ".";
 	const cwd = policy.workspace.roots[0] ?? process.cwd();
 	const namedPath = resolveToolPath(raw, cwd);
@@ -165,6 +166,7 @@ function allowedBy(rules: readonly PermissionRule[], request: ToolRequest, targe
 function describe(request: ToolRequest, target: Target): string {
 	if (target.kind === "run") return `bash: ${target.command}`;
 	if (target.kind === "fetch") return `web_fetch ${target.host || "(no valid URL)"}`;
+	if (target.kind === "search") return "web_search";
 	if (target.shownPath !== undefined) return `${request.tool} ${target.shownPath}`;
 	return request.tool;
 }
@@ -174,7 +176,7 @@ function inProtectedFolder(policy: PermissionPolicy, path: string): boolean {
 }
 
 export function modeForbids(mode: PermissionMode, kind: ToolKind): boolean {
-	return mode === "plan" && kind !== "read" && kind !== "fetch";
+	return mode === "plan" && kind !== "read" && kind !== "fetch" && kind !== "search";
 }
 
 /** `target`: the one the caller will act on (the gate keeps its real path for the write that follows). */
@@ -211,6 +213,8 @@ export function decide(request: ToolRequest, policy: PermissionPolicy, target = 
 			return { kind: "ask", reason: policy.mode === "auto" ? "commands ask first: there is no sandbox" : "commands ask first" };
 		case "fetch":
 			return { kind: "ask", reason: `${describe(request, target)}: fetching from a new domain asks first` };
+		case "search":
+			return { kind: "ask", reason: "web search asks once per session: the queries go to a search service" };
 		default:
 			return { kind: "ask", reason: `${request.tool} is not a built-in tool` };
 	}

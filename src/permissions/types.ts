@@ -17,8 +17,11 @@ export const PERMISSION_MODES: readonly PermissionMode[] = ["ask", "auto-edit", 
 /** Strictest first: a project may move the mode left (narrow) but not right (widen) until trusted. */
 export const MODE_STRICTNESS: Readonly<Record<PermissionMode, number>> = { plan: 0, ask: 1, "auto-edit": 2, auto: 3, yolo: 4 };
 
-/** What a call does, as far as the policy is concerned (`fetch`: web_fetch). Unknown tools (MCP, extensions) are `other`. */
-export type ToolKind = "read" | "write" | "run" | "fetch" | "other";
+/**
+ * What a call does, as far as the policy is concerned (`fetch`: web_fetch; `search`: web_search, allowed
+ * for the whole session by one yes). Unknown tools (MCP, extensions) are `other`.
+ */
+export type ToolKind = "read" | "write" | "run" | "fetch" | "search" | "other";
 
 /**
  * One `permissions.allow` / `permissions.deny` entry, parsed. `tool(pattern)` limits the rule to calls

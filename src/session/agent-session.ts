@@ -603,6 +603,17 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return this.p.jobs;
 	}
 
+	moveToBackground(): string[] {
+		const moved = this.p.jobs.adoptForeground();
+		this.p.events.notify(
+			"info",
+			moved.length === 0
+				? "No bash command is running in the foreground."
+				: `Moved to the background: ${moved.map((j) => `${j.id} (${j.command})`).join(", ")}. /ps lists the jobs; Esc does not stop them.`,
+		);
+		return moved.map((j) => j.id);
+	}
+
 	async dispose(): Promise<void> {
 		this.abort();
 		await this.waitForIdle();

@@ -60,6 +60,7 @@ import { TodoList, todoReminder } from "./todos/todo-list.js";
 import { createTodoWriteTool } from "./todos/todo-write-tool.js";
 import { UsageTotals } from "./usage-totals.js";
 import { UserShells } from "./user-shells.js";
+import { withWebSearchOffer } from "./web-search-offer.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -152,14 +153,23 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		notify: events.notify,
 	});
 	// Background jobs run like the model's other commands: sandbox wrapper, environment without credentials.
-	const jobs = new BackgroundJobs(cwd, { wrapSpawn: permissions.wrapSpawn, env: childEnv(env, settings.shell.passEnv) });
+	const jobs = new BackgroundJobs(cwd, {
+		wrapSpawn: permissions.wrapSpawn,
+		env: childEnv(env, settings.shell.passEnv),
+		// job_started / job_exited for json and rpc clients (the command is the model's, as in tool events).
+		onEvent: (event) => events.emit(event),
+	});
 	const builtInTools = sessionTools(options.tools, { cwd, env, settings, permissions, checkpoints, jobs });
 	const keys = new SessionKeys(options.registry, options.apiKey ? { provider: model.provider, key: options.apiKey } : undefined);
 	const skillsOffered = offeredSkills(skills.skills, builtInTools);
 	const agents = loadAgentDefinitions({ cwd, env, projectTrusted: permissions.projectTrusted });
 	notices.push(...agents.warnings);
 	const contextFiles = loadContextFiles({ cwd, env, trusted: permissions.projectTrusted, notices });
-	const streamFn = withRetrySettings(options.streamFn ?? streamSimple, settings, phases);
+	// web_search as each request's model may have it: the provider's own once allowed (src/session/web-search-offer.ts).
+	const streamFn = withWebSearchOffer(withRetrySettings(options.streamFn ?? streamSimple, settings, phases), {
+		allowed: () => permissions.gate.decide({ tool: "web_search", args: {} }).kind === "allow",
+		endpoint: settings.webSearch?.searxngUrl !== undefined,
+	});
 	// Every agent of the session passes the same gate; the session's own tools pass it at once.
 	const beforeToolCall = sessionBeforeToolCall(permissions.gate.beforeToolCall);
 	const afterToolCall = sessionAfterToolCall(permissions.gate.afterToolCall);
@@ -414,6 +424,7 @@ function sessionTools(
 			// Private and loopback addresses only for a host an allow rule names (not a wildcard).
 			hostAllowed: (host) => fetchHostNamed(permissions.gate.rules.allow, host),
 		},
+		webSearch: { searxngUrl: c.settings.webSearch?.searxngUrl },
 	};
 	if (!names) return createCodingTools(c.cwd, options).map(withRedactedResults);
 	const all = createAllTools(c.cwd, options) as Record<string, AgentTool>;

@@ -4,7 +4,7 @@
 // one model call through the session's stream function.
 
 import type { AgentMessage, StreamFn } from "../agent/types.js";
-import type { Context, Model, SimpleStreamOptions } from "../ai/index.js";
+import { type Context, type Model, type SimpleStreamOptions, webSearchText } from "../ai/index.js";
 import { messageText } from "./session-messages.js";
 import type { CompactionSettings } from "./settings.js";
 
@@ -46,6 +46,7 @@ export function estimateTokens(m: AgentMessage): number {
 			for (const c of m.content) {
 				if (c.type === "text") chars += c.text.length;
 				else if (c.type === "thinking") chars += c.thinking.length;
+				else if (c.type === "webSearch") chars += JSON.stringify(c.replay ?? c.sources).length;
 				else chars += c.name.length + JSON.stringify(c.arguments).length;
 			}
 			break;
@@ -98,8 +99,10 @@ export function serializeForSummary(messages: readonly AgentMessage[]): string {
 			case "assistant": {
 				const text = messageText(m);
 				if (text.trim()) lines.push(`[Assistant]: ${clip(text)}`);
-				for (const c of m.content)
+				for (const c of m.content) {
 					if (c.type === "toolCall") lines.push(`[Assistant tool call]: ${c.name}(${clip(JSON.stringify(c.arguments))})`);
+					else if (c.type === "webSearch") lines.push(`[Assistant web search]: ${clip(webSearchText(c))}`);
+				}
 				break;
 			}
 			case "toolResult":

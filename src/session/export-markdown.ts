@@ -1,6 +1,7 @@
 // The transcript as a markdown document (`/export`): readable in any viewer, tool output fenced.
 import { chmodSync, writeFileSync } from "node:fs";
 import type { AgentMessage } from "../agent/types.js";
+import { webSearchText } from "../ai/index.js";
 import { sanitizeDocumentText } from "../safety/sanitize.js";
 import { redactSecrets } from "../safety/secrets.js";
 import { shellOutputText } from "./session-messages.js";
@@ -31,6 +32,7 @@ function renderMessage(m: AgentMessage): string {
 							.join("\n"),
 					);
 				else if (c.type === "toolCall") parts.push(`**Tool call** \`${c.name}\`\n\n${fence(JSON.stringify(c.arguments, null, 2), "json")}`);
+				else if (c.type === "webSearch") parts.push(`**Web search**\n\n${fence(webSearchText(c))}`);
 			}
 			if (m.errorMessage) parts.push(`*Error: ${m.errorMessage}*`);
 			return `## Assistant\n\n${parts.join("\n\n")}`;

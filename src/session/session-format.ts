@@ -84,6 +84,14 @@ const toolCall = Type.Object({
 	name: Type.String(),
 	arguments: Type.Record(Type.String(), Type.Unknown()),
 });
+const source = Type.Object({ title: Type.String(), url: Type.String() });
+const webSearch = Type.Object({
+	type: Type.Literal("webSearch"),
+	id: Type.String(),
+	query: Type.String(),
+	sources: Type.Array(source),
+	replay: Type.Optional(Type.Array(Type.Unknown())),
+});
 const usage = Type.Object({
 	input: Type.Number(),
 	output: Type.Number(),
@@ -102,7 +110,7 @@ export const messageSchemas: Record<string, TSchema> = {
 	}),
 	assistant: Type.Object({
 		role: Type.Literal("assistant"),
-		content: Type.Array(Type.Union([text, thinking, toolCall])),
+		content: Type.Array(Type.Union([text, thinking, toolCall, webSearch])),
 		api: Type.String(),
 		provider: Type.String(),
 		model: Type.String(),

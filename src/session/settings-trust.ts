@@ -11,7 +11,7 @@ export interface HeldSetting {
 	entry: string;
 }
 
-type Section = "compaction" | "retry" | "tools";
+type Section = "compaction" | "retry" | "tools" | "webSearch";
 
 interface HeldRule {
 	/** A top-level field, or `section.field`. */
@@ -31,6 +31,8 @@ const HELD: readonly HeldRule[] = [
 	{ field: "compaction.enabled", holds: (value, current) => value === true && current === false },
 	{ field: "retry.maxRetries", holds: (value, current) => (value as number) > (current as number) },
 	{ field: "tools.maxProcesses", holds: (value, current) => (value as number) > (current as number) },
+	// A search server the project chose would receive every query the model makes.
+	{ field: "webSearch.searxngUrl", holds: (value, current) => value !== current },
 ];
 
 function read(layer: object, path: string): unknown {

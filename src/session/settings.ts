@@ -54,6 +54,15 @@ export interface Settings {
 	shell: ShellSettings;
 	/** A desktop notification when a long run ends (the app only); off unless `afterSeconds` is set. */
 	notifications?: NotificationSettings;
+	webSearch?: WebSearchSettings;
+}
+
+export interface WebSearchSettings {
+	/**
+	 * A SearXNG-compatible JSON search API (`https://searx.example/search`, asked with `?q=…&format=json`)
+	 * that backs the web_search tool for models whose provider has no search of its own.
+	 */
+	searxngUrl?: string;
 }
 
 export interface NotificationSettings {
@@ -127,6 +136,7 @@ const topLevel: Fields = {
 	checkpoints: bool,
 	notifications: { section: { afterSeconds: count, method: oneOf(["osc9", "osc777", "bell"]) } },
 	shell: { section: { passEnv: names("variable names") } },
+	webSearch: { section: { searxngUrl: field(Type.String({ pattern: "^https?://\\S+$" }), "must be an http:// or https:// URL") } },
 	// Read by src/extensions/mcp/config.ts per file (where a server comes from decides whether it is trusted).
 	mcpServers: checked(checkMcpServersSetting),
 	// Read by src/extensions/hooks/config.ts per file (a project's hooks run only once trusted).
@@ -179,13 +189,14 @@ export function readSettingsFile(file: string): SettingsFile {
 export function mergeSettings(...layers: SettingsFile[]): Settings {
 	const out: Settings = structuredClone({ ...defaultSettings }) as Settings;
 	for (const layer of layers) {
-		const { compaction, retry, tools, shell, notifications, permissions: _permissions, sandbox: _sandbox, ...rest } = layer;
+		const { compaction, retry, tools, shell, notifications, webSearch, permissions: _permissions, sandbox: _sandbox, ...rest } = layer;
 		Object.assign(out, rest);
 		if (compaction) Object.assign(out.compaction, compaction);
 		if (retry) Object.assign(out.retry, retry);
 		if (tools) Object.assign(out.tools, tools);
 		if (shell) Object.assign(out.shell, shell);
 		if (notifications) out.notifications = { ...out.notifications, ...notifications };
+		if (webSearch) out.webSearch = { ...out.webSearch, ...webSearch };
 	}
 	return out;
 }

@@ -55,6 +55,14 @@ export class StreamRedaction {
 				this.release(event.contentIndex, event.partial, emit);
 				emit(event);
 				return;
+			case "websearch": {
+				// What the model searched for may quote a key it saw; the pages' titles and URLs are shown too.
+				const redact = (text: string) => this.redactor.redact(text);
+				const { search } = event;
+				const sources = search.sources.map((s) => ({ title: redact(s.title), url: redact(s.url) }));
+				emit({ ...event, search: { ...search, query: redact(search.query), sources } });
+				return;
+			}
 			default:
 				emit(event);
 		}

@@ -12,6 +12,7 @@ import type { ApprovalPreview } from "../permissions/preview.js";
 import type { RuleAdmin } from "../permissions/rule-admin.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { MemoryTarget } from "./memory-file.js";
+import type { JobEvent } from "../tools/background-jobs.js";
 import type { Settings } from "./settings.js";
 import type { SubAgentInfo } from "./subagents/sub-agent-info.js";
 import type { TodoItem } from "./todos/todo-list.js";
@@ -88,6 +89,8 @@ export type SessionEvent =
 	| ({ type: "subagent_update" } & SubAgentInfo)
 	/** A sub-agent ended: `result` is its final text (the task call's result), or `error`. */
 	| ({ type: "subagent_end" } & SubAgentInfo & { result?: string; error?: string })
+	/** A background job started (bash run_in_background, or Ctrl+B), or ended with its output in. */
+	| JobEvent
 	/** The model wrote the todo list (or a resumed session brought one). */
 	| { type: "todo_updated"; todos: readonly TodoItem[] }
 	/** In plan mode the model asks to carry out `plan`: answer with `respondToPlan(id, …)`. */
@@ -299,6 +302,11 @@ export interface AgentSessionApi {
 	permissionRules(): RuleAdmin;
 	/** Shift+Tab: the next mode (ask → auto-edit → auto → plan, and yolo when it was chosen); returns it. */
 	cyclePermissionMode(): PermissionMode;
+	/**
+	 * Ctrl+B: every running foreground bash command becomes a background job; each call answers the
+	 * model with its job id. Says what moved (or that nothing ran) as a notice; returns the jobs' ids.
+	 */
+	moveToBackground(): string[];
 	/** Answers the waiting approval; false when `id` is not the one waiting. */
 	respondToApproval(id: string, response: ApprovalResponse): boolean;
 	/** Answers the plan waiting for approval; false when `id` is not the one waiting. */

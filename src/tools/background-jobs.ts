@@ -2,13 +2,26 @@
 // sandbox wrapper and environment, a process group of its own registered in process-registry.ts, so
 // exit, SIGTERM and SIGHUP kill it), with its output in a 0600 file in the private temp folder, capped.
 // Esc does not stop them: only kill_shell, /ps kill, or Rudder's exit.
+
+import type { ChildProcessByStdio } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { createChunkRedactor } from "../safety/secrets.js";
 import { privateTempDir } from "./private-temp.js";
+import { type ProcessSlots, toolProcessSlots } from "./process-slots.js";
 import { findShell, killProcessGroup, spawnShellCommand } from "./shell.js";
+
+/** A running foreground command as bash hands it over (Ctrl+B): its process and what it printed so far. */
+export interface HandedOver {
+	command: string;
+	child: ChildProcessByStdio<null, Readable, Readable>;
+	output: string;
+	/** Told the job it became, so the bash call can answer with its id. */
+	adopted: (job: JobInfo) => void;
+}
 
 export type JobStatus = "running" | "exited" | "killed";
 
@@ -33,7 +46,13 @@ export interface BackgroundJobsOptions {
 	/** Output kept per job; 10 MB. */
 	maxOutputBytes?: number;
 	killGraceMs?: number;
+	/** The tool process slots (tools.maxProcesses) a running job holds one of; default the process-wide ones. */
+	slots?: ProcessSlots;
+	/** Told when a job starts (or a command is moved here) and when it has ended and its output is in. */
+	onEvent?: (event: JobEvent) => void;
 }
+
+export type JobEvent = { type: "job_started"; job: JobInfo } | { type: "job_exited"; job: JobInfo };
 
 interface Job extends JobInfo {
 	pid?: number;
@@ -51,22 +70,70 @@ interface Job extends JobInfo {
 export class BackgroundJobs {
 	private readonly jobs = new Map<string, Job>();
 	private next = 1;
+	/** Foreground bash commands running now, by tool call id: each hands itself over when asked. */
+	private readonly foreground = new Map<string, () => HandedOver | undefined>();
 	private readonly maxOutputBytes: number;
+	private readonly slots: ProcessSlots;
 
 	constructor(
 		private readonly cwd: string,
 		private readonly options: BackgroundJobsOptions = {},
 	) {
 		this.maxOutputBytes = options.maxOutputBytes ?? 10 * 1024 * 1024;
+		this.slots = options.slots ?? toolProcessSlots;
 	}
 
-	/** Starts `command`; its id is `bg<n>`. */
+	/**
+	 * Starts `command`; its id is `bg<n>`. A running job counts toward the tool process limit
+	 * (tools.maxProcesses): with every slot taken it is refused rather than left waiting.
+	 */
 	start(command: string): JobInfo {
+		const slots = this.slots;
+		if (slots.isFull) {
+			throw new Error(
+				`run_in_background: ${slots.running} commands and jobs are running, the limit (tools.maxProcesses ${slots.limit}); stop a background job with kill_shell first`,
+			);
+		}
+		const shell = findShell(this.options.shellPath);
+		const child = spawnShellCommand({ shell, command, cwd: this.cwd, env: this.options.env, wrap: this.options.wrapSpawn });
+		child.on("error", (error) => this.write(this.jobs.get(id) as Job, `Could not run ${shell}: ${error.message}\n`));
+		const id = this.track(command, child, "");
+		return this.info(this.jobs.get(id) as Job);
+	}
+
+	/** Bash registers a foreground command while it runs; the returned function unregisters it. */
+	registerForeground(callId: string, handOver: () => HandedOver | undefined): () => void {
+		this.foreground.set(callId, handOver);
+		return () => this.foreground.delete(callId);
+	}
+
+	/** Whether a foreground command could be moved to the background now. */
+	get hasForeground(): boolean {
+		return this.foreground.size > 0;
+	}
+
+	/**
+	 * Moves every running foreground bash command to the background (Ctrl+B): each becomes a job with
+	 * the output it printed so far, and its bash call answers at once with the job's id.
+	 */
+	adoptForeground(): JobInfo[] {
+		const adopted: JobInfo[] = [];
+		for (const [callId, handOver] of [...this.foreground]) {
+			this.foreground.delete(callId);
+			const given = handOver();
+			if (!given) continue;
+			const job = this.info(this.jobs.get(this.track(given.command, given.child, given.output)) as Job);
+			given.adopted(job);
+			adopted.push(job);
+		}
+		return adopted;
+	}
+
+	/** Keeps a started process as job `bg<n>`, its output (from `initial` on) in a 0600 file. */
+	private track(command: string, child: ChildProcessByStdio<null, Readable, Readable>, initial: string): string {
 		const id = `bg${this.next++}`;
 		const file = join(privateTempDir(), `rudder-job-${id}-${randomBytes(6).toString("hex")}.log`);
 		const fd = openSync(file, "wx", 0o600);
-		const shell = findShell(this.options.shellPath);
-		const child = spawnShellCommand({ shell, command, cwd: this.cwd, env: this.options.env, wrap: this.options.wrapSpawn });
 		let resolveExit: () => void = () => undefined;
 		const job: Job = {
 			id,
@@ -86,15 +153,22 @@ export class BackgroundJobs {
 			decoder: new StringDecoder("utf8"),
 			redactor: createChunkRedactor(),
 		};
+		this.jobs.set(id, job);
+		this.write(job, job.redactor.push(initial));
 		const onData = (chunk: Buffer) => this.write(job, job.redactor.push(job.decoder.write(chunk)));
 		child.stdout.on("data", onData);
 		child.stderr.on("data", onData);
-		child.on("error", (error) => {
-			this.write(job, `Could not run ${shell}: ${error.message}\n`);
+		child.on("error", () => {
 			job.status = "exited";
 			job.exitCode = 127;
 			resolveExit();
 		});
+		// A command handed over after it exited (its pipes still draining) is over already.
+		if (child.exitCode !== null || child.signalCode !== null) {
+			job.status = "exited";
+			job.exitCode = child.exitCode;
+			job.signal = child.signalCode;
+		}
 		child.on("exit", (code, signal) => {
 			// Output still in the pipes arrives before "close"; the status is final now.
 			if (job.status === "running") job.status = signal && code === null ? "killed" : "exited";
@@ -105,8 +179,16 @@ export class BackgroundJobs {
 			this.write(job, job.redactor.push(job.decoder.end()) + job.redactor.end());
 			resolveExit();
 		});
-		this.jobs.set(id, job);
-		return this.info(job);
+		if (child.stdout.destroyed && child.stderr.destroyed) resolveExit();
+		// The job holds a process slot until it has ended (a moved command's slot passes to it).
+		const release = this.slots.hold();
+		void job.exited.then(release);
+		const onEvent = this.options.onEvent;
+		if (onEvent) {
+			onEvent({ type: "job_started", job: this.info(job) });
+			void job.exited.then(() => onEvent({ type: "job_exited", job: this.info(job) }));
+		}
+		return id;
 	}
 
 	private write(job: Job, text: string): void {

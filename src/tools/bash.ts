@@ -128,6 +128,7 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 
 		const cleanup = () => {
 			settled = true;
+			unregister?.();
 			updates.cancel();
 			clearTimeout(timeoutTimer);
 			clearTimeout(drainTimer);
@@ -166,6 +167,21 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 			});
 		};
 
+		// Ctrl+B: the command leaves this call as a background job, and the call answers with its id.
+		const unregister = options.jobs?.registerForeground(ctx.callId, () => {
+			if (settled) return undefined;
+			cleanup();
+			child.stdout.off("data", onData);
+			child.stderr.off("data", onData);
+			const snap = output.snapshot();
+			void output.close();
+			return {
+				command: params.command,
+				child,
+				output: snap.text,
+				adopted: (job) => resolve(movedResult(job, snap.text)),
+			};
+		});
 		if (ctx.signal) stopWatchingAbort = onAbort(ctx.signal, () => stop("Command aborted"));
 		if (params.timeout !== undefined) {
 			const seconds = params.timeout;
@@ -178,6 +194,12 @@ function runCommand(params: BashToolInput, ctx: RunContext) {
 		});
 		child.on("close", complete);
 	});
+}
+
+/** What the call answers when the user moved its command to the background. */
+function movedResult(job: JobInfo, soFar: string) {
+	const text = `The user moved this command to the background (Ctrl+B) as job ${job.id}; it keeps running. bash_output ${job.id} shows its new output, kill_shell ${job.id} stops it.\n\nOutput so far:\n${soFar || "(no output)"}`;
+	return { content: [{ type: "text" as const, text }], details: { job } satisfies BashToolDetails };
 }
 
 /** What the call answers once the command exited: its output, or an error naming the exit code or signal. */

@@ -13,9 +13,10 @@ import type { LinkCheck } from "./linked-outside.js";
 import { createLsTool, type LsToolOptions } from "./ls.js";
 import { createReadTool, type ReadToolOptions } from "./read.js";
 import { createWebFetchTool, type WebFetchToolOptions } from "./web-fetch.js";
+import { createWebSearchTool, type WebSearchToolOptions } from "./web-search.js";
 import { createWriteTool } from "./write.js";
 
-export { BackgroundJobs, describeEnd, type JobInfo } from "./background-jobs.js";
+export { BackgroundJobs, describeEnd, type JobEvent, type JobInfo } from "./background-jobs.js";
 export { type BashToolDetails, type BashToolInput, type BashToolOptions, createBashTool } from "./bash.js";
 export type { PathDenial } from "./denied-paths.js";
 export { createEditTool, type EditToolDetails, type EditToolInput, type EditToolOptions, prepareEditArguments } from "./edit.js";
@@ -26,10 +27,29 @@ export { createLsTool, type LsToolDetails, type LsToolInput, type LsToolOptions 
 export { createReadTool, type ReadToolDetails, type ReadToolInput, type ReadToolOptions } from "./read.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate.js";
 export { createWebFetchTool, type WebFetchToolDetails, type WebFetchToolInput, type WebFetchToolOptions } from "./web-fetch.js";
+export {
+	createWebSearchTool,
+	formatSearxResults,
+	type WebSearchToolDetails,
+	type WebSearchToolInput,
+	type WebSearchToolOptions,
+} from "./web-search.js";
 export { createWriteTool, type WriteToolDetails, type WriteToolInput, type WriteToolOptions } from "./write.js";
 
 /** Every built-in tool, in the order they are offered to the model. */
-export const toolNames = ["read", "bash", "edit", "write", "grep", "find", "ls", "web_fetch", "bash_output", "kill_shell"] as const;
+export const toolNames = [
+	"read",
+	"bash",
+	"edit",
+	"write",
+	"grep",
+	"find",
+	"ls",
+	"web_fetch",
+	"web_search",
+	"bash_output",
+	"kill_shell",
+] as const;
 export type ToolName = (typeof toolNames)[number];
 
 /** Per-tool options for the factories below. */
@@ -40,6 +60,7 @@ export interface ToolsOptions {
 	find?: FindToolOptions;
 	ls?: LsToolOptions;
 	webFetch?: WebFetchToolOptions;
+	webSearch?: WebSearchToolOptions;
 	/** Where bash's background jobs run; default a set of its own with bash's shell, sandbox and env. */
 	jobs?: BackgroundJobs;
 	/** Sees each file before edit or write changes it. */
@@ -53,7 +74,7 @@ export interface ToolsOptions {
 }
 
 /**
- * All ten tools by name, bound to `cwd`. read, write and edit share one `FileReadState`, so a set
+ * All eleven tools by name, bound to `cwd`. read, write and edit share one `FileReadState`, so a set
  * made here is one session's view of which files the model has seen.
  */
 export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<ToolName, AgentTool> {
@@ -69,13 +90,18 @@ export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<
 		find: createFindTool(cwd, { denied: options.deniedPaths?.("find"), links: options.linkedReads?.("find"), ...options.find }),
 		ls: createLsTool(cwd, { denied: options.deniedPaths?.("ls"), links: options.linkedReads?.("ls"), ...options.ls }),
 		web_fetch: createWebFetchTool(options.webFetch),
+		web_search: createWebSearchTool(options.webSearch),
 		bash_output: createBashOutputTool(jobs),
 		kill_shell: createKillShellTool(jobs),
 	};
 }
 
-/** The default set for a coding session: read, bash (with its background jobs' bash_output and kill_shell), edit, write, the searches (read-only, never ask), web_fetch. */
+/**
+ * The default set for a coding session: read, bash (with its background jobs' bash_output and
+ * kill_shell), edit, write, the searches (read-only, never ask), web_fetch, web_search (offered to a
+ * model only where a search exists for it: see src/session/web-search-offer.ts).
+ */
 export function createCodingTools(cwd: string, options: ToolsOptions = {}): AgentTool[] {
 	const all = createAllTools(cwd, options);
-	return [all.read, all.bash, all.bash_output, all.kill_shell, all.edit, all.write, all.grep, all.find, all.web_fetch];
+	return [all.read, all.bash, all.bash_output, all.kill_shell, all.edit, all.write, all.grep, all.find, all.web_fetch, all.web_search];
 }

@@ -61,6 +61,15 @@ export class ProcessSlots {
 		});
 	}
 
+	/**
+	 * Takes a slot now, also when none is free: for a process that holds one already and moves (a
+	 * foreground command moved to the background keeps counting). Release it exactly once.
+	 */
+	hold(): () => void {
+		this.used++;
+		return this.releaser();
+	}
+
 	private releaser(): () => void {
 		let released = false;
 		return () => {

@@ -29,8 +29,8 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 /**
  * `file args` started by one bash inside the sandbox: it sets the limits (hard, and the CPU time's soft
  * one a second below it so SIGXCPU comes first), runs the command as its child, and then — where
- * `probe` names a file — copies the network namespace's counters there with builtins only (no process
- * more to start per command). A limit that cannot be set stops the start (exit 125) rather than run
+ * `probe` names a file — copies the network namespace's counters there (and, before the command, to
+ * `<probe>.before`) with builtins only (no process more to start per command). A limit that cannot be set stops the start (exit 125) rather than run
  * the command without it.
  */
 export function limitedCommand(
@@ -47,8 +47,11 @@ export function limitedCommand(
 		`ulimit -S -t ${limits.cpuSeconds}`,
 		`ulimit -H -t ${limits.cpuSeconds + 1}`,
 	].join(" && ");
-	const copy = probe ? `; { while IFS= read -r line; do printf '%s\\n' "$line"; done < /proc/net/snmp > '${probe}'; } 2>/dev/null` : "";
-	return [bash, "-c", `{ ${set}; } || exit 125; "$@"; s=$?${copy}; exit $s`, "rudder-sandbox", file, ...args];
+	// The namespace may be shared with the session's other commands: its counters before the command too.
+	const copyTo = (to: string) => `{ while IFS= read -r line; do printf '%s\\n' "$line"; done < /proc/net/snmp > '${to}'; } 2>/dev/null; `;
+	const before = probe ? copyTo(`${probe}.before`) : "";
+	const after = probe ? `; ${copyTo(probe).trimEnd()}` : ";";
+	return [bash, "-c", `{ ${set}; } || exit 125; ${before}"$@"; s=$?${after} exit $s`, "rudder-sandbox", file, ...args];
 }
 
 /**

@@ -15,6 +15,7 @@ import { makePidsCgroup, type PidsCgroup } from "./pids-cgroup.js";
 import { checkAfterCommand, PROTECTED_NAMES, snapshotProtected } from "./sandbox-guard.js";
 import { DEFAULT_SANDBOX_LIMITS, limitedCommand, limitNote, type SandboxLimits } from "./sandbox-limits.js";
 import { seccompArch, seccompProgram } from "./seccomp.js";
+import { type SharedNetns, startSharedNetns } from "./shared-netns.js";
 import type { Launch } from "./shell.js";
 
 export { findOnPath } from "./find-on-path.js";
@@ -54,6 +55,11 @@ export interface SandboxSpec {
 	hide?: () => readonly string[];
 	/** Resource limits per command; default DEFAULT_SANDBOX_LIMITS. */
 	limits?: SandboxLimits;
+	/**
+	 * Who starts the commands when not this process (tests drop root to nobody around each launch):
+	 * the holder of the shared network namespace starts as them too, and bwrap shows their ids.
+	 */
+	runAs?: { uid: number; gid: number; as: (launch: { file: string; args: string[] }) => { file: string; args: string[] } };
 }
 
 /** Builds a sandbox for this platform, or undefined when none is available (a notice says so). */
@@ -117,7 +123,10 @@ export function bwrapArguments(
 	}
 	out.push("--unshare-user", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc");
 	out.push("--new-session", "--die-with-parent");
-	if (!spec.network) out.push("--unshare-net");
+	if (folders.sharedNet) {
+		// Joined to the session's namespace as root of its user namespace: show the user's own ids.
+		out.push("--uid", String(spec.runAs?.uid ?? process.getuid?.() ?? 0), "--gid", String(spec.runAs?.gid ?? process.getgid?.() ?? 0));
+	} else if (!spec.network) out.push("--unshare-net");
 	if (folders.seccomp) out.push("--seccomp", "3");
 	const command = folders.limited ? limitedCommand(spec.limits ?? DEFAULT_SANDBOX_LIMITS, file, args, probe) : [file, ...args];
 	out.push("--setenv", "TMPDIR", "/tmp", "--chdir", cwd, "--", ...command);
@@ -133,6 +142,8 @@ export interface SandboxFolders {
 	seccomp?: string;
 	/** Start the command under the resource limits (default true). */
 	limited?: boolean;
+	/** The command joins the session's shared network namespace (shared-netns.ts) instead of an empty one of its own. */
+	sharedNet?: boolean;
 }
 
 function isUnder(folder: string, path: string): boolean {
@@ -171,6 +182,7 @@ export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSan
 	const limits = spec.limits ?? DEFAULT_SANDBOX_LIMITS;
 	let folders: (SandboxFolders & { root: string }) | undefined;
 	let pids: PidsCgroup | undefined;
+	let netns: SharedNetns | undefined;
 	const seen = new Map<string, string>();
 	/** The nested git entries the last command left (see sandbox-guard.ts). */
 	let gits: Map<string, number> | undefined;
@@ -183,14 +195,19 @@ export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSan
 			// Exiting or done with it; a folder we cannot remove is left to the system's temp cleaning.
 		}
 		pids?.remove();
+		netns?.stop();
 		folders = undefined;
 		pids = undefined;
+		netns = undefined;
 	};
 	const made = () => {
 		if (!folders) {
 			folders = makeSandboxFolders();
 			// As root RLIMIT_NPROC does not hold: a pids cgroup does, where one can be made.
 			pids = makePidsCgroup(limits.processes);
+			// Without network, one namespace with loopback for all commands: a background server is reachable.
+			netns = spec.network ? undefined : startSharedNetns(spec.runAs?.as);
+			folders.sharedNet = netns !== undefined;
 			process.on("exit", remove);
 		}
 		return folders;
@@ -201,7 +218,8 @@ export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSan
 			const box = made();
 			const probe = spec.network ? undefined : join(box.temp, `.rudder-net-${process.pid}-${++probes}`);
 			const inside = probe ? `/tmp/${probe.slice(box.temp.length + 1)}` : undefined;
-			const launch = { file: bwrap, args: bwrapArguments(spec, box, file, args, cwd, inside) };
+			const sandboxed = { file: bwrap, args: bwrapArguments(spec, box, file, args, cwd, inside) };
+			const launch = netns ? netns.wrap(sandboxed.file, sandboxed.args) : sandboxed;
 			const outer = pids ? pids.wrap(launch.file, launch.args) : launch;
 			const before = snapshotProtected(spec.writable, gits);
 			const refusedBefore = pids?.refusals() ?? 0;
@@ -235,29 +253,41 @@ export function createBwrapSandbox(spec: SandboxSpec, bwrap: string): CommandSan
 
 let probes = 0;
 
-/** "… 2 connections found no route …" from the probe's counters, or undefined when none failed. */
-export function netEvidence(snmp: string): string | undefined {
-	const lines = snmp.split("\n");
-	const value = (proto: string, field: string) => {
-		const rows = lines.filter((line) => line.startsWith(`${proto}:`));
-		if (rows.length < 2) return 0;
-		const names = rows[0].split(/\s+/);
-		const values = rows[1].split(/\s+/);
-		return Number(values[names.indexOf(field)] ?? 0) || 0;
-	};
-	const noRoute = value("Ip", "OutNoRoutes");
-	const refused = value("Tcp", "AttemptFails");
-	if (noRoute === 0 && refused === 0) return undefined;
+/** One counter of a /proc/net/snmp copy ("Ip", "OutNoRoutes"); 0 when absent. */
+function snmpValue(snmp: string, proto: string, field: string): number {
+	const rows = snmp.split("\n").filter((line) => line.startsWith(`${proto}:`));
+	if (rows.length < 2) return 0;
+	const names = rows[0].split(/\s+/);
+	const values = rows[1].split(/\s+/);
+	return Number(values[names.indexOf(field)] ?? 0) || 0;
+}
+
+/**
+ * "… 2 connections found no route …" from the probe's counters, or undefined when none failed. `before`:
+ * the counters when the command started (the namespace is shared with the session's other commands).
+ */
+export function netEvidence(snmp: string, before = ""): string | undefined {
+	const grew = (proto: string, field: string) => snmpValue(snmp, proto, field) - snmpValue(before, proto, field);
+	const noRoute = grew("Ip", "OutNoRoutes");
+	const refused = grew("Tcp", "AttemptFails");
+	if (noRoute <= 0 && refused <= 0) return undefined;
 	return `inside the sandbox, which has no network, ${noRoute} packet(s) found no route and ${refused} connection(s) were refused`;
 }
 
 function readNetProbe(path: string): string | undefined {
 	try {
-		return netEvidence(readFileSync(path, "utf8"));
+		let before = "";
+		try {
+			before = readFileSync(`${path}.before`, "utf8");
+		} catch {
+			// No copy from the start: the counters are the command's own (a namespace of its own).
+		}
+		return netEvidence(readFileSync(path, "utf8"), before);
 	} catch {
 		return undefined;
 	} finally {
 		rmSync(path, { force: true });
+		rmSync(`${path}.before`, { force: true });
 	}
 }
 

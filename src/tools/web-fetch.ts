@@ -8,6 +8,7 @@ import { sanitizeDocumentText } from "../safety/sanitize.js";
 import { throwIfAborted } from "./abort.js";
 import { formatSize, truncateHead } from "./truncate.js";
 import { pageText } from "./web-content.js";
+import { proxyFor } from "./web-proxy.js";
 import { getOnce, RefusedAddressError, type WebResponse } from "./web-request.js";
 
 const webFetchSchema = Type.Object({
@@ -38,6 +39,8 @@ export interface WebFetchToolOptions {
 	cacheMs?: number;
 	/** Whether an allow rule names this host, which lets it reach private and loopback addresses. */
 	hostAllowed?: (host: string) => boolean;
+	/** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read; default Rudder's own environment. */
+	proxyEnv?: Record<string, string | undefined>;
 }
 
 const MAX_REDIRECTS = 10;
@@ -105,12 +108,18 @@ function formatPage(url: URL, response: WebResponse, params: WebFetchToolInput):
 /** Follows same-host redirects; returns the final response and URL, or the cross-host target. */
 async function fetchFollowing(
 	start: URL,
-	options: { maxBytes: number; signal: AbortSignal; hostAllowed: (host: string) => boolean },
+	options: {
+		maxBytes: number;
+		signal: AbortSignal;
+		hostAllowed: (host: string) => boolean;
+		proxyEnv: Record<string, string | undefined>;
+	},
 ): Promise<{ url: URL; response: WebResponse } | { url: URL; redirect: URL; status: number }> {
 	let url = start;
 	for (let hop = 0; ; hop++) {
 		const allowPrivate = options.hostAllowed(ruleHost(url));
-		const response = await getOnce(url, { maxBytes: options.maxBytes, allowPrivate, signal: options.signal });
+		const proxy = proxyFor(url, options.proxyEnv);
+		const response = await getOnce(url, { maxBytes: options.maxBytes, allowPrivate, signal: options.signal, proxy });
 		const location = response.headers.location;
 		if (response.status < 300 || response.status >= 400 || !location) return { url, response };
 		if (hop >= MAX_REDIRECTS) throw new Error(`web_fetch: more than ${MAX_REDIRECTS} redirects from ${start.href}`);
@@ -146,7 +155,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
 			const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
 			let outcome: Awaited<ReturnType<typeof fetchFollowing>>;
 			try {
-				outcome = await fetchFollowing(url, { maxBytes, signal: both, hostAllowed });
+				outcome = await fetchFollowing(url, { maxBytes, signal: both, hostAllowed, proxyEnv: options.proxyEnv ?? process.env });
 			} catch (error) {
 				throwIfAborted(signal);
 				if (timeout.aborted) throw new Error(`web_fetch: ${url.href} did not finish within ${timeoutMs / 1000} s`);
@@ -156,7 +165,8 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
 					);
 				}
 				const message = error instanceof Error ? error.message : String(error);
-				throw new Error(`web_fetch: ${url.href}: ${message}`);
+				// A line of ours (a proxy setting) says what it is about already.
+				throw new Error(message.startsWith("web_fetch: ") ? message : `web_fetch: ${url.href}: ${message}`);
 			}
 			if ("redirect" in outcome) {
 				const text = `${outcome.url.href} redirects (HTTP ${outcome.status}) to another host: ${sanitizeDocumentText(outcome.redirect.href)}\nNot followed: call web_fetch with that URL to fetch it.`;

@@ -126,6 +126,32 @@ describe("rudder ends every tool process group", () => {
 		expect(groupRows(pgid)).toEqual([]);
 	});
 
+	it.each(["SIGTERM", "SIGHUP", "exit"] as const)(
+		"ends a sandboxed background server and the sandbox's network holder on %s",
+		{ timeout: LONG },
+		async (how) => {
+			const cli = await startWithToolCall("exec python3 -m http.server 0 --bind 127.0.0.1", ["--allow", "bash"], {
+				run_in_background: true,
+			});
+			await cli.waitFor((l) => l.type === "job_started");
+			await cli.waitFor((l) => l.type === "agent_end");
+			// rudder's children: the job's group (led by the sandbox's launch) and the network holder's.
+			const children = execFileSync("ps", ["-eo", "pid=,ppid=,pgid=,args="], { encoding: "utf8" })
+				.split("\n")
+				.map((line) => line.trim().split(/\s+/))
+				.filter((parts) => Number(parts[1]) === cli.pid);
+			const holder = children.find((parts) => parts.slice(3).join(" ") === "sleep infinity");
+			const job = children.find((parts) => parts.slice(3).join(" ").includes("http.server"));
+			expect(holder).toBeDefined();
+			expect(job).toBeDefined();
+			const groups = [Number(holder?.[2]), Number(job?.[2])];
+			expect(groupTreeRows(groups[1]).some((row) => row.endsWith("http.server 0 --bind 127.0.0.1"))).toBe(true);
+			const result = how === "exit" ? await cli.end() : await cli.signal(how);
+			expect(result.code).toBe({ SIGTERM: 143, SIGHUP: 129, exit: 0 }[how]);
+			for (const pgid of groups) expect(groupTreeRows(pgid)).toEqual([]);
+		},
+	);
+
 	it.each(["SIGTERM", "SIGHUP"] as const)(
 		"removes its temp folders (the sandbox's, the logs') on %s",
 		{ timeout: LONG },

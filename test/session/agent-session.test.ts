@@ -257,7 +257,7 @@ describe("building the agent", () => {
 	it("refuses an unknown tool name with one line", async () => {
 		fx = await createFixture();
 		await expect(fx.open({ tools: ["read", "teleport"] })).rejects.toThrow(
-			'Unknown tool "teleport" (known: read, bash, edit, write, grep, find, ls, web_fetch, bash_output, kill_shell)',
+			'Unknown tool "teleport" (known: read, bash, edit, write, grep, find, ls, web_fetch, web_search, bash_output, kill_shell)',
 		);
 	});
 

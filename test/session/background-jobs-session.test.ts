@@ -40,4 +40,32 @@ describe("background jobs in a session", { timeout: 30_000 }, () => {
 		expect(texts[1]).toBe("next\n\n[Background job bg1 (echo ready; sleep 60) was killed; bash_output bg1 has its output.]");
 		expect(texts[2]).toBe("after");
 	});
+
+	it("Ctrl+B (moveToBackground) turns the running bash call into a job: the model gets its id, the run goes on, /ps lists it", async () => {
+		fx = await createFixture();
+		const session = await fx.open({ tools: ["bash"], permissionMode: "yolo", sandboxFactory: () => undefined });
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo serving; sleep 60" })]),
+			fauxAssistantMessage([fauxText("it runs in the background")]),
+		]);
+		expect(session.moveToBackground()).toEqual([]);
+		expect(fx.notices().at(-1)).toBe("No bash command is running in the foreground.");
+		const run = session.prompt("serve");
+		await fx.waitForEvent("tool_execution_start");
+		let moved: string[] = [];
+		for (let i = 0; i < 200 && moved.length === 0; i++) {
+			moved = session.moveToBackground();
+			if (moved.length === 0) await new Promise((r) => setTimeout(r, 20));
+		}
+		expect(moved).toEqual(["bg1"]);
+		expect(fx.notices().at(-1)).toBe("Moved to the background: bg1 (echo serving; sleep 60). /ps lists the jobs; Esc does not stop them.");
+		await run;
+		const result = session.getState().messages.find((m) => m.role === "toolResult");
+		expect(result?.role === "toolResult" && result.isError).toBe(false);
+		expect(JSON.stringify(result)).toContain("as job bg1; it keeps running");
+		expect(fx.faux.calls).toHaveLength(2);
+		await session.submit("/ps");
+		expect(fx.notices().at(-1)).toMatch(/^bg1 {2}is running {2}\d+s {2}\d+B {2}echo serving; sleep 60$/);
+		await session.submit("/ps kill bg1");
+	});
 });

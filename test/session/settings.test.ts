@@ -186,6 +186,20 @@ describe("project settings that change the model, costs or safety wait for trust
 		expect(loadSettings({ cwd, env: env() }).defaultModel).toBe("anthropic/claude-x");
 	});
 
+	it("webSearch.searxngUrl: an http(s) URL; an untrusted project cannot send the model's queries to its own server", () => {
+		writeGlobal(JSON.stringify({ webSearch: { searxngUrl: "https://searx.example/search" } }));
+		writeProject(JSON.stringify({ webSearch: { searxngUrl: "https://attacker.example/search" } }));
+		const untrusted = loadSettingsChecked({ cwd, env: env() });
+		expect(untrusted.settings.webSearch).toEqual({ searxngUrl: "https://searx.example/search" });
+		expect(untrusted.held.map((h) => h.entry)).toEqual(['webSearch.searxngUrl "https://attacker.example/search"']);
+		expect(loadSettingsChecked({ cwd, env: env(), trusted: true }).settings.webSearch?.searxngUrl).toBe("https://attacker.example/search");
+		writeGlobal(JSON.stringify({ webSearch: { searxngUrl: "file:///etc/passwd" } }));
+		const bad = loadSettingsChecked({ cwd: root, env: env() });
+		expect(bad.problems.map(formatConfigProblem)).toEqual([
+			`${join(home, "settings.json")}: webSearch.searxngUrl: must be an http:// or https:// URL`,
+		]);
+	});
+
 	it("narrowing entries and entries equal to the user's own apply untrusted; a trusted project applies whole", () => {
 		writeGlobal(JSON.stringify({ defaultModel: "openai/gpt-x" }));
 		writeProject(JSON.stringify({ defaultModel: "openai/gpt-x", checkpoints: true, retry: { maxRetries: 1 }, tools: { maxProcesses: 2 } }));

@@ -35,6 +35,21 @@ describe("StreamRedaction", () => {
 		for (const d of deltas) expect(d).not.toMatch(/sk-|live|0123/);
 	});
 
+	it("redacts a web search's query and its sources' titles and URLs", () => {
+		const redactor = createRedactor();
+		redactor.add("sk-live-0123456789");
+		const out: AssistantMessageEvent[] = [];
+		const search = {
+			type: "webSearch" as const,
+			id: "s",
+			query: "why is sk-live-0123456789 rejected",
+			sources: [{ title: "Key sk-live-0123456789", url: "https://e.io/?k=sk-live-0123456789" }],
+		};
+		new StreamRedaction(redactor).map({ type: "websearch", contentIndex: 0, search, partial }, (e) => out.push(e));
+		expect(JSON.stringify(out)).not.toContain("sk-live");
+		expect(out[0]).toMatchObject({ search: { query: `why is ${REDACTED} rejected`, sources: [{ title: `Key ${REDACTED}` }] } });
+	});
+
 	it("holds back only an end that could start a secret, and releases it when it does not", () => {
 		const { deltas } = stream(["sk-live-0123456789"], ["plain words ", "then sk", "y is blue"]);
 		expect(deltas).toEqual(["plain words ", "then ", "sky is blue"]);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentTool } from "../../src/agent/types.js";
 import { BackgroundJobs } from "../../src/tools/background-jobs.js";
 import { createAllTools } from "../../src/tools/index.js";
+import { ProcessSlots } from "../../src/tools/process-slots.js";
 import { useTempFolder } from "./temp-folder.js";
 
 const started: BackgroundJobs[] = [];
@@ -75,6 +76,64 @@ describe("background jobs", { timeout: 30_000 }, () => {
 		expect(groupAlive(pgid?.pid as number)).toBe(false);
 		expect(jobs.takeExitNotes()).toEqual([expect.stringMatching(/^Background job bg1 .* was killed; bash_output bg1 has its output\.$/s)]);
 		await expect(run(tools.kill_shell, { id: "bg9" })).rejects.toThrow('No background job "bg9"');
+	});
+
+	it("Ctrl+B: a running foreground command becomes a job, its call answers with the id, its output continues in the job", async () => {
+		const jobs = new BackgroundJobs(folder.path);
+		started.push(jobs);
+		const tools = createAllTools(folder.path, { jobs });
+		expect(jobs.adoptForeground()).toEqual([]);
+		const marker = `${folder.path}/go`;
+		const call = run(tools.bash, {
+			command: `echo first; while [ ! -e ${marker} ]; do sleep 0.05; done; echo second; sleep 60`,
+		});
+		// Wait until it runs and printed its first line, so the move carries output with it.
+		for (let i = 0; i < 200 && !jobs.hasForeground; i++) await new Promise((r) => setTimeout(r, 20));
+		await new Promise((r) => setTimeout(r, 300));
+		const moved = jobs.adoptForeground();
+		expect(moved).toMatchObject([{ id: "bg1", status: "running" }]);
+		expect(jobs.hasForeground).toBe(false);
+		const answer = await call;
+		expect(text(answer)).toMatch(/^The user moved this command to the background \(Ctrl\+B\) as job bg1; it keeps running\./);
+		expect(text(answer)).toContain("Output so far:\nfirst");
+		expect(answer.details).toMatchObject({ job: { id: "bg1" } });
+		execFileSync("touch", [marker]);
+		let seen = "";
+		for (let i = 0; i < 100 && !seen.includes("second"); i++) {
+			seen += text(await run(tools.bash_output, { id: "bg1" }));
+			if (!seen.includes("second")) await new Promise((r) => setTimeout(r, 50));
+		}
+		expect(seen).toContain("first");
+		expect(seen).toContain("second");
+		const pid = (jobs as unknown as { jobs: Map<string, { pid: number }> }).jobs.get("bg1")?.pid as number;
+		expect(groupAlive(pid)).toBe(true);
+		await run(tools.kill_shell, { id: "bg1" });
+		expect(groupAlive(pid)).toBe(false);
+	});
+
+	it("running jobs count toward the tool process limit: refused when it is reached, a slot again once one ends", async () => {
+		const slots = new ProcessSlots(2);
+		const jobs = new BackgroundJobs(folder.path, { slots });
+		started.push(jobs);
+		const tools = createAllTools(folder.path, { jobs, bash: { slots } });
+		await run(tools.bash, { command: "sleep 60", run_in_background: true });
+		await run(tools.bash, { command: "sleep 60", run_in_background: true });
+		expect(slots.running).toBe(2);
+		await expect(run(tools.bash, { command: "sleep 60", run_in_background: true })).rejects.toThrow(
+			"run_in_background: 2 commands and jobs are running, the limit (tools.maxProcesses 2); stop a background job with kill_shell first",
+		);
+		await run(tools.kill_shell, { id: "bg1" });
+		expect(slots.running).toBe(1);
+		// A foreground command moved to the background keeps its slot as the job's.
+		const call = run(tools.bash, { command: "sleep 60" });
+		for (let i = 0; i < 200 && !jobs.hasForeground; i++) await new Promise((r) => setTimeout(r, 20));
+		expect(slots.running).toBe(2);
+		expect(jobs.adoptForeground()).toMatchObject([{ id: "bg3" }]);
+		await call;
+		expect(slots.running).toBe(2);
+		await run(tools.kill_shell, { id: "bg3" });
+		await run(tools.kill_shell, { id: "bg2" });
+		expect(slots.running).toBe(0);
 	});
 
 	it("tells of an exit once, caps the output kept, and returns at once for a quiet command", async () => {

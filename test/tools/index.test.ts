@@ -3,7 +3,7 @@ import { validateToolArguments } from "../../src/ai/validation.js";
 import { createAllTools, createCodingTools, toolNames } from "../../src/tools/index.js";
 
 describe("tools index", () => {
-	it("offers read, bash (with bash_output, kill_shell), edit, write, grep, find, web_fetch by default and all ten by name", () => {
+	it("offers read, bash (with bash_output, kill_shell), edit, write, grep, find, web_fetch, web_search by default and all eleven by name", () => {
 		expect(createCodingTools("/tmp").map((t) => t.name)).toEqual([
 			"read",
 			"bash",
@@ -14,6 +14,7 @@ describe("tools index", () => {
 			"grep",
 			"find",
 			"web_fetch",
+			"web_search",
 		]);
 		const all = createAllTools("/tmp");
 		expect(Object.keys(all)).toEqual([...toolNames]);

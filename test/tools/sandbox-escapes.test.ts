@@ -137,6 +137,7 @@ describe.each(sandboxUsers())("sandbox escapes from the hostile corpus, as $name
 				network: false,
 				hiddenFolders: [place.config, place.data, place.cache],
 				limits: { ...DEFAULT_SANDBOX_LIMITS, processes: 64, memoryMiB: 256 },
+				runAs: user,
 			},
 			"linux",
 		);

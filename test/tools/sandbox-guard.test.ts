@@ -42,7 +42,7 @@ describe.each(sandboxUsers())("a repository planted by a sandboxed command, as $
 	};
 	const run = async (command: string) => {
 		sandbox?.dispose();
-		sandbox = platformSandbox({ writable: [ws], network: false }, "linux");
+		sandbox = platformSandbox({ writable: [ws], network: false, runAs: user }, "linux");
 		const bash = createBashTool(ws, { wrapSpawn: wrapAs(sandbox as CommandSandbox, user) });
 		return textOf(await bash.execute("t", { command }));
 	};

@@ -17,12 +17,14 @@ import {
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { BackgroundJobs } from "../../src/tools/background-jobs.js";
 import { createBashTool } from "../../src/tools/bash.js";
 import {
 	bwrapArguments,
 	type CommandSandbox,
 	findOnPath,
 	makeSandboxFolders,
+	netEvidence,
 	platformSandbox,
 	type SandboxSpec,
 } from "../../src/tools/sandbox.js";
@@ -63,7 +65,7 @@ describe.each(sandboxUsers())("bash in the bwrap sandbox, as $name", { timeout: 
 
 	const tool = (spec: Partial<SandboxSpec> = {}) => {
 		sandbox?.dispose();
-		sandbox = platformSandbox({ writable: [ws], network: false, ...spec }, "linux");
+		sandbox = platformSandbox({ writable: [ws], network: false, runAs: user, ...spec }, "linux");
 		if (!sandbox) throw new Error("no sandbox");
 		return createBashTool(ws, { wrapSpawn: wrapAs(sandbox, user) });
 	};
@@ -180,7 +182,7 @@ describe.each(sandboxUsers())("bash in the bwrap sandbox, as $name", { timeout: 
 		mkdirSync(join(project, ".rudder"));
 		giveTo(user, ws);
 		sandbox?.dispose();
-		sandbox = platformSandbox({ writable: [project, ws], network: false }, "linux");
+		sandbox = platformSandbox({ writable: [project, ws], network: false, runAs: user }, "linux");
 		const bash = createBashTool(project, { wrapSpawn: wrapAs(sandbox as CommandSandbox, user) });
 		await expect(bash.execute("t", { command: "echo evil > .git/hooks/pre-commit" })).rejects.toThrow(/Read-only file system/);
 		await expect(bash.execute("t", { command: "echo '{}' > .rudder/settings.json" })).rejects.toThrow(/Read-only file system/);
@@ -255,7 +257,7 @@ describe.each(sandboxUsers())("bash in the bwrap sandbox, as $name", { timeout: 
 	it("cannot reach a 127.0.0.1 listener without network; can with sandbox.network; the refusal is the sandbox's evidence", async () => {
 		const probe = `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`;
 		sandbox?.dispose();
-		const box = platformSandbox({ writable: [ws], network: false }, "linux") as CommandSandbox;
+		const box = platformSandbox({ writable: [ws], network: false, runAs: user }, "linux") as CommandSandbox;
 		sandbox = box;
 		const bash = createBashTool(ws, { wrapSpawn: wrapAs(box, user) });
 		await expect(bash.execute("call-1", { command: probe })).rejects.toThrow(/Connection refused|Network is unreachable/);
@@ -267,6 +269,35 @@ describe.each(sandboxUsers())("bash in the bwrap sandbox, as $name", { timeout: 
 		box.dispose();
 		const allowed = await run(probe, { network: true });
 		expect(allowed).toEqual({ ok: true, text: "hello from the host" });
+	});
+
+	it("shares one loopback-only network among the sandbox's commands: a background server is reachable later, the host is not", async () => {
+		sandbox?.dispose();
+		const box = platformSandbox({ writable: [ws], network: false, runAs: user }, "linux") as CommandSandbox;
+		sandbox = box;
+		const wrapSpawn = wrapAs(box, user);
+		const jobs = new BackgroundJobs(ws, { wrapSpawn });
+		const bash = createBashTool(ws, { wrapSpawn, jobs });
+		try {
+			await bash.execute("serve", { command: "exec python3 -m http.server 18765 --bind 127.0.0.1", run_in_background: true });
+			const fetch =
+				"curl -s -o /dev/null -w '%{http_code}' --retry 30 --retry-delay 0 --retry-connrefused --max-time 20 http://127.0.0.1:18765/";
+			expect(textOf(await bash.execute("later", { command: fetch }))).toBe("200");
+			// The host's own loopback listener and the outside network stay out of reach.
+			await expect(bash.execute("host", { command: `exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3` })).rejects.toThrow(
+				/Connection refused|Network is unreachable/,
+			);
+			expect(box.evidence("host")).toMatch(/1 connection\(s\) were refused/);
+			await expect(bash.execute("out", { command: "exec 3<>/dev/tcp/1.1.1.1/80" })).rejects.toThrow(/Network is unreachable/);
+			// Nothing on the host listens there: the server lives in the sandbox's namespace only.
+			expect(() => execFileSync("curl", ["-s", "--max-time", "2", "http://127.0.0.1:18765/"])).toThrow();
+			// And it is a namespace of the sandbox, not the host's.
+			const inside = textOf(await bash.execute("ns", { command: "readlink /proc/self/ns/net" }));
+			expect(inside).not.toBe(execFileSync("readlink", ["/proc/self/ns/net"], { encoding: "utf8" }).trim());
+		} finally {
+			for (const job of jobs.list()) await jobs.kill(job.id);
+			jobs.dispose();
+		}
 	});
 
 	it("hides what `hide` names at the command's start: a file reads empty, a folder lists empty, neither can be written", async () => {
@@ -322,7 +353,7 @@ describe.each(sandboxUsers())("bash in the bwrap sandbox, as $name", { timeout: 
 		const temp = userFolder(user, "rudder-tmpdir-");
 		process.env.TMPDIR = temp;
 		try {
-			const box = platformSandbox({ writable: [ws], network: false }, "linux");
+			const box = platformSandbox({ writable: [ws], network: false, runAs: user }, "linux");
 			if (!box) throw new Error("no sandbox");
 			expect(readdirSync(temp)).toEqual([]);
 			const bash = createBashTool(ws, { wrapSpawn: wrapAs(box, user) });
@@ -352,5 +383,19 @@ describe.each(sandboxUsers())("bash in the bwrap sandbox, as $name", { timeout: 
 			closeSync(fd);
 			rmSync(box.root, { recursive: true, force: true });
 		}
+	});
+});
+
+describe("netEvidence", () => {
+	const snmp = (noRoutes: number, attemptFails: number) =>
+		`Ip: Forwarding OutNoRoutes\nIp: 2 ${noRoutes}\nTcp: RtoAlgorithm AttemptFails\nTcp: 1 ${attemptFails}\n`;
+	it("counts only what failed during the command: the namespace is shared with the session's other commands", () => {
+		expect(netEvidence(snmp(0, 1))).toBe(
+			"inside the sandbox, which has no network, 0 packet(s) found no route and 1 connection(s) were refused",
+		);
+		expect(netEvidence(snmp(3, 5), snmp(3, 5))).toBeUndefined();
+		expect(netEvidence(snmp(4, 5), snmp(3, 5))).toBe(
+			"inside the sandbox, which has no network, 1 packet(s) found no route and 0 connection(s) were refused",
+		);
 	});
 });

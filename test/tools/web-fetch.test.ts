@@ -1,26 +1,12 @@
 // web_fetch against real HTTP servers on 127.0.0.1: conversion and sanitising, the size and time caps,
 // redirects, and the address check after DNS resolution.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { describe, expect, it } from "vitest";
 import { REFUSED_RANGES, refusedAddress } from "../../src/tools/web-address.js";
 import { createWebFetchTool, type WebFetchToolOptions } from "../../src/tools/web-fetch.js";
+import { httpServersPerTest } from "../helpers/http-servers.js";
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-const servers: Server[] = [];
-afterEach(async () => {
-	for (const s of servers.splice(0)) {
-		s.closeAllConnections();
-		await new Promise((r) => s.close(r));
-	}
-});
-
-async function serve(handler: Handler): Promise<string> {
-	const server = createServer(handler);
-	servers.push(server);
-	await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-	return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const { serve } = httpServersPerTest();
 
 const loopbackAllowed: WebFetchToolOptions = { hostAllowed: (host) => host === "127.0.0.1" };
 async function fetchText(url: string, options: WebFetchToolOptions = loopbackAllowed, extra: Record<string, string> = {}) {

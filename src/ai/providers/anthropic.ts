@@ -13,7 +13,9 @@ import type {
 	TextContent,
 	ToolResultMessage,
 	UserMessage,
+	WebSearchContent,
 } from "../types.js";
+import { addSource, cleanSource, cleanTitle, hostedWebSearch, webSearchText } from "../web-search.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 import { joinUrl, oneLine, ProviderError, parseSseJson } from "./http.js";
 import { readEventBatches, streamProviderRequest } from "./provider-request.js";
@@ -26,6 +28,8 @@ const API_VERSION = "2023-06-01";
 const FINE_GRAINED_TOOL_STREAMING = "fine-grained-tool-streaming-2025-05-14";
 /** Anthropic's smallest accepted thinking budget. */
 const MIN_THINKING_BUDGET = 1024;
+/** Anthropic's server-side web search (GA, no beta header) and how many searches one request may run. */
+const WEB_SEARCH_TOOL = { type: "web_search_20250305", name: "web_search", max_uses: 5 } as const;
 
 type CacheControl = { type: "ephemeral"; ttl?: "1h" };
 
@@ -46,7 +50,9 @@ type AnthropicAssistantBlock =
 	| AnthropicTextBlock
 	| { type: "thinking"; thinking: string; signature: string }
 	| { type: "redacted_thinking"; data: string }
-	| { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+	| { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+	/** A server_tool_use or web_search_tool_result block, sent back exactly as it came. */
+	| { type: "server_tool_use" | "web_search_tool_result"; [key: string]: unknown };
 type AnthropicUserBlock = AnthropicTextBlock | AnthropicImageBlock | AnthropicToolResultBlock;
 
 export type AnthropicMessageParam =
@@ -59,7 +65,7 @@ export interface AnthropicRequestBody {
 	stream: true;
 	system?: AnthropicTextBlock[];
 	messages: AnthropicMessageParam[];
-	tools?: { name: string; description: string; input_schema: unknown }[];
+	tools?: ({ name: string; description: string; input_schema: unknown } | typeof WEB_SEARCH_TOOL)[];
 	thinking?: { type: "enabled"; budget_tokens: number };
 	temperature?: number;
 }
@@ -79,11 +85,12 @@ export function buildAnthropicRequest(model: Model, context: Context, options?: 
 	}
 	if (cache) markLastUserBlock(body.messages, cache);
 	if (context.tools?.length) {
-		body.tools = context.tools.map((tool) => ({
-			name: tool.name,
-			description: tool.description,
-			input_schema: tool.parameters,
-		}));
+		const hosted = hostedWebSearch(model);
+		body.tools = context.tools.map((tool) =>
+			tool.hosted === "web_search" && hosted
+				? WEB_SEARCH_TOOL
+				: { name: tool.name, description: tool.description, input_schema: tool.parameters },
+		);
 	}
 	if (options?.reasoning && model.reasoning) {
 		let budget = thinkingBudgetFor(options.reasoning, model, options.thinkingBudgets);
@@ -168,6 +175,10 @@ function assistantBlocks(model: Model, message: AssistantMessage): AnthropicAssi
 			} else if (ownThinking && block.thinkingSignature) {
 				out.push({ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature });
 			} else if (block.thinking) out.push({ type: "text", text: block.thinking });
+		} else if (block.type === "webSearch") {
+			// The search and its results (with their encrypted content) go back as they came; elsewhere as text.
+			if (ownThinking && block.replay?.length) out.push(...(block.replay as AnthropicAssistantBlock[]));
+			else out.push({ type: "text", text: webSearchText(block) });
 		} else {
 			out.push({ type: "tool_use", id: toolUseId(block.id), name: block.name, input: block.arguments });
 		}
@@ -217,6 +228,7 @@ type AnthropicStreamEvent =
 				| { type: "thinking_delta"; thinking: string }
 				| { type: "signature_delta"; signature: string }
 				| { type: "input_json_delta"; partial_json: string }
+				| { type: "citations_delta"; citation: { type?: string; url?: string; title?: string } }
 				| { type: string };
 	  }
 	| { type: "content_block_stop"; index: number }
@@ -224,6 +236,13 @@ type AnthropicStreamEvent =
 	| { type: "message_stop" }
 	| { type: "ping" }
 	| { type: "error"; error?: { type?: string; message?: string } };
+
+/** A web_search_tool_result block: the results, or an error object in their place. */
+interface AnthropicSearchResult {
+	type: "web_search_tool_result";
+	tool_use_id: string;
+	content: { type?: string; url?: string; title?: string }[] | { type?: string; error_code?: string };
+}
 
 /** Why the classifiers stopped a reply (`stop_details` beside `stop_reason: "refusal"`). */
 interface RefusalDetails {
@@ -265,6 +284,8 @@ class AnthropicStreamReader {
 	private stop: StopOutcome | undefined;
 	/** Which of our blocks each Anthropic `index` opened. */
 	private readonly kinds = new Map<number, string>();
+	/** Server tool calls (web searches) by Anthropic index while their input streams, then by id until their result. */
+	private readonly serverCalls = new Map<number | string, { id: string; name: string; json: string }>();
 
 	constructor(private readonly builder: AssistantBuilder) {}
 
@@ -285,11 +306,19 @@ class AnthropicStreamReader {
 			case "content_block_delta":
 				this.blockDelta(event.index, event.delta);
 				return;
-			case "content_block_stop":
-				if (this.kinds.get(event.index) === "tool_use") b.toolCallEnd(String(event.index));
-				else b.closeAll();
+			case "content_block_stop": {
+				const kind = this.kinds.get(event.index);
+				if (kind === "tool_use") b.toolCallEnd(String(event.index));
+				else if (kind === "server_tool_use") this.serverCallEnd(event.index);
+				// A text block stays open: with citations Anthropic splits one answer into many text blocks
+				// (a list item's "- " in one, its cited words in the next), which are one text to us; the
+				// next block of another kind, or the end, closes it.
+				else if (kind !== "text") b.closeAll();
 				return;
+			}
 			case "message_delta":
+				// The content is over: a text block left open for a following one closes here.
+				b.closeAll();
 				if (event.usage) this.usage(event.usage);
 				if (event.delta?.stop_reason) this.stop = mapStopReason(event.delta.stop_reason, event.delta.stop_details);
 				return;
@@ -322,8 +351,43 @@ class AnthropicStreamReader {
 		else if (block.type === "tool_use") {
 			const { id, name } = block as { id: string; name: string };
 			b.toolCallStart(String(index), id, name);
+		} else if (block.type === "server_tool_use") {
+			const { id, name } = block as unknown as { id: string; name: string };
+			this.serverCalls.set(index, { id, name, json: "" });
+		} else if (block.type === "web_search_tool_result") this.searchResult(block as unknown as AnthropicSearchResult);
+		// Other block types are not part of our message model; their deltas are ignored.
+	}
+
+	/** The search's input is complete: it waits for its result block, which names it by id. */
+	private serverCallEnd(index: number): void {
+		const call = this.serverCalls.get(index);
+		if (!call) return;
+		this.serverCalls.delete(index);
+		this.serverCalls.set(call.id, call);
+	}
+
+	/** A web_search_tool_result: with the server_tool_use it answers, one search in our message. */
+	private searchResult(block: AnthropicSearchResult): void {
+		const call = this.serverCalls.get(block.tool_use_id);
+		this.serverCalls.delete(block.tool_use_id);
+		let input: Record<string, unknown> = {};
+		try {
+			const parsed = call?.json ? JSON.parse(call.json) : {};
+			if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) input = parsed;
+		} catch {
+			// A broken input still gets its result replayed; the query is just unknown.
 		}
-		// server_tool_use and other block types are not part of our message model; their deltas are ignored.
+		const search: WebSearchContent = {
+			type: "webSearch",
+			id: block.tool_use_id,
+			query: typeof input.query === "string" ? cleanTitle(input.query) : "",
+			sources: [],
+			replay: [{ type: "server_tool_use", id: block.tool_use_id, name: call?.name ?? "web_search", input }, block],
+		};
+		if (Array.isArray(block.content)) {
+			for (const result of block.content) addSource(search.sources, cleanSource(result?.title, result?.url));
+		} else search.error = cleanTitle(block.content?.error_code ?? "unknown error");
+		this.builder.webSearch(search);
 	}
 
 	private blockDelta(index: number, delta: Extract<AnthropicStreamEvent, { type: "content_block_delta" }>["delta"]): void {
@@ -335,6 +399,16 @@ class AnthropicStreamReader {
 			b.thinkingSignature((delta as { signature: string }).signature);
 		} else if (delta.type === "input_json_delta" && kind === "tool_use") {
 			b.toolCallDelta(String(index), (delta as { partial_json: string }).partial_json);
+		} else if (delta.type === "input_json_delta" && kind === "server_tool_use") {
+			const call = this.serverCalls.get(index);
+			if (call) call.json += (delta as { partial_json: string }).partial_json;
+		} else if (delta.type === "citations_delta" && kind === "text") {
+			const { citation } = delta as { citation: { url?: string; title?: string } };
+			const last = b.output.content.at(-1);
+			if (last?.type === "text") {
+				last.citations ??= [];
+				addSource(last.citations, cleanSource(citation?.title, citation?.url));
+			}
 		}
 	}
 

@@ -11,6 +11,7 @@ import type {
 	TextContent,
 	ThinkingContent,
 	ToolCall,
+	WebSearchContent,
 } from "../types.js";
 import { calculateCost, createOutputMessage } from "../usage.js";
 
@@ -128,6 +129,15 @@ export class AssistantBuilder {
 		}
 		if (this.open === open) this.open = undefined;
 		this.emit({ type: "toolcall_end", contentIndex: open.index, toolCall: open.block, partial: this.output });
+	}
+
+	/** A whole web search the provider ran (results included): closes what is open, adds it, says so. */
+	webSearch(search: WebSearchContent): void {
+		this.start();
+		this.closeAll();
+		const contentIndex = this.output.content.length;
+		this.output.content.push(search);
+		this.emit({ type: "websearch", contentIndex, search, partial: this.output });
 	}
 
 	/** Closes every open block (text, thinking and tool calls) in content order. */

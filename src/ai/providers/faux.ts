@@ -216,6 +216,11 @@ async function streamBlocks(
 	chunkChars: () => number,
 ) {
 	for (const block of reply.content) {
+		if (block.type === "webSearch") {
+			await pace(1);
+			b.webSearch(block);
+			continue;
+		}
 		if (block.type === "toolCall") {
 			await pace(1);
 			b.toolCallStart(block.id, block.id, block.name);
@@ -263,7 +268,15 @@ function messageText(m: Message): string {
 
 function replyText(m: AssistantMessage): string {
 	return m.content
-		.map((c) => (c.type === "text" ? c.text : c.type === "thinking" ? c.thinking : `${c.name}:${JSON.stringify(c.arguments)}`))
+		.map((c) =>
+			c.type === "text"
+				? c.text
+				: c.type === "thinking"
+					? c.thinking
+					: c.type === "webSearch"
+						? `search:${c.query}`
+						: `${c.name}:${JSON.stringify(c.arguments)}`,
+		)
 		.join("\n");
 }
 

@@ -3,7 +3,17 @@
 // maps the streamed candidate parts onto the assistant event protocol through `AssistantBuilder`.
 import type { StreamFunction } from "../api-registry.js";
 import { PROVIDER_KEY_ENV } from "../constants.js";
-import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, TextContent, ToolResultMessage } from "../types.js";
+import type {
+	AssistantMessage,
+	Context,
+	ImageContent,
+	Model,
+	SimpleStreamOptions,
+	TextContent,
+	ToolResultMessage,
+	WebSource,
+} from "../types.js";
+import { addSource, cleanSource, cleanTitle, hostedWebSearch, webSearchText } from "../web-search.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 import { joinUrl, oneLine, ProviderError, parseSseJson } from "./http.js";
 import { readEventBatches, streamProviderRequest } from "./provider-request.js";
@@ -26,7 +36,10 @@ export interface GoogleContent {
 export interface GoogleRequestBody {
 	contents: GoogleContent[];
 	systemInstruction?: { parts: { text: string }[] };
-	tools?: { functionDeclarations: { name: string; description: string; parametersJsonSchema: unknown }[] }[];
+	tools?: (
+		| { functionDeclarations: { name: string; description: string; parametersJsonSchema: unknown }[] }
+		| { googleSearch: Record<string, never> }
+	)[];
 	generationConfig: {
 		maxOutputTokens: number;
 		temperature?: number;
@@ -42,15 +55,20 @@ export function buildGoogleRequest(model: Model, context: Context, options?: Sim
 	};
 	if (context.systemPrompt) body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
 	if (context.tools?.length) {
-		body.tools = [
-			{
-				functionDeclarations: context.tools.map((tool) => ({
+		// Grounding with Google Search takes the place of a web_search function where the model has it.
+		const grounded = hostedWebSearch(model) && context.tools.some((tool) => tool.hosted === "web_search");
+		const functions = grounded ? context.tools.filter((tool) => tool.hosted !== "web_search") : context.tools;
+		body.tools = [];
+		if (functions.length > 0) {
+			body.tools.push({
+				functionDeclarations: functions.map((tool) => ({
 					name: tool.name,
 					description: tool.description,
 					parametersJsonSchema: tool.parameters,
 				})),
-			},
-		];
+			});
+		}
+		if (grounded) body.tools.push({ googleSearch: {} });
 	}
 	if (options?.temperature !== undefined) body.generationConfig.temperature = options.temperature;
 	if (options?.reasoning && model.reasoning) {
@@ -108,6 +126,9 @@ function modelParts(model: Model, message: AssistantMessage): GooglePart[] {
 			if (own && block.thinking) {
 				out.push({ text: block.thinking, thought: true, ...(block.thinkingSignature && { thoughtSignature: block.thinkingSignature }) });
 			} else if (block.thinking) out.push({ text: block.thinking });
+		} else if (block.type === "webSearch") {
+			// Gemini needs nothing of its own grounding back; another API's search is context as text.
+			if (!own) out.push({ text: webSearchText(block) });
 		} else {
 			out.push({
 				functionCall: { name: block.name, args: block.arguments },
@@ -139,8 +160,19 @@ type GoogleStreamPart = {
 	thoughtSignature?: string;
 	functionCall?: { name: string; args?: Record<string, unknown>; id?: string };
 };
+/** What Google Search grounding says it searched and used. */
+type GroundingMetadata = {
+	webSearchQueries?: string[];
+	groundingChunks?: { web?: { uri?: string; title?: string } }[];
+	groundingSupports?: { groundingChunkIndices?: number[] }[];
+};
 type GoogleStreamChunk = {
-	candidates?: { content?: { parts?: GoogleStreamPart[] }; finishReason?: string; finishMessage?: string }[];
+	candidates?: {
+		content?: { parts?: GoogleStreamPart[] };
+		finishReason?: string;
+		finishMessage?: string;
+		groundingMetadata?: GroundingMetadata;
+	}[];
 	usageMetadata?: {
 		promptTokenCount?: number;
 		candidatesTokenCount?: number;
@@ -159,6 +191,8 @@ let generatedIds = 0;
 class GoogleStreamReader {
 	private finishReason: string | undefined;
 	private finishMessage: string | undefined;
+	/** The latest grounding metadata: each chunk that carries it repeats the whole of it so far. */
+	private grounding: GroundingMetadata | undefined;
 
 	constructor(private readonly builder: AssistantBuilder) {}
 
@@ -176,6 +210,7 @@ class GoogleStreamReader {
 		b.start();
 		const candidate = chunk.candidates?.[0];
 		for (const part of candidate?.content?.parts ?? []) this.part(part);
+		if (candidate?.groundingMetadata) this.grounding = candidate.groundingMetadata;
 		if (candidate?.finishReason) {
 			this.finishReason = candidate.finishReason;
 			this.finishMessage = candidate.finishMessage;
@@ -187,12 +222,32 @@ class GoogleStreamReader {
 	finish(): void {
 		const reason = this.finishReason;
 		if (!reason) throw new ProviderError(`${PROVIDER_NAME}: stream ended before the response was complete`);
+		if (this.grounding) this.addGrounding(this.grounding);
 		if (reason === "STOP") this.builder.finish("stop");
 		else if (reason === "MAX_TOKENS") this.builder.finish("length");
 		else {
 			const detail = this.finishMessage ? `: ${oneLine(this.finishMessage)}` : "";
 			throw new ProviderError(`${PROVIDER_NAME}: generation stopped (${reason})${detail}`);
 		}
+	}
+
+	/**
+	 * The search Gemini ran, as one search block after the text: its queries and every page it used;
+	 * the pages the supports point to are the text's citations.
+	 */
+	private addGrounding(grounding: GroundingMetadata): void {
+		const chunks = (grounding.groundingChunks ?? []).map((c) => cleanSource(c.web?.title, c.web?.uri));
+		const cited: WebSource[] = [];
+		for (const support of grounding.groundingSupports ?? []) {
+			for (const i of support.groundingChunkIndices ?? []) addSource(cited, chunks[i]);
+		}
+		const texts = this.builder.output.content.filter((c) => c.type === "text");
+		const last = texts[texts.length - 1];
+		if (last && cited.length > 0) last.citations = cited;
+		const sources: WebSource[] = [];
+		for (const chunk of chunks) addSource(sources, chunk);
+		const query = (grounding.webSearchQueries ?? []).map(cleanTitle).join("; ");
+		if (query || sources.length > 0) this.builder.webSearch({ type: "webSearch", id: "", query, sources });
 	}
 
 	private part(part: GoogleStreamPart): void {

@@ -1,6 +1,7 @@
 // OpenAI chat completions (`POST {baseUrl}/chat/completions`, SSE). The same protocol serves OpenAI,
 // OpenRouter, Groq and the local servers (Ollama, llama.cpp, vLLM, LM Studio); `model.compat` covers
 // where they differ.
+
 import { randomUUID } from "node:crypto";
 import type { StreamFunction } from "../api-registry.js";
 import type {
@@ -15,6 +16,7 @@ import type {
 	Tool,
 	UserMessage,
 } from "../types.js";
+import { webSearchText } from "../web-search.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 import { ProviderError, parseSseJson } from "./http.js";
 import {
@@ -177,6 +179,9 @@ function assistantMessage(
 		if (block.type === "text") text += block.text;
 		else if (block.type === "thinking") {
 			if (!block.redacted) thinking += block.thinking;
+		} else if (block.type === "webSearch") {
+			// Another API ran this search; what it found is context as text.
+			text += `${text ? "\n\n" : ""}${webSearchText(block)}`;
 		} else {
 			toolCalls.push({
 				id: splitToolCallId(block.id).callId,

@@ -1,7 +1,18 @@
 // OpenAI Responses (`POST {baseUrl}/responses`, SSE with named events). Stateless (`store:false`):
 // reasoning items travel back in full from `thinkingSignature`, with their encrypted content.
 import type { StreamFunction } from "../api-registry.js";
-import type { AssistantMessage, Context, ImageContent, Model, SimpleStreamOptions, TextContent, Tool, UserMessage } from "../types.js";
+import type {
+	AssistantMessage,
+	Context,
+	ImageContent,
+	Model,
+	SimpleStreamOptions,
+	TextContent,
+	Tool,
+	UserMessage,
+	WebSearchContent,
+} from "../types.js";
+import { addSource, cleanSource, cleanTitle, hostedWebSearch, webSearchText } from "../web-search.js";
 import type { AssistantBuilder } from "./assistant-builder.js";
 import { runProviderStream } from "./assistant-builder.js";
 import { ProviderError, parseSseJson } from "./http.js";
@@ -34,7 +45,9 @@ export type ResponsesInputItem =
 	  }
 	| { type: "function_call"; id?: string; call_id: string; name: string; arguments: string }
 	| { type: "function_call_output"; call_id: string; output: string }
-	| { type: "reasoning"; [key: string]: unknown };
+	| { type: "reasoning"; [key: string]: unknown }
+	/** A web search the server ran, sent back exactly as it came. */
+	| { type: "web_search_call"; [key: string]: unknown };
 
 /** Labels an assistant message item; OpenAI asks clients to send it back unchanged (gpt-5.3-codex and later). */
 type MessagePhase = NonNullable<TextContent["phase"]>;
@@ -47,6 +60,8 @@ interface OutputItem {
 	arguments?: string;
 	status?: string;
 	phase?: string | null;
+	/** web_search_call: what the search did (a search with its sources, a page opened, a find in a page). */
+	action?: { type?: string; query?: string; queries?: string[]; url?: string; pattern?: string; sources?: { url?: string }[] };
 }
 
 interface WireError {
@@ -79,6 +94,8 @@ interface ResponsesEvent {
 	message?: string;
 	code?: string | null;
 	error?: WireError | null;
+	/** response.output_text.annotation.added */
+	annotation?: { type?: string; url?: string; title?: string };
 }
 
 // ---- Request ----
@@ -91,17 +108,27 @@ export function buildResponsesBody(model: Model, context: Context, options?: Sim
 		store: false,
 	};
 	if (context.systemPrompt) body.instructions = context.systemPrompt;
-	if (context.tools?.length) body.tools = context.tools.map(toResponsesTool);
+	const include: string[] = [];
+	if (context.tools?.length) {
+		const hosted = hostedWebSearch(model);
+		body.tools = context.tools.map((tool) => (tool.hosted === "web_search" && hosted ? WEB_SEARCH_TOOL : toResponsesTool(tool)));
+		// The pages a search consulted, for the sources row (otherwise only the cited ones are known).
+		if (hosted && context.tools.some((tool) => tool.hosted === "web_search")) include.push("web_search_call.action.sources");
+	}
 	if (options?.maxTokens !== undefined) body.max_output_tokens = options.maxTokens;
 	if (options?.temperature !== undefined) body.temperature = options.temperature;
 	if (options?.reasoning && model.reasoning) {
 		body.reasoning = { effort: reasoningEffort(model, options.reasoning), summary: "auto" };
 		// Without storage the server forgets its reasoning; asking for it encrypted lets us send it back.
-		body.include = ["reasoning.encrypted_content"];
+		include.unshift("reasoning.encrypted_content");
 	}
+	if (include.length > 0) body.include = include;
 	if (options?.sessionId) body.prompt_cache_key = options.sessionId;
 	return body;
 }
+
+/** OpenAI's server-side web search. */
+const WEB_SEARCH_TOOL = { type: "web_search" } as const;
 
 function toResponsesTool(tool: Tool): unknown {
 	return { type: "function", name: tool.name, description: tool.description, parameters: tool.parameters };
@@ -152,6 +179,10 @@ function assistantItems(model: Model, message: AssistantMessage): ResponsesInput
 					...(block.phase && { phase: block.phase }),
 				});
 			} else items.push({ role: "assistant", content: block.text });
+		} else if (block.type === "webSearch") {
+			// The web_search_call item goes back as it came (after its reasoning item); elsewhere as text.
+			if (sameModel && block.replay?.length) items.push(...(block.replay as ResponsesInputItem[]));
+			else items.push({ role: "assistant", content: webSearchText(block) });
 		} else {
 			const { callId, itemId } = splitToolCallId(block.id);
 			items.push({
@@ -223,6 +254,9 @@ function readEvent(builder: AssistantBuilder, model: Model, providerName: string
 		case "response.output_item.done":
 			endItem(builder, event.item);
 			return false;
+		case "response.output_text.annotation.added":
+			cite(builder, event.annotation);
+			return false;
 		case "response.completed":
 		case "response.incomplete":
 			finishResponse(builder, providerName, event.response);
@@ -263,7 +297,39 @@ function endItem(builder: AssistantBuilder, item: OutputItem | undefined): void 
 		builder.closeAll();
 	} else if (item.type === "function_call" && item.id && builder.hasToolCall(item.id)) {
 		builder.toolCallEnd(item.id, item.arguments);
-	}
+	} else if (item.type === "web_search_call") builder.webSearch(webSearchOf(item));
+}
+
+/** A finished web_search_call item as our search block; the item itself is what the server needs back. */
+function webSearchOf(item: OutputItem): WebSearchContent {
+	const action = item.action ?? {};
+	const sources: WebSearchContent["sources"] = [];
+	for (const source of action.sources ?? []) addSource(sources, cleanSource(undefined, source?.url));
+	if (action.url) addSource(sources, cleanSource(undefined, action.url));
+	const queries = action.queries?.length ? action.queries : action.query ? [action.query] : [];
+	const query =
+		action.type === "open_page"
+			? `open ${sources[0]?.url ?? "a page"}`
+			: action.type === "find_in_page"
+				? `find "${cleanTitle(action.pattern)}" in ${sources[0]?.url ?? "a page"}`
+				: queries.map(cleanTitle).join("; ");
+	return {
+		type: "webSearch",
+		id: item.id ?? "",
+		query,
+		sources,
+		...(item.status === "failed" && { error: "failed" }),
+		replay: [item],
+	};
+}
+
+/** A url_citation on the text being written: kept on that text block. */
+function cite(builder: AssistantBuilder, annotation: ResponsesEvent["annotation"]): void {
+	if (annotation?.type !== "url_citation") return;
+	const last = builder.output.content.at(-1);
+	if (last?.type !== "text") return;
+	last.citations ??= [];
+	addSource(last.citations, cleanSource(annotation.title, annotation.url));
 }
 
 /** Puts the item's phase on the text block it opened (the last block while the item streams). */

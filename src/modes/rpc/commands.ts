@@ -148,6 +148,15 @@ export const rpcHandlers: Record<string, Handler> = {
 		};
 	},
 	abort_bash: (_command, ctx) => ctx.session.abortShells(),
+	// Ours: the model's background jobs (bash run_in_background, or moved there with background_bash).
+	list_jobs: (_command, ctx) => ({ jobs: ctx.session.backgroundJobs().list() }),
+	kill_job: async (command, ctx) => {
+		const jobId = requireString(command, "jobId");
+		const job = await ctx.session.backgroundJobs().kill(jobId);
+		if (!job) throw new Error(`no background job "${jobId}"`);
+		return { job };
+	},
+	background_bash: (_command, ctx) => ({ jobs: ctx.session.moveToBackground() }),
 
 	get_session_stats: (_command, ctx) => sessionStats(ctx.session.getState()),
 	export_html: (command, ctx) => {

@@ -243,6 +243,9 @@ function act(c: Controller, intent: Intent) {
 		case "cycleMode":
 			session.cyclePermissionMode();
 			return deps.refresh();
+		case "background":
+			session.moveToBackground();
+			return deps.refresh();
 		case "selectAgent": {
 			const agents = session.getState().subagents ?? [];
 			deps.view.selectedAgent = nextSelection(agents, steeredAgent(agents, deps.view.selectedAgent));

@@ -27,7 +27,8 @@ export const ACTIONS = {
 	newline: { context: "editor", keys: ["shift+enter", "ctrl+enter", "ctrl+j"], description: "Insert a new line" },
 	historyUp: { context: "editor", keys: ["up", "ctrl+p"], description: "Line up, or the previous input" },
 	historyDown: { context: "editor", keys: ["down", "ctrl+n"], description: "Line down, or the next input" },
-	left: { context: "editor", keys: ["left", "ctrl+b"], description: "Cursor left" },
+	// Ctrl+B is the background key (as in Claude Code), not Emacs' cursor left.
+	left: { context: "editor", keys: ["left"], description: "Cursor left" },
 	right: { context: "editor", keys: ["right", "ctrl+f"], description: "Cursor right" },
 	wordLeft: { context: "editor", keys: ["ctrl+left", "alt+left", "alt+b"], description: "Cursor one word left" },
 	wordRight: { context: "editor", keys: ["ctrl+right", "alt+right", "alt+f"], description: "Cursor one word right" },
@@ -53,6 +54,11 @@ export const ACTIONS = {
 	cycleMode: { context: "editor", keys: ["shift+tab"], description: "Next permission mode" },
 	// While a run is active.
 	abort: { context: "busy", keys: ["escape"], description: "Stop the reply and running tools; queued messages return to the input" },
+	background: {
+		context: "busy",
+		keys: ["ctrl+b"],
+		description: "Move the running bash command to the background (the model is told its job id; /ps lists it)",
+	},
 	selectAgent: {
 		context: "busy",
 		keys: ["alt+s"],

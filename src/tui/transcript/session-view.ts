@@ -4,7 +4,7 @@
 // the per-token path stays flat however long the session gets. Plain TypeScript; `use-session.ts`
 // connects it to React.
 import type { AgentMessage } from "../../agent/types.js";
-import type { AssistantMessage, ToolResultMessage } from "../../ai/types.js";
+import type { AssistantMessage, ToolResultMessage, WebSearchContent, WebSource } from "../../ai/types.js";
 import { type AttachedFile, splitAttachments } from "../../session/prompt-attachments.js";
 import type { AgentSessionApi, RunPhase, SessionEvent } from "../../session/types.js";
 import { MarkdownBlockSplitter } from "../markdown/block-splitter.js";
@@ -22,6 +22,8 @@ export type HistoryItem =
 	| { kind: "error"; id: number; text: string; unanswered?: boolean }
 	| { kind: "aborted"; id: number }
 	| { kind: "notice"; id: number; level: "info" | "warning" | "error"; text: string }
+	/** A web search the provider ran (`query`), or the pages a reply cites (no query): titles and URLs. */
+	| { kind: "sources"; id: number; search?: { query: string; error?: string }; sources: WebSource[] }
 	| { kind: "shell"; id: number; command: string; output: string; exitCode: number | null; aborted?: boolean; excluded?: boolean };
 
 /** Distributes Omit over the union, so `add()` takes any item without its id. */
@@ -314,7 +316,24 @@ export class SessionView {
 			case "toolcall_end":
 				this.tail = { ...this.tail, writingToolCall: undefined };
 				break;
+			case "websearch":
+				this.addSearch(e.search);
+				break;
 		}
+	}
+
+	private addSearch(search: WebSearchContent): void {
+		this.add({ kind: "sources", search: { query: search.query, ...(search.error && { error: search.error }) }, sources: search.sources });
+	}
+
+	/** The pages the reply's text cites, once each, in one row after it. */
+	private addCitations(message: AssistantMessage): void {
+		const cited: WebSource[] = [];
+		for (const block of message.content) {
+			if (block.type !== "text") continue;
+			for (const source of block.citations ?? []) if (!cited.some((c) => c.url === source.url)) cited.push(source);
+		}
+		if (cited.length > 0) this.add({ kind: "sources", sources: cited });
 	}
 
 	private flushText(index: number): void {
@@ -341,6 +360,7 @@ export class SessionView {
 			for (const index of [...this.splitters.keys()].sort((a, b) => a - b)) this.flushText(index);
 			this.resetTail();
 			this.noteCallArgs(message);
+			this.addCitations(message);
 			this.addAssistantEnding(message);
 		} else this.addMessages([message]);
 	}
@@ -387,8 +407,10 @@ export class SessionView {
 					if (block.type === "thinking" && !block.redacted && block.thinking.trim())
 						this.add({ kind: "thinking", text: block.thinking.trim() });
 					else if (block.type === "text" && block.text.trim()) this.add({ kind: "markdown", source: block.text });
+					else if (block.type === "webSearch") this.addSearch(block);
 				}
 				this.noteCallArgs(m);
+				this.addCitations(m);
 				this.addAssistantEnding(m);
 			} else if (m.role === "toolResult") this.addToolResult(m);
 			else if (m.role === "shellOutput") {

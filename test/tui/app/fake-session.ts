@@ -243,6 +243,10 @@ export class FakeSession implements AgentSessionApi {
 		const { allow, deny } = ruleGroups(this.permissionRules().list());
 		return { allow, deny, workspace: [this.state.cwd] };
 	}
+	moveToBackground(): string[] {
+		this.calls.push({ method: "moveToBackground", args: [] });
+		return [];
+	}
 	respondToApproval(id: string): boolean {
 		this.calls.push({ method: "respondToApproval", args: [id] });
 		return false;

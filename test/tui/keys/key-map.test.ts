@@ -22,6 +22,11 @@ describe("key map", () => {
 		expect(intent("\x1b", idle)).toBe("none");
 	});
 
+	it("Ctrl+B moves the running command to the background while busy; idle it does nothing (it is not cursor-left)", () => {
+		expect(intent("\x02", streaming)).toBe("background");
+		expect(intent("\x02", idle)).toBe("none");
+	});
+
 	it("Shift+Enter (CSI-u and modifyOtherKeys forms) and Ctrl+J are newlines", () => {
 		expect(intent("\x1b[13;2u")).toBe("newline");
 		expect(intent("\x1b[27;2;13~")).toBe("newline");

@@ -225,6 +225,56 @@ describe("SessionView and the session's own messages", () => {
 	});
 });
 
+describe("SessionView and web searches", () => {
+	const searched = {
+		type: "webSearch" as const,
+		id: "s1",
+		query: "vitest timers",
+		sources: [{ title: "Mocking", url: "https://vitest.dev/guide/mocking" }],
+	};
+	const reply = assistantWith([
+		{ type: "text", text: "Use fake timers.", citations: [{ title: "Mocking", url: "https://vitest.dev/guide/mocking" }] },
+		searched,
+		{ type: "text", text: "See above.", citations: [{ title: "Mocking", url: "https://vitest.dev/guide/mocking" }] },
+	]);
+
+	it("shows a search as it arrives, between the text before and after it, and the cited pages once after the reply", () => {
+		const session = new FakeSession();
+		const view = new SessionView(session);
+		session.subscribe((e) => view.handle(e));
+		session.emit({ type: "message_start", message: reply });
+		const partial = reply;
+		session.emit({ type: "message_update", message: partial, assistantMessageEvent: { type: "text_start", contentIndex: 0, partial } });
+		session.emit({
+			type: "message_update",
+			message: partial,
+			assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "Use fake timers.", partial },
+		});
+		session.emit({
+			type: "message_update",
+			message: partial,
+			assistantMessageEvent: { type: "text_end", contentIndex: 0, content: "Use fake timers.", partial },
+		});
+		session.emit({
+			type: "message_update",
+			message: partial,
+			assistantMessageEvent: { type: "websearch", contentIndex: 1, search: searched, partial },
+		});
+		session.emit({ type: "message_end", message: reply });
+		expect(view.history.map((h) => h.kind)).toEqual(["markdown", "sources", "sources"]);
+		expect(view.history[1]).toMatchObject({ search: { query: "vitest timers" }, sources: searched.sources });
+		expect(view.history[2]).toMatchObject({ sources: [{ url: "https://vitest.dev/guide/mocking" }] });
+		expect(view.history[2]).not.toHaveProperty("search");
+	});
+
+	it("shows a resumed reply's search and citations", () => {
+		const session = new FakeSession();
+		(session as any).state = { ...session.getState(), messages: [reply] };
+		const view = new SessionView(session);
+		expect(view.history.map((h) => h.kind)).toEqual(["markdown", "sources", "markdown", "sources"]);
+	});
+});
+
 describe("SessionView on a long resumed session", () => {
 	it("prints only the last RESUME_SHOWN messages, from a user message on, and says where the rest is", () => {
 		const session = new FakeSession();

@@ -89,6 +89,8 @@ function renderRows(item: HistoryItem, width: number, hints: RenderHints): { row
 				marginTop: false,
 			};
 		}
+		case "sources":
+			return { rows: sourceRows(item, width), marginTop: true };
 		case "shell": {
 			const header: Segment[] = [{ text: `$ ${sanitizeTerminalText(item.command)}`, style: { bold: true } }];
 			if (item.excluded) header.push({ text: " · not sent to the model", style: { dim: true } });
@@ -100,6 +102,42 @@ function renderRows(item: HistoryItem, width: number, hints: RenderHints): { row
 			return { rows, marginTop: true };
 		}
 	}
+}
+
+/** Most sources a row lists; the rest are counted. */
+const SOURCES_SHOWN = 8;
+
+/**
+ * `⌕ Searched the web: "query"` (or `Sources`), then one row per page: its title and URL. Both were
+ * cleaned when the stream was read (src/ai/web-search.ts) and are sanitised again here, as everything
+ * printed is: a transcript loaded from a file did not pass that cleaning.
+ */
+function sourceRows(item: Extract<HistoryItem, { kind: "sources" }>, width: number): Line[] {
+	const heading = item.search
+		? `⌕ Searched the web${item.search.query ? `: "${item.search.query}"` : ""}`
+		: `Sources (${item.sources.length})`;
+	const rows = wrapSegments(
+		[{ text: sanitizeTerminalText(heading), style: { bold: item.search !== undefined, dim: !item.search } }],
+		width,
+	);
+	if (item.search?.error) {
+		rows.push(
+			...wrapSegments([{ text: `  failed: ${sanitizeTerminalText(item.search.error)}`, style: { color: color(theme.error) } }], width),
+		);
+	}
+	for (const source of item.sources.slice(0, SOURCES_SHOWN)) {
+		const title = sanitizeTerminalText(source.title.replace(/\s+/g, " "));
+		rows.push(
+			...wrapSegments(
+				[{ text: `  · ${title}` }, { text: ` ${sanitizeTerminalText(source.url)}`, style: { color: color(theme.link), dim: true } }],
+				width,
+				{ restPrefix: [{ text: "    " }] },
+			),
+		);
+	}
+	const more = item.sources.length - SOURCES_SHOWN;
+	if (more > 0) rows.push([{ text: `  … ${more} more`, style: { dim: true } }]);
+	return rows;
 }
 
 function thinkingRows(text: string): Line[] {

@@ -34,6 +34,22 @@ describe("renderHistoryItem", () => {
 		expect(show({ kind: "tool", id: 1, name: "read", args: { path: "a.ts" }, output: "x", isError: false })).toBe("\n✓ read a.ts\n  x");
 	});
 
+	it("prints a web search with its sources, and a reply's citations, every outside character visible", () => {
+		const sources = [
+			{ title: "Vitest \x1b]0;x\x07Timers\u202e", url: "https://vitest.dev/guide/mocking" },
+			{ title: "Node", url: "https://nodejs.org/" },
+		];
+		expect(show({ kind: "sources", id: 1, search: { query: "vitest \x1b[2Jtimers" }, sources })).toBe(
+			'\n⌕ Searched the web: "vitest ^[[2Jtimers"\n  · Vitest ^[]0;x^GTimers⟪U+202E⟫ https://vitest.dev/guide/mocking\n  · Node https://nodejs.org/',
+		);
+		expect(show({ kind: "sources", id: 1, search: { query: "", error: "max_uses_exceeded" }, sources: [] })).toBe(
+			"\n⌕ Searched the web\n  failed: max_uses_exceeded",
+		);
+		const many = Array.from({ length: 10 }, (_, i) => ({ title: `T${i}`, url: `https://e.io/${i}` }));
+		expect(show({ kind: "sources", id: 1, sources: many }).split("\n").slice(1, 3)).toEqual(["Sources (10)", "  · T0 https://e.io/0"]);
+		expect(show({ kind: "sources", id: 1, sources: many }).endsWith("  · T7 https://e.io/7\n  … 2 more")).toBe(true);
+	});
+
 	it("prints aborts and notices without the blank row", () => {
 		expect(show({ kind: "aborted", id: 1 })).toBe("⏹ Aborted");
 		expect(show({ kind: "notice", id: 1, level: "warning", text: "careful" })).toBe("careful");
