@@ -31,6 +31,8 @@ export class McpConnection {
 	private stderrTail = "";
 	private started?: Promise<void>;
 	private closing = false;
+	/** The transport closed while connecting: connect's own failure says why (a 401 closes it too). */
+	private closedWhileStarting = false;
 
 	constructor(
 		readonly config: McpServerConfig,
@@ -72,10 +74,17 @@ export class McpConnection {
 			this.set("ready");
 		} catch (error) {
 			if (this.closing) return;
-			if (this.auth?.explain(error)?.kind === "needs-sign-in") {
+			const failure = this.auth?.explain(error);
+			if (failure?.kind === "step-up") this.stepUp = failure;
+			if (failure?.kind === "needs-sign-in" || (failure?.kind === "step-up" && !failure.exhausted)) {
 				this.error = undefined;
 				this.set("needs-login");
-			} else this.fail(error);
+			} else if (failure?.kind === "step-up") this.fail(new Error(this.stepUpMessage(failure)));
+			// The SDK's "Connection closed" says less than what happened: the server went away.
+			else
+				this.fail(
+					this.closedWhileStarting && /connection closed/i.test(String(error)) ? new Error("the server exited while starting") : error,
+				);
 			await this.client?.close().catch(() => undefined);
 		}
 	}
@@ -84,6 +93,7 @@ export class McpConnection {
 	async restart(): Promise<void> {
 		await this.close();
 		this.closing = false;
+		this.closedWhileStarting = false;
 		this.started = undefined;
 		this.error = undefined;
 		this.stepUp = undefined;
@@ -152,11 +162,14 @@ export class McpConnection {
 		if (failure?.kind !== "step-up") return undefined;
 		this.stepUp = failure;
 		this.onChange(this);
-		return new Error(
-			failure.exhausted
-				? `MCP server "${name}" refused this call for want of scope "${failure.scope}" even after signing in for it`
-				: `MCP server "${name}" needs more access for this call (scope "${failure.scope}"); the user can grant it with /mcp login ${name}, then it can be tried again`,
-		);
+		return new Error(this.stepUpMessage(failure));
+	}
+
+	private stepUpMessage(failure: Extract<AuthFailure, { kind: "step-up" }>): string {
+		const name = this.config.name;
+		return failure.exhausted
+			? `MCP server "${name}" refused the request for want of scope "${failure.scope}" even after signing in for it`
+			: `MCP server "${name}" needs more access for this call (scope "${failure.scope}"); the user can grant it with /mcp login ${name}, then it can be tried again`;
 	}
 
 	async close(): Promise<void> {
@@ -169,6 +182,10 @@ export class McpConnection {
 
 	private onClosed(): void {
 		if (this.closing || this.status === "failed" || this.status === "needs-login") return;
+		if (this.status === "starting") {
+			this.closedWhileStarting = true;
+			return;
+		}
 		const wasReady = this.status === "ready";
 		this.client = undefined;
 		this.fail(new Error(wasReady ? "the server closed the connection" : "the server exited while starting"));

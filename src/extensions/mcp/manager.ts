@@ -236,11 +236,12 @@ export class McpManager {
 		}
 		const name = connection.config.name;
 		// One notice when a server needs sign-in, and one per scope a tool call was refused for.
-		if (connection.status === "needs-login" && before !== "needs-login")
+		// A step-up says so in its own notice below.
+		if (connection.status === "needs-login" && before !== "needs-login" && !connection.stepUp)
 			this.options.notify("warning", `MCP server "${name}" needs sign-in: ${this.loginHint(name)}`);
 		const stepUp = connection.stepUp;
-		if (stepUp && !this.announcedStepUps.has(`${name} ${stepUp.scope}`)) {
-			this.announcedStepUps.add(`${name} ${stepUp.scope}`);
+		if (stepUp && !this.announcedStepUps.has(`${name} ${stepUp.scope} ${stepUp.exhausted}`)) {
+			this.announcedStepUps.add(`${name} ${stepUp.scope} ${stepUp.exhausted}`);
 			this.options.notify(
 				"warning",
 				stepUp.exhausted

@@ -107,9 +107,8 @@ export class RudderOAuthProvider implements OAuthClientProvider {
 
 	saveTokens(tokens: OAuthTokens): void {
 		if (this.mode.kind === "login") this.fresh = tokens;
-		// A sign-in answers the pending step-up; a refresh leaves it as it is.
-		const login = this.mode.kind === "login";
-		this.store.update(this.target.name, this.target.url, (entry) => ({ ...entry, tokens, ...(login ? { stepUp: undefined } : {}) }));
+		// A pending step-up stays: its count of sign-ins is the retry limit, and its scope is asked for again.
+		this.store.update(this.target.name, this.target.url, (entry) => ({ ...entry, tokens }));
 	}
 
 	async redirectToAuthorization(authorizationUrl: URL): Promise<void> {

@@ -32,6 +32,8 @@ export interface WorldOptions {
 	/** Access tokens live this long (seconds); refresh tokens are issued. Default 3600, no refresh. */
 	tokenSeconds?: number;
 	refresh?: boolean;
+	/** The authorization server grants only these of the scopes asked for (default: all). */
+	grants?: string[];
 	/** The protected-resource document names this resource instead of the server's URL. */
 	prmResource?: string;
 }
@@ -140,7 +142,9 @@ class MemoryAuthProvider implements OAuthServerProvider {
 		if (!entry || entry.client.client_id !== client.client_id) throw new Error("invalid code");
 		this.codes.delete(code);
 		this.log.tokenGrants.push({ grant: "authorization_code", clientId: client.client_id, resource: resource?.href });
-		return this.issue(client.client_id, entry.params.scopes ?? [], entry.params.resource);
+		const asked = entry.params.scopes ?? [];
+		const grants = this.options.grants;
+		return this.issue(client.client_id, grants ? asked.filter((s) => grants.includes(s)) : asked, entry.params.resource);
 	}
 
 	async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL) {

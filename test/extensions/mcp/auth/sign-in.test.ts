@@ -164,7 +164,7 @@ describe("MCP sign-in", () => {
 		expect(status(s)).toBe("ready");
 	});
 
-	it("a tool call refused for want of scope asks for the scope at the next sign-in (step-up), and stops suggesting it after the retry limit", async () => {
+	it("a tool call refused for want of scope asks for the scope at the next sign-in (step-up)", async () => {
 		const s = await setUp({ callScope: "write" });
 		await startAndSignIn(s);
 		expect(s.world.log.authorizations[0]?.scope).toBe("basic");
@@ -174,5 +174,27 @@ describe("MCP sign-in", () => {
 		await until(() => status(s) === "ready" && s.manager.tools().length > 0);
 		expect(s.world.log.authorizations[1]?.scope).toBe("basic write");
 		expect(await callWhoami(s)).toMatch(/^hello /);
+	});
+
+	it("a scope that sign-ins never obtain stops being suggested after the retry limit", async () => {
+		const s = await setUp({ callScope: "write", grants: ["basic"] });
+		await startAndSignIn(s);
+		await expect(callWhoami(s)).rejects.toThrow("needs more access for this call");
+		for (let round = 1; round <= 2; round++) {
+			await s.manager.signIn("srv");
+			await until(() => status(s) === "ready" && s.manager.tools().length > 0);
+			const again = callWhoami(s);
+			if (round === 1)
+				await expect(again).rejects.toThrow(
+					'needs more access for this call (scope "basic write"); the user can grant it with /mcp login srv',
+				);
+			else await expect(again).rejects.toThrow('refused the request for want of scope "basic write" even after signing in for it');
+		}
+		expect(s.world.log.authorizations.map((a) => a.scope)).toEqual(["basic", "basic write", "basic write"]);
+		const notices = s.notices.filter((n) => n.text.includes('scope "')).map((n) => n.text);
+		expect(notices).toEqual([
+			'MCP server "srv" needs more access (scope "basic write"): /mcp login srv',
+			'MCP server "srv" still refuses a call for want of scope "basic write" after signing in for it',
+		]);
 	});
 });
