@@ -66,6 +66,10 @@ export class McpManager {
 	private readonly authStore: McpAuthStore;
 	/** Step-up scopes already announced, per server: one notice each. */
 	private readonly announcedStepUps = new Set<string>();
+	/** Servers whose sign-in waits for the browser: a second /mcp login does not open another page. */
+	private readonly signingIn = new Set<string>();
+	/** Ends the sign-ins still waiting for the browser when the session closes (their listeners close). */
+	private readonly signInAbort = new AbortController();
 
 	constructor(private readonly options: McpManagerOptions) {
 		const trust = trustStates(options.servers, { cwd: options.cwd, env: options.env, settings: options.trust });
@@ -159,17 +163,19 @@ export class McpManager {
 	 * `/mcp login <name>`: signs in (the browser opens; its URL is also in a notice) and restarts the
 	 * server with the new tokens. Resolves when done; every outcome is a notice.
 	 */
-	async signIn(name: string, signal?: AbortSignal): Promise<void> {
+	async signIn(name: string): Promise<void> {
 		const connection = this.httpConnection(name);
 		if (!connection) return;
 		const t = connection.config.transport as HttpTransportConfig;
 		const notify = this.options.notify;
+		if (this.signingIn.has(name)) return notify("info", `A sign-in to MCP server "${name}" is already waiting for the browser`);
+		this.signingIn.add(name);
 		try {
 			const result = await signIn(
 				{ name, url: t.url, headers: t.headers, oauth: t.oauth },
 				{
 					store: this.authStore,
-					signal,
+					signal: this.signInAbort.signal,
 					openBrowser: (url) => openBrowser(url, this.options.env),
 					onUrl: (url, opened) =>
 						notify(
@@ -183,6 +189,8 @@ export class McpManager {
 			if (connection.status !== "untrusted" && connection.status !== "declined") await connection.restart();
 		} catch (error) {
 			notify("error", redactSecrets(`Sign-in to MCP server "${name}" failed: ${(error as Error).message}`));
+		} finally {
+			this.signingIn.delete(name);
 		}
 	}
 
@@ -223,6 +231,7 @@ export class McpManager {
 	}
 
 	async dispose(): Promise<void> {
+		this.signInAbort.abort();
 		await Promise.all(this.connections.map((c) => c.close()));
 	}
 

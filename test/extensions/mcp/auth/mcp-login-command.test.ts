@@ -56,4 +56,21 @@ describe("/mcp login and /mcp logout", () => {
 		await session.submit("/mcp");
 		expect(fx.notices().at(-1)).toMatch(/remote {2}needs-login .*\n {4}sign in with \/mcp login remote/);
 	});
+
+	it("a second /mcp login while one waits for the browser opens no other page; closing the session ends the wait", async () => {
+		fx = await createFixture();
+		world = await startOAuthWorld({});
+		writeGlobalSettings(fx, { mcpServers: { remote: { type: "http", url: world.mcpUrl } } });
+		// A browser that never comes back.
+		const session = await fx.open({ env: { ...fx.env, PATH: process.env.PATH ?? "", BROWSER: "true" } });
+		session.startMcpServers("interactive");
+		await until(() => status(session) === "needs-login");
+		await session.submit("/mcp login remote");
+		await until(() => fx?.notices().some((n) => n.startsWith("Opened your browser")) === true);
+		await session.submit("/mcp login remote");
+		expect(fx.notices().at(-1)).toBe('A sign-in to MCP server "remote" is already waiting for the browser');
+		await session.dispose();
+		await until(() => fx?.notices().at(-1) === 'Sign-in to MCP server "remote" failed: sign-in cancelled');
+		expect(world.log.tokenGrants).toEqual([]);
+	});
 });
