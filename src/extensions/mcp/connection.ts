@@ -74,19 +74,24 @@ export class McpConnection {
 			this.set("ready");
 		} catch (error) {
 			if (this.closing) return;
-			const failure = this.auth?.explain(error);
-			if (failure?.kind === "step-up") this.stepUp = failure;
-			if (failure?.kind === "needs-sign-in" || (failure?.kind === "step-up" && !failure.exhausted)) {
-				this.error = undefined;
-				this.set("needs-login");
-			} else if (failure?.kind === "step-up") this.fail(new Error(this.stepUpMessage(failure)));
-			// The SDK's "Connection closed" says less than what happened: the server went away.
-			else
-				this.fail(
-					this.closedWhileStarting && /connection closed/i.test(String(error)) ? new Error("the server exited while starting") : error,
-				);
+			this.failStart(error);
 			await this.client?.close().catch(() => undefined);
 		}
+	}
+
+	/** Why the start failed: a sign-in it needs (shown as needs-login, not as a failure), or an error. */
+	private failStart(error: unknown): void {
+		const failure = this.auth?.explain(error);
+		if (failure?.kind === "step-up") this.stepUp = failure;
+		if (failure?.kind === "needs-sign-in" || (failure?.kind === "step-up" && !failure.exhausted)) {
+			this.error = undefined;
+			this.set("needs-login");
+			return;
+		}
+		if (failure?.kind === "step-up") return this.fail(new Error(this.stepUpMessage(failure)));
+		// The SDK's "Connection closed" says less than what happened: the server went away.
+		const closed = this.closedWhileStarting && /connection closed/i.test(String(error));
+		this.fail(closed ? new Error("the server exited while starting") : error);
 	}
 
 	/** Closes and starts again (after a sign-in or sign-out). */
