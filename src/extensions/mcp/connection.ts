@@ -88,10 +88,10 @@ export class McpConnection {
 			this.set("needs-login");
 			return;
 		}
-		if (failure?.kind === "step-up") return this.fail(new Error(this.stepUpMessage(failure)));
 		// The SDK's "Connection closed" says less than what happened: the server went away.
 		const closed = this.closedWhileStarting && /connection closed/i.test(String(error));
-		this.fail(closed ? new Error("the server exited while starting") : error);
+		if (failure?.kind === "step-up") this.fail(new Error(this.stepUpMessage(failure)));
+		else this.fail(closed ? new Error("the server exited while starting") : error);
 	}
 
 	/** Closes and starts again (after a sign-in or sign-out). */
