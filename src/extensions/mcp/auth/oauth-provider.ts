@@ -25,6 +25,18 @@ export class NeedsSignIn extends Error {
 	}
 }
 
+/** Two authorization server URLs name the same server (parsed; one trailing slash aside). */
+function sameServer(a: string, b: string): boolean {
+	const norm = (u: string) => {
+		try {
+			return new URL(u).href.replace(/\/$/, "");
+		} catch {
+			return u.replace(/\/$/, "");
+		}
+	};
+	return norm(a) === norm(b);
+}
+
 /** Used as the redirect URL in connect mode, where no redirect is ever followed. */
 const UNUSED_REDIRECT = "http://127.0.0.1/callback";
 
@@ -85,8 +97,10 @@ export class RudderOAuthProvider implements OAuthClientProvider {
 		if (oauth?.clientId) return { client_id: oauth.clientId, ...(oauth.clientSecret ? { client_secret: oauth.clientSecret } : {}) };
 		const stored = this.storedClient();
 		if (this.mode.kind === "connect") {
-			// Registering a client is the first step of a sign-in: not done behind the user's back.
-			if (!stored) throw new NeedsSignIn(this.target.name);
+			// Registering a client is the first step of a sign-in: not done behind the user's back, also
+			// not when the server now names another authorization server than the one the client is from.
+			const server = this.discovery?.authorizationServerUrl;
+			if (!stored || (stored.issuer && server && !sameServer(stored.issuer, server))) throw new NeedsSignIn(this.target.name);
 			return stored;
 		}
 		// A client registered for another redirect port is registered again for this one.

@@ -52,6 +52,8 @@ export interface OAuthWorld {
 	log: WorldLog;
 	/** Makes every issued access token expire now. */
 	expireTokens(): void;
+	/** From now on the protected-resource document names this authorization server. */
+	pointTo(authorizationServer: string): void;
 	close(): Promise<void>;
 }
 
@@ -220,10 +222,15 @@ export async function startOAuthWorld(options: WorldOptions = {}): Promise<OAuth
 	authApp.use(mcpAuthRouter({ provider, issuerUrl, scopesSupported: ["basic", "write"] }));
 
 	const prmPath = options.prm === "www-authenticate" ? "/meta/resource.json" : "/.well-known/oauth-protected-resource/mcp";
+	let authorizationServer = auth.url;
 	mcpApp.get(
 		prmPath,
 		(_req, res) =>
-			void res.json({ resource: options.prmResource ?? mcpUrl, authorization_servers: [auth.url], scopes_supported: ["basic", "write"] }),
+			void res.json({
+				resource: options.prmResource ?? mcpUrl,
+				authorization_servers: [authorizationServer],
+				scopes_supported: ["basic", "write"],
+			}),
 	);
 	const bearer = requireBearerAuth({
 		verifier: provider,
@@ -263,6 +270,9 @@ export async function startOAuthWorld(options: WorldOptions = {}): Promise<OAuth
 		mcpUrl,
 		authUrl: auth.url,
 		log,
+		pointTo: (url) => {
+			authorizationServer = url;
+		},
 		expireTokens: () => {
 			for (const grant of provider.tokens.values()) grant.expiresAt = Date.now() - 1000;
 		},

@@ -42,17 +42,23 @@ async function setUp(options: WorldOptions, entry: Record<string, unknown> = {})
 		BROWSER_LOG: browserLog,
 	};
 	const notices: { level: string; text: string }[] = [];
+	const manager = managerFor(world, env, entry, notices);
+	return { world, manager, notices, env, browserLog, store: new McpAuthStore(env) };
+}
+
+/** A manager (as a new session would make) for the world's server, in the home `env` names. */
+function managerFor(world: OAuthWorld, env: Record<string, string>, entry: Record<string, unknown>, notices: Setup["notices"]): McpManager {
 	const servers = parseMcpServers({ srv: { type: "http", url: world.mcpUrl, ...entry } }, "settings.json", "global", env);
 	const manager = new McpManager({
 		servers,
 		trust: { enableAllProjectMcpServers: false, enabledMcpjsonServers: [] },
-		cwd: root,
+		cwd: env.RUDDER_HOME,
 		env,
 		notify: (level, text) => notices.push({ level, text }),
 		onToolsChanged: () => {},
 	});
 	cleanups.push(() => manager.dispose());
-	return { world, manager, notices, env, browserLog, store: new McpAuthStore(env) };
+	return manager;
 }
 
 async function until(check: () => boolean): Promise<void> {
@@ -196,5 +202,20 @@ describe("MCP sign-in", () => {
 			'MCP server "srv" needs more access (scope "basic write"): /mcp login srv',
 			'MCP server "srv" still refuses a call for want of scope "basic write" after signing in for it',
 		]);
+	});
+
+	it("a server that now names another authorization server gets neither the refresh token nor a registration sent there", async () => {
+		const s = await setUp({ refresh: true });
+		await startAndSignIn(s);
+		const other = await startOAuthWorld({ refresh: true });
+		cleanups.push(() => other.close());
+		s.world.pointTo(other.authUrl);
+		s.world.expireTokens();
+		// The next session: its start meets the expired token, and the server's metadata names the other server.
+		const next = { ...s, manager: managerFor(s.world, s.env, {}, s.notices) };
+		next.manager.start("headless");
+		await until(() => status(next) === "needs-login");
+		expect(other.log).toMatchObject({ registrations: 0, tokenGrants: [], authorizations: [] });
+		expect(s.world.log.tokenGrants.map((g) => g.grant)).toEqual(["authorization_code"]);
 	});
 });
