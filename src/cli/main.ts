@@ -76,6 +76,13 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		stderr.write(result.stderr);
 		return result.code;
 	}
+	if (argv[2] === "mcp") {
+		const { runMcpCommand } = await import("./mcp-command.js");
+		const result = await runMcpCommand(argv.slice(3), process.cwd(), process.env);
+		stdout.write(result.stdout);
+		stderr.write(result.stderr);
+		return result.code;
+	}
 	const parsed = parseCliArgs(argv, readVersion());
 	if (parsed.kind === "exit") {
 		stdout.write(parsed.stdout);

@@ -2,7 +2,7 @@
 // lives (global settings, the folder's .rudder/settings.json, your approvals for the folder), added to
 // and removed from that file. The same files and functions as the /permissions screen
 // (src/permissions/rule-admin.ts); rule text from a project file is sanitised before it reaches the terminal.
-import { Command, CommanderError, Option } from "commander";
+import { Command, Option } from "commander";
 import { dataDir } from "../config/paths.js";
 import { loadedRules, RuleAdmin, type RuleEntry, type RuleFiles, type RuleKind, ruleEntries } from "../permissions/rule-admin.js";
 import type { RuleScope } from "../permissions/types.js";
@@ -10,17 +10,12 @@ import { realTarget } from "../permissions/workspace.js";
 import { sanitizeTerminalText } from "../safety/sanitize.js";
 import { loadPermissionSetup } from "../session/session-permissions.js";
 import { globalSettingsPath, projectSettingsPath } from "../session/settings.js";
+import { type CommandOutput, failedCommand } from "./subcommand-result.js";
 
 type Env = Record<string, string | undefined>;
 
 /** Scopes a rule can be kept in from the shell (session and flag rules live in one run only). */
 const FILE_SCOPES: readonly RuleScope[] = ["project", "project-settings", "global"];
-
-export interface CommandOutput {
-	code: number;
-	stdout: string;
-	stderr: string;
-}
 
 function filesOf(cwd: string, env: Env): RuleFiles {
 	return { globalFile: globalSettingsPath(env), projectFile: projectSettingsPath(cwd), dataFolder: dataDir(env), realCwd: realTarget(cwd) };
@@ -95,13 +90,6 @@ export function runPermissionsCommand(args: readonly string[], cwd: string, env:
 		program(out, cwd, env).parse([...args], { from: "user" });
 		return { code: 0, ...out };
 	} catch (error) {
-		if (error instanceof CommanderError) {
-			if (error.code === "commander.helpDisplayed" || error.code === "commander.help" || error.code === "commander.version")
-				return { code: 0, ...out };
-			const line = (out.stderr.trim() || error.message).split("\n")[0]?.replace(/^error: /, "") ?? "";
-			return { code: 2, stdout: out.stdout, stderr: `rudder permissions: ${line} (see rudder permissions --help)\n` };
-		}
-		const message = error instanceof Error ? error.message : String(error);
-		return { code: 1, stdout: out.stdout, stderr: `rudder permissions: ${sanitizeTerminalText(message.split("\n")[0] ?? "")}\n` };
+		return failedCommand("rudder permissions", error, out);
 	}
 }

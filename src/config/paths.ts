@@ -72,6 +72,14 @@ export function mcpTrustFile(env?: Env): string {
 	return join(dataDir(env), "mcp-trust.json");
 }
 
+/**
+ * MCP sign-ins: each server's OAuth tokens and registered client, mode 0600 in the data folder (which
+ * the sandbox hides whole) (src/extensions/mcp/auth/token-store.ts).
+ */
+export function mcpOAuthFile(env?: Env): string {
+	return join(dataDir(env), "mcp-oauth.json");
+}
+
 /** A project's MCP servers in Claude Code's format: `<cwd>/.mcp.json`. */
 export function mcpJsonFile(cwd: string): string {
 	return join(cwd, ".mcp.json");

@@ -343,6 +343,14 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return this.p.extensions.answerMcpTrust(allow);
 	}
 
+	mcpSignIn(name: string): Promise<void> {
+		return this.p.extensions.mcpSignIn(name);
+	}
+
+	mcpSignOut(name: string): Promise<void> {
+		return this.p.extensions.mcpSignOut(name);
+	}
+
 	// ---- User hooks (see session-hooks.ts, docs/hooks.md) ----------------------------------------
 
 	hookList(): readonly HookListing[] {

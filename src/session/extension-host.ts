@@ -99,6 +99,17 @@ export class ExtensionHost {
 		return this.mcp?.answerTrust(allow) ?? [];
 	}
 
+	/** `/mcp login <name>`: every outcome is a notice. */
+	async mcpSignIn(name: string): Promise<void> {
+		if (!this.mcp) return this.deps.notify("error", `No MCP server "${name}"`);
+		await this.mcp.signIn(name);
+	}
+
+	async mcpSignOut(name: string): Promise<void> {
+		if (!this.mcp) return this.deps.notify("error", `No MCP server "${name}"`);
+		await this.mcp.signOut(name);
+	}
+
 	mcpServers(): readonly McpServerInfo[] {
 		return this.mcp?.servers() ?? [];
 	}

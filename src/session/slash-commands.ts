@@ -43,6 +43,10 @@ export interface SlashCommandHost extends RewindCommandHost {
 	mcpServers(): readonly McpServerInfo[];
 	/** Trusts (or declines) the project's MCP servers; returns the names it applied to. */
 	answerMcpTrust(allow: boolean): string[];
+	/** Signs in to an http MCP server (the browser opens) and restarts it; reports through notices. */
+	mcpSignIn(name: string): Promise<void>;
+	/** Deletes the stored sign-in of an http MCP server. */
+	mcpSignOut(name: string): Promise<void>;
 	hookList(): readonly HookListing[];
 	/** Trusts (or declines) the project's hooks that do not run; returns their commands. */
 	answerHooksTrust(allow: boolean): string[];
@@ -342,9 +346,16 @@ export const slashCommands: readonly SlashCommand[] = [
 	},
 	{
 		name: "mcp",
-		description: "List MCP servers and their tools; allow or deny this project's servers",
-		args: "[allow|deny]",
-		run: (s, args) => {
+		description: "List MCP servers and their tools; allow or deny this project's servers; sign in to or out of a server",
+		args: "[allow|deny|login <server>|logout <server>]",
+		run: async (s, args) => {
+			const [action, name, ...rest] = args.split(/\s+/).filter(Boolean);
+			if (action === "login" || action === "logout") {
+				if (!name || rest.length > 0) return s.notify("error", `Usage: /mcp ${action} <server>`);
+				// Sign-in waits for the browser (minutes): it goes on in the background and reports in notices.
+				if (action === "login") return void s.mcpSignIn(name);
+				return await s.mcpSignOut(name);
+			}
 			if (args === "allow" || args === "deny") {
 				const names = s.answerMcpTrust(args === "allow");
 				if (names.length === 0) return s.notify("info", "No project MCP servers are waiting for an answer");
@@ -353,7 +364,7 @@ export const slashCommands: readonly SlashCommand[] = [
 					`${args === "allow" ? "Trusted and starting" : "Declined (not started)"}: ${names.join(", ")}; remembered for this folder`,
 				);
 			}
-			if (args) return s.notify("error", "Usage: /mcp [allow|deny]");
+			if (args) return s.notify("error", "Usage: /mcp [allow|deny|login <server>|logout <server>]");
 			s.notify("info", formatMcpServers(s.mcpServers()));
 		},
 	},

@@ -1,5 +1,6 @@
 // Reading the JSON files of the config folder: absent is not an error, and a parse error names the file.
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 
 export function readIfExists(file: string): string | undefined {
 	if (!existsSync(file)) return undefined;
@@ -20,4 +21,21 @@ export function parseJsonObject(text: string, file: string): Record<string, unkn
 
 export function isObject(value: unknown): value is Record<string, any> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Writes `value` as JSON beside `file` and renames it into place, so a crash never leaves half a file
+ * and a reader sees the old or the new one. The mode is set on the temp file before any data lands.
+ */
+export function writeJsonAtomic(file: string, value: unknown, mode = 0o644): void {
+	mkdirSync(dirname(file), { recursive: true, mode: mode === 0o600 ? 0o700 : 0o755 });
+	const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+	try {
+		writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode });
+		chmodSync(temp, mode);
+		renameSync(temp, file);
+	} catch (error) {
+		rmSync(temp, { force: true });
+		throw error;
+	}
 }

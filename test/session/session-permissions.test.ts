@@ -419,6 +419,9 @@ describe("Rudder's own folders in the sandbox", { timeout: 30_000 }, () => {
 		writeFileSync(join(store, "blob"), "copy of a denied .env: SECRET=1");
 		mkdirSync(configDir(fx.env), { recursive: true });
 		writeFileSync(join(configDir(fx.env), "auth.json"), '{"k":"sk-auth-json-key-1234"}');
+		// MCP sign-ins (src/extensions/mcp/auth/token-store.ts) live in the data folder.
+		const mcpOAuth = join(dataDir(fx.env), "mcp-oauth.json");
+		writeFileSync(mcpOAuth, '{"servers":{"gh https://x/mcp":{"tokens":{"access_token":"mcp-oauth-token-5678"}}}}', { mode: 0o600 });
 		let folders: readonly string[] | undefined;
 		const session = await fx.open({
 			tools: ["bash"],
@@ -429,12 +432,12 @@ describe("Rudder's own folders in the sandbox", { timeout: 30_000 }, () => {
 				return platformSandbox(spec, "linux");
 			},
 		});
-		const command = `cat ${join(store, "blob")} ${join(configDir(fx.env), "auth.json")} 2>/dev/null; ls -A ${dataDir(fx.env)} ${configDir(fx.env)} 2>/dev/null; echo end`;
+		const command = `cat ${join(store, "blob")} ${join(configDir(fx.env), "auth.json")} ${mcpOAuth} 2>/dev/null; ls -A ${dataDir(fx.env)} ${configDir(fx.env)} 2>/dev/null; echo end`;
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
 		await session.prompt("go");
 		expect(folders).toEqual([configDir(fx.env), dataDir(fx.env), cacheDir(fx.env)]);
 		const text = resultText(toolResults(session)[0]);
-		expect(text).not.toMatch(/SECRET|sk-auth|checkpoints|auth\.json/);
+		expect(text).not.toMatch(/SECRET|sk-auth|checkpoints|auth\.json|mcp-oauth/);
 		expect(text).toMatch(/end$/);
 	});
 });

@@ -14,6 +14,18 @@ const MCP_SERVER: Fields = {
 	url: text,
 	headers: { entries: text },
 	timeout: field(Type.Integer({ minimum: 1 }), "must be a positive number of milliseconds"),
+	// A client registered with the server's authorization server beforehand (no dynamic registration).
+	oauth: {
+		section: {
+			clientId: text,
+			clientSecret: text,
+			/** The redirect port the client was registered with (`http://127.0.0.1:<port>/callback`). */
+			callbackPort: field(Type.Integer({ minimum: 1, maximum: 65535 }), "must be a port number (1-65535)"),
+			/** An https URL where this client's metadata document is published (client ID metadata documents). */
+			clientMetadataUrl: field(Type.String({ pattern: "^https://" }), "must be an https:// URL"),
+			scope: text,
+		},
+	},
 };
 
 /** Every shape problem of one server entry at `at` (`mcpServers.gh`), with `value` a null-prototype copy. */

@@ -22,10 +22,20 @@ export interface StdioTransportConfig {
 	cwd?: string;
 }
 
+/** A client registered with the server's authorization server beforehand, from the entry's `oauth`. */
+export interface McpOAuthConfig {
+	clientId?: string;
+	clientSecret?: string;
+	callbackPort?: number;
+	clientMetadataUrl?: string;
+	scope?: string;
+}
+
 export interface HttpTransportConfig {
 	type: "http";
 	url: string;
 	headers: Record<string, string>;
+	oauth?: McpOAuthConfig;
 }
 
 export interface McpServerConfig {
@@ -85,6 +95,20 @@ function stringRecord(
 	return out;
 }
 
+/** The entry's `oauth` (its shape already checked); the client secret is a secret, from a variable or not. */
+function parseOAuth(raw: Record<string, unknown>, env: Env, used: string[]): McpOAuthConfig {
+	const text = (v: unknown) => (typeof v === "string" ? expandVariables(v, env) : undefined);
+	const oauth: McpOAuthConfig = {
+		clientId: text(raw.clientId),
+		clientSecret: text(raw.clientSecret),
+		callbackPort: raw.callbackPort as number | undefined,
+		clientMetadataUrl: text(raw.clientMetadataUrl),
+		scope: text(raw.scope),
+	};
+	if (oauth.clientSecret) used.push(oauth.clientSecret);
+	return Object.fromEntries(Object.entries(oauth).filter(([, v]) => v !== undefined)) as McpOAuthConfig;
+}
+
 /** One server entry; throws a message naming the field (the caller adds the file). */
 function parseServer(name: string, input: unknown, env: Env): Pick<McpServerConfig, "transport" | "timeoutMs" | "secrets"> {
 	const at = `mcpServers.${name}`;
@@ -108,8 +132,10 @@ function parseServer(name: string, input: unknown, env: Env): Pick<McpServerConf
 		const url = expandVariables(raw.url, env);
 		if (!/^https?:\/\//i.test(url)) throw new Error(`"${at}.url" must start with http:// or https://`);
 		const headers = stringRecord(raw.headers, `"${at}.headers"`, env, used, secretHeaderValue);
-		return { transport: { type: "http", url, headers }, timeoutMs, secrets: secrets() };
+		const oauth = raw.oauth === undefined ? undefined : parseOAuth(raw.oauth as Record<string, unknown>, env, used);
+		return { transport: { type: "http", url, headers, ...(oauth ? { oauth } : {}) }, timeoutMs, secrets: secrets() };
 	}
+	if (raw.oauth !== undefined) throw new Error(`"${at}.oauth" applies to http servers only`);
 	if (type !== "stdio") throw new Error(`"${at}.type" must be "stdio" or "http"`);
 	if (typeof raw.command !== "string" || raw.command.trim() === "") throw new Error(`"${at}.command" must be a non-empty string`);
 	if (raw.args !== undefined && !(Array.isArray(raw.args) && raw.args.every((a) => typeof a === "string"))) {

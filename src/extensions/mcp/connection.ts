@@ -4,9 +4,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { redactSecrets } from "../../safety/secrets.js";
+import type { AuthFailure, ServerAuth } from "./auth/server-auth.js";
 import type { McpServerConfig } from "./config.js";
 
-export type McpServerStatus = "untrusted" | "declined" | "starting" | "ready" | "failed" | "stopped";
+export type McpServerStatus = "untrusted" | "declined" | "starting" | "ready" | "failed" | "stopped" | "needs-login";
 
 /** A tool as the server lists it. */
 export type McpToolDefinition = Pick<Tool, "name" | "description" | "inputSchema">;
@@ -23,16 +24,22 @@ export class McpConnection {
 	tools: McpToolDefinition[] = [];
 	/** Why it failed or stopped, one line, secrets masked. */
 	error?: string;
+	/** A tool call the server refused for want of scope: what the next sign-in asks for. */
+	stepUp?: Extract<AuthFailure, { kind: "step-up" }>;
 
 	private client?: Client;
 	private stderrTail = "";
 	private started?: Promise<void>;
 	private closing = false;
+	/** The transport closed while connecting: connect's own failure says why (a 401 closes it too). */
+	private closedWhileStarting = false;
 
 	constructor(
 		readonly config: McpServerConfig,
 		/** Called on every change of status or tools. */
 		private readonly onChange: (connection: McpConnection) => void,
+		/** For http servers: the stored sign-in its requests carry (src/extensions/mcp/auth). */
+		private readonly auth?: ServerAuth,
 	) {}
 
 	/** Starts once; resolves when ready or failed, never rejects. */
@@ -67,9 +74,35 @@ export class McpConnection {
 			this.set("ready");
 		} catch (error) {
 			if (this.closing) return;
-			this.fail(error);
+			this.failStart(error);
 			await this.client?.close().catch(() => undefined);
 		}
+	}
+
+	/** Why the start failed: a sign-in it needs (shown as needs-login, not as a failure), or an error. */
+	private failStart(error: unknown): void {
+		const failure = this.auth?.explain(error);
+		if (failure?.kind === "step-up") this.stepUp = failure;
+		if (failure?.kind === "needs-sign-in" || (failure?.kind === "step-up" && !failure.exhausted)) {
+			this.error = undefined;
+			this.set("needs-login");
+			return;
+		}
+		// The SDK's "Connection closed" says less than what happened: the server went away.
+		const closed = this.closedWhileStarting && /connection closed/i.test(String(error));
+		if (failure?.kind === "step-up") this.fail(new Error(this.stepUpMessage(failure)));
+		else this.fail(closed ? new Error("the server exited while starting") : error);
+	}
+
+	/** Closes and starts again (after a sign-in or sign-out). */
+	async restart(): Promise<void> {
+		await this.close();
+		this.closing = false;
+		this.closedWhileStarting = false;
+		this.started = undefined;
+		this.error = undefined;
+		this.stepUp = undefined;
+		await this.start();
 	}
 
 	private async listAllTools(client: Client): Promise<McpToolDefinition[]> {
@@ -89,7 +122,11 @@ export class McpConnection {
 		const t = this.config.transport;
 		if (t.type === "http") {
 			const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-			return new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: t.headers } });
+			return new StreamableHTTPClientTransport(new URL(t.url), {
+				requestInit: { headers: t.headers },
+				authProvider: this.auth?.provider,
+				fetch: this.auth?.fetch,
+			});
 		}
 		const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
 		// stderr is piped, never inherited: a server's output must not reach our terminal raw. Its tail
@@ -105,14 +142,39 @@ export class McpConnection {
 		if (this.status !== "ready" || !this.client) {
 			throw new Error(`MCP server "${this.config.name}" is not running${this.error ? ` (${this.error})` : ""}`);
 		}
-		const result = await this.client.callTool({ name, arguments: args }, undefined, {
-			signal,
-			timeout: this.config.timeoutMs,
-			// A server reporting progress is working; the timeout counts from its last report.
-			resetTimeoutOnProgress: true,
-			onprogress: () => {},
-		});
-		return result as CallToolResult;
+		try {
+			const result = await this.client.callTool({ name, arguments: args }, undefined, {
+				signal,
+				timeout: this.config.timeoutMs,
+				// A server reporting progress is working; the timeout counts from its last report.
+				resetTimeoutOnProgress: true,
+				onprogress: () => {},
+			});
+			return result as CallToolResult;
+		} catch (error) {
+			throw this.signInError(error) ?? error;
+		}
+	}
+
+	/** A refused call as the model and the user read it: what to sign in for, never a token. */
+	private signInError(error: unknown): Error | undefined {
+		const failure = this.auth?.explain(error);
+		const name = this.config.name;
+		if (failure?.kind === "needs-sign-in" || failure?.kind === "refused") {
+			this.set("needs-login");
+			return new Error(`MCP server "${name}" needs sign-in; the user can sign in with /mcp login ${name}`);
+		}
+		if (failure?.kind !== "step-up") return undefined;
+		this.stepUp = failure;
+		this.onChange(this);
+		return new Error(this.stepUpMessage(failure));
+	}
+
+	private stepUpMessage(failure: Extract<AuthFailure, { kind: "step-up" }>): string {
+		const name = this.config.name;
+		return failure.exhausted
+			? `MCP server "${name}" refused the request for want of scope "${failure.scope}" even after signing in for it`
+			: `MCP server "${name}" needs more access for this call (scope "${failure.scope}"); the user can grant it with /mcp login ${name}, then it can be tried again`;
 	}
 
 	async close(): Promise<void> {
@@ -124,7 +186,11 @@ export class McpConnection {
 	}
 
 	private onClosed(): void {
-		if (this.closing || this.status === "failed") return;
+		if (this.closing || this.status === "failed" || this.status === "needs-login") return;
+		if (this.status === "starting") {
+			this.closedWhileStarting = true;
+			return;
+		}
 		const wasReady = this.status === "ready";
 		this.client = undefined;
 		this.fail(new Error(wasReady ? "the server closed the connection" : "the server exited while starting"));

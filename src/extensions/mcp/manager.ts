@@ -1,7 +1,18 @@
 // All configured MCP servers of a session: which may start (trust), starting them in the background,
 // the AgentTools they offer, a snapshot for `/mcp` and rpc `get_state`, and one notice per failure.
 import type { AgentTool } from "../../agent/types.js";
-import { describeTransport, type McpServerConfig, type McpServerSource, type McpTrustSettings } from "./config.js";
+import { redactSecrets } from "../../safety/secrets.js";
+import { openBrowser } from "./auth/browser.js";
+import { ServerAuth } from "./auth/server-auth.js";
+import { signIn } from "./auth/sign-in.js";
+import { McpAuthStore } from "./auth/token-store.js";
+import {
+	describeTransport,
+	type HttpTransportConfig,
+	type McpServerConfig,
+	type McpServerSource,
+	type McpTrustSettings,
+} from "./config.js";
 import { McpConnection, type McpServerStatus } from "./connection.js";
 import { agentToolName, createMcpTool } from "./tools.js";
 import { rememberTrust, trustStates } from "./trust.js";
@@ -51,12 +62,23 @@ export class McpManager {
 	private startedAt?: number;
 	private starting: Promise<void>[] = [];
 	private settingsPath = "";
+	private mode: McpStartMode = "interactive";
+	private readonly authStore: McpAuthStore;
+	/** Step-up scopes already announced, per server: one notice each. */
+	private readonly announcedStepUps = new Set<string>();
+	/** Servers whose sign-in waits for the browser: a second /mcp login does not open another page. */
+	private readonly signingIn = new Set<string>();
+	/** Ends the sign-ins still waiting for the browser when the session closes (their listeners close). */
+	private readonly signInAbort = new AbortController();
 
 	constructor(private readonly options: McpManagerOptions) {
 		const trust = trustStates(options.servers, { cwd: options.cwd, env: options.env, settings: options.trust });
 		this.states = new Map();
+		this.authStore = new McpAuthStore(options.env);
 		this.connections = options.servers.map((config) => {
-			const connection = new McpConnection(config, (c) => this.onChange(c));
+			const t = config.transport;
+			const auth = t.type === "http" ? new ServerAuth({ name: config.name, url: t.url, oauth: t.oauth }, this.authStore) : undefined;
+			const connection = new McpConnection(config, (c) => this.onChange(c), auth);
 			const state = trust.get(config.name);
 			connection.status = state === "trusted" ? "stopped" : state === "declined" ? "declined" : "untrusted";
 			this.states.set(config.name, connection.status);
@@ -78,6 +100,7 @@ export class McpManager {
 	start(mode: McpStartMode): void {
 		if (this.startedAt !== undefined) return;
 		this.startedAt = Date.now();
+		this.mode = mode;
 		for (const c of this.connections) if (c.status === "stopped") this.starting.push(c.start());
 		const waiting = this.connections.filter((c) => c.status === "untrusted");
 		if (waiting.length > 0) this.options.notify("warning", this.untrustedNotice(waiting, mode));
@@ -136,6 +159,65 @@ export class McpManager {
 		return asked.map((c) => c.config.name);
 	}
 
+	/**
+	 * `/mcp login <name>`: signs in (the browser opens; its URL is also in a notice) and restarts the
+	 * server with the new tokens. Resolves when done; every outcome is a notice.
+	 */
+	async signIn(name: string): Promise<void> {
+		const connection = this.httpConnection(name);
+		if (!connection) return;
+		const t = connection.config.transport as HttpTransportConfig;
+		const notify = this.options.notify;
+		if (this.signingIn.has(name)) return notify("info", `A sign-in to MCP server "${name}" is already waiting for the browser`);
+		this.signingIn.add(name);
+		try {
+			const result = await signIn(
+				{ name, url: t.url, headers: t.headers, oauth: t.oauth },
+				{
+					store: this.authStore,
+					signal: this.signInAbort.signal,
+					openBrowser: (url) => openBrowser(url, this.options.env),
+					onUrl: (url, opened) =>
+						notify(
+							"info",
+							`${opened ? "Opened your browser to sign in to" : "Open this address to sign in to"} MCP server "${name}":\n${url}`,
+						),
+				},
+			);
+			if (result === "not-needed") return notify("info", `MCP server "${name}" does not ask for sign-in`);
+			notify("info", `Signed in to MCP server "${name}"; restarting it`);
+			if (connection.status !== "untrusted" && connection.status !== "declined") await connection.restart();
+		} catch (error) {
+			notify("error", redactSecrets(`Sign-in to MCP server "${name}" failed: ${(error as Error).message}`));
+		} finally {
+			this.signingIn.delete(name);
+		}
+	}
+
+	/** `/mcp logout <name>`: forgets its tokens and registered client; a running server shows "needs sign-in" on its next start. */
+	async signOut(name: string): Promise<void> {
+		const connection = this.httpConnection(name);
+		if (!connection) return;
+		const t = connection.config.transport as HttpTransportConfig;
+		if (!this.authStore.remove(name, t.url)) return this.options.notify("info", `No sign-in is stored for MCP server "${name}"`);
+		this.options.notify("info", `Signed out of MCP server "${name}" (its stored tokens are deleted)`);
+		if (connection.status === "ready" || connection.status === "needs-login") await connection.restart();
+	}
+
+	private httpConnection(name: string): McpConnection | undefined {
+		const connection = this.connections.find((c) => c.config.name === name);
+		if (!connection) {
+			const names = this.connections.map((c) => c.config.name).join(", ");
+			this.options.notify("error", `No MCP server "${name}"${names ? ` (configured: ${names})` : ""}`);
+			return undefined;
+		}
+		if (connection.config.transport.type !== "http") {
+			this.options.notify("error", `MCP server "${name}" runs as a local command; only http servers sign in`);
+			return undefined;
+		}
+		return connection;
+	}
+
 	tools(): AgentTool[] {
 		return this.toolList;
 	}
@@ -149,6 +231,7 @@ export class McpManager {
 	}
 
 	async dispose(): Promise<void> {
+		this.signInAbort.abort();
 		await Promise.all(this.connections.map((c) => c.close()));
 	}
 
@@ -160,9 +243,28 @@ export class McpManager {
 			const tools = connection.tools.length > 0 ? "; its tools answer with an error" : "";
 			this.options.notify("error", `MCP server "${connection.config.name}" failed: ${connection.error ?? "unknown error"}${tools}`);
 		}
+		const name = connection.config.name;
+		// One notice when a server needs sign-in, and one per scope a tool call was refused for.
+		// A step-up says so in its own notice below.
+		if (connection.status === "needs-login" && before !== "needs-login" && !connection.stepUp)
+			this.options.notify("warning", `MCP server "${name}" needs sign-in: ${this.loginHint(name)}`);
+		const stepUp = connection.stepUp;
+		if (stepUp && !this.announcedStepUps.has(`${name} ${stepUp.scope} ${stepUp.exhausted}`)) {
+			this.announcedStepUps.add(`${name} ${stepUp.scope} ${stepUp.exhausted}`);
+			this.options.notify(
+				"warning",
+				stepUp.exhausted
+					? `MCP server "${name}" still refuses a call for want of scope "${stepUp.scope}" after signing in for it`
+					: `MCP server "${name}" needs more access (scope "${stepUp.scope}"): ${this.loginHint(name)}`,
+			);
+		}
 		this.rebuildTools();
 		this.refreshSnapshot();
 		this.options.onToolsChanged();
+	}
+
+	private loginHint(name: string): string {
+		return this.mode === "interactive" ? `/mcp login ${name}` : `run rudder mcp login ${name}`;
 	}
 
 	private rebuildTools(): void {
@@ -200,7 +302,9 @@ export function formatMcpServers(servers: readonly McpServerInfo[]): string {
 			? `\n    ${s.error}`
 			: s.status === "untrusted" || s.status === "declined"
 				? "\n    start it with /mcp allow"
-				: "";
+				: s.status === "needs-login"
+					? `\n    sign in with /mcp login ${s.name}`
+					: "";
 		const tools = s.tools.length > 0 ? `\n    tools: ${s.tools.join(", ")}` : "";
 		return head + detail + tools;
 	});

@@ -48,6 +48,33 @@ describe("MCP configuration", () => {
 		expect(bad({ w: { type: "http", url: "ftp://x" } })).toThrow('"mcpServers.w.url" must start with http:// or https://');
 	});
 
+	it("an http entry's oauth: a pre-registered client whose secret is a secret; bad fields named", () => {
+		const [server] = parseMcpServers(
+			{
+				api: {
+					type: "http",
+					url: "https://api.example/mcp",
+					oauth: { clientId: "rudder", clientSecret: "${API_SECRET}", callbackPort: 8976 },
+				},
+			},
+			"/p/.mcp.json",
+			"mcp-json",
+			{ API_SECRET: "oauth-client-secret-42" },
+		);
+		expect(server?.transport).toMatchObject({ oauth: { clientId: "rudder", clientSecret: "oauth-client-secret-42", callbackPort: 8976 } });
+		expect(server?.secrets).toContain("oauth-client-secret-42");
+		const bad = (servers: unknown) => () => parseMcpServers(servers, "/p/.mcp.json", "mcp-json", {});
+		const http = { type: "http", url: "https://a.example/mcp" };
+		expect(bad({ a: { ...http, oauth: { callbackPort: 99999 } } })).toThrow(
+			'"mcpServers.a.oauth.callbackPort" must be a port number (1-65535)',
+		);
+		expect(bad({ a: { ...http, oauth: { clientMetadataUrl: "http://a/x.json" } } })).toThrow(
+			'"mcpServers.a.oauth.clientMetadataUrl" must be an https:// URL',
+		);
+		expect(bad({ a: { ...http, oauth: { clientID: "x" } } })).toThrow('"mcpServers.a.oauth.clientID" is not a known field');
+		expect(bad({ a: { command: "x", oauth: { clientId: "x" } } })).toThrow('"mcpServers.a.oauth" applies to http servers only');
+	});
+
 	it("settings files accept mcpServers and report a bad one by file and field", async () => {
 		fx = await createFixture();
 		const file = join(fx.root, "settings.json");

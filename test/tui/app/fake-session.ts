@@ -195,6 +195,10 @@ export class FakeSession implements AgentSessionApi {
 	mcpTrustRequest() {
 		return undefined;
 	}
+	async mcpSignIn(): Promise<void> {}
+
+	async mcpSignOut(): Promise<void> {}
+
 	answerMcpTrust(): string[] {
 		return [];
 	}
