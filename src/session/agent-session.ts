@@ -11,6 +11,7 @@ import { preloadApi } from "../ai/stream.js";
 import { formatConfigProblem } from "../config/problems.js";
 import type { CustomCommand } from "../extensions/custom-commands.js";
 import type { HookListing } from "../extensions/hooks/user-hooks.js";
+import type { ElicitAnswer } from "../extensions/mcp/elicitation.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
 import type { ApprovalResponse } from "../permissions/gate.js";
@@ -142,6 +143,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	/** Answers the plan waiting for approval (plan mode's `exit_plan_mode`); false when `id` is not the one waiting. */
 	respondToPlan(id: string, response: PlanResponse): boolean {
 		return this.p.plans.respond(id, response);
+	}
+
+	respondToElicitation(id: string, answer: ElicitAnswer): boolean {
+		return this.p.elicitations.respond(id, answer);
 	}
 
 	// ---- Sub-agents and the todo list ------------------------------------------------------------
@@ -594,6 +599,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		await this.p.hooks.sessionEnd("other");
 		this.p.approvals.dispose();
 		this.p.plans.dispose();
+		this.p.elicitations.dispose();
 		this.p.permissions.dispose();
 		this.p.shells.flush();
 		await this.p.extensions.dispose();

@@ -31,6 +31,7 @@ import { ApprovalPrompts } from "./approval-prompts.js";
 import { CheckpointStore } from "./checkpoint-store.js";
 import { CompactionRunner } from "./compaction-runner.js";
 import { loadContextFiles } from "./context-files.js";
+import { ElicitationPrompts } from "./elicitation-prompts.js";
 import { ExtensionHost, offeredSkills } from "./extension-host.js";
 import { InputQueue } from "./input-queue.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode-tool.js";
@@ -231,9 +232,12 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		beforeToolCall,
 		afterToolCall: hooks.withPostToolUse(async (ctx, signal) => (await afterToolCall(ctx, signal)) ?? undefined),
 	});
+	// MCP servers' questions wait for the user where one answers approvals; elsewhere they are declined.
+	const elicitations = new ElicitationPrompts({ emit: events.emit, notify: events.notify, canAsk: () => permissions.canAsk, env });
 	const extensions = new ExtensionHost({
 		cwd,
 		env,
+		elicit: elicitations.handler,
 		customCommands: commands.commands,
 		skills: skillsOffered,
 		mcp: mcpConfig,
@@ -278,6 +282,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 			streamFn,
 			agent,
 			models,
+			elicitations,
 			extensions,
 			usage,
 			file,

@@ -4,6 +4,7 @@
 import type { AgentTool } from "../agent/types.js";
 import { type CustomCommand, expandCommand } from "../extensions/custom-commands.js";
 import type { LoadedMcpConfig } from "../extensions/mcp/config.js";
+import type { McpElicitHandler } from "../extensions/mcp/elicitation.js";
 import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
 import { withRedactedResults } from "./redacting-tools.js";
@@ -21,6 +22,8 @@ export interface ExtensionHostDeps {
 	skills: readonly Skill[];
 	/** MCP servers; they start on `startMcpServers` or the first prompt. */
 	mcp: LoadedMcpConfig | undefined;
+	/** Answers the servers' `elicitation/create` (elicitation-prompts.ts). */
+	elicit: McpElicitHandler;
 	builtInTools: readonly AgentTool[];
 	/** The tool list changed: the built-in tools and every ready MCP server's. */
 	setTools: (tools: AgentTool[]) => void;
@@ -45,6 +48,7 @@ export class ExtensionHost {
 				cwd: deps.cwd,
 				env: deps.env,
 				notify: deps.notify,
+				elicit: deps.elicit,
 				// The same redactor as the built-in tools: results, updates and thrown errors (a server's own message).
 				onToolsChanged: () => deps.setTools([...deps.builtInTools, ...mcp.tools().map(withRedactedResults)]),
 			});

@@ -3,6 +3,7 @@
 import type { AgentTool } from "../../agent/types.js";
 import { describeTransport, type McpServerConfig, type McpServerSource, type McpTrustSettings } from "./config.js";
 import { McpConnection, type McpServerStatus } from "./connection.js";
+import type { McpElicitHandler } from "./elicitation.js";
 import { agentToolName, createMcpTool } from "./tools.js";
 import { rememberTrust, trustStates } from "./trust.js";
 import { type McpTrustServer, trustDetails } from "./trust-details.js";
@@ -32,6 +33,8 @@ export interface McpManagerOptions {
 	cwd: string;
 	env?: Env;
 	notify(level: "info" | "warning" | "error", text: string): void;
+	/** Answers the servers' `elicitation/create`; absent: declined. */
+	elicit?: McpElicitHandler;
 	/** The tool list changed (a server became ready, died or changed its tools). */
 	onToolsChanged(): void;
 	/** How long the first request may wait for starting servers. Default READY_WAIT_MS. */
@@ -56,7 +59,7 @@ export class McpManager {
 		const trust = trustStates(options.servers, { cwd: options.cwd, env: options.env, settings: options.trust });
 		this.states = new Map();
 		this.connections = options.servers.map((config) => {
-			const connection = new McpConnection(config, (c) => this.onChange(c));
+			const connection = new McpConnection(config, (c) => this.onChange(c), options.elicit);
 			const state = trust.get(config.name);
 			connection.status = state === "trusted" ? "stopped" : state === "declined" ? "declined" : "untrusted";
 			this.states.set(config.name, connection.status);

@@ -9,7 +9,7 @@ import { PERMISSION_MODES } from "../../permissions/types.js";
 import type { AgentSession } from "../../session/agent-session.js";
 import { exportMarkdown, writeExport } from "../../session/export-markdown.js";
 import type { CompactionSummaryMessage } from "../../session/session-messages.js";
-import type { ApprovalResponse, PermissionMode, PlanResponse, SessionEvent } from "../../session/types.js";
+import type { ApprovalResponse, ElicitAnswer, PermissionMode, PlanResponse, SessionEvent } from "../../session/types.js";
 import { maskHeaders as publicModel } from "../json.js";
 import { type CompactionResult, lastAssistantText, type QueueMode, sessionStats, toRpcState } from "./shapes.js";
 
@@ -202,6 +202,14 @@ export const rpcHandlers: Record<string, Handler> = {
 			response = { decision, feedback: optionalString(command, "feedback") };
 		} else throw new Error('"decision" must be "approve" or "revise"');
 		if (!ctx.session.respondToPlan(id, response)) throw new Error(`no plan "${id}" is waiting`);
+	},
+	// Ours (MCP): the answer to an `elicitation_request` event: `action` accept (with `content` for a form),
+	// decline or cancel; the content is checked against the form's fields.
+	elicitation_response: (command, ctx) => {
+		const id = command.id;
+		if (typeof id !== "string") throw new Error('"elicitation_response" needs the string "id" of the elicitation_request');
+		const answer = { action: command.action, ...(command.content !== undefined ? { content: command.content } : {}) };
+		if (!ctx.session.respondToElicitation(id, answer as ElicitAnswer)) throw new Error(`no elicitation "${id}" is waiting`);
 	},
 	// Ours: opt in to (or out of) answering `approval_request`s; until then a call that would ask fails.
 	set_approvals: (command, ctx) => {
