@@ -329,6 +329,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return this.p.extensions.mcpServers();
 	}
 
+	mcpToolBudget() {
+		return this.p.extensions.mcpToolBudget(this.agent.state.model.contextWindow);
+	}
+
 	answerMcpTrust(allow: boolean): string[] {
 		return this.p.extensions.answerMcpTrust(allow);
 	}

@@ -10,7 +10,7 @@
 import { resolve } from "node:path";
 import { Agent } from "../agent/index.js";
 import type { AgentTool, StreamFn } from "../agent/types.js";
-import type { Model, ThinkingLevel } from "../ai/index.js";
+import type { Model, ThinkingLevel, Tool } from "../ai/index.js";
 import { streamSimple } from "../ai/stream.js";
 import { formatConfigProblem } from "../config/problems.js";
 import { loadCustomCommands } from "../extensions/custom-commands.js";
@@ -160,7 +160,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const agents = loadAgentDefinitions({ cwd, env, projectTrusted: permissions.projectTrusted });
 	notices.push(...agents.warnings);
 	const contextFiles = loadContextFiles({ cwd, env, trusted: permissions.projectTrusted, notices });
-	const streamFn = withRetrySettings(options.streamFn ?? streamSimple, settings, phases);
+	// Each request sends the tools the MCP tool search lets through (extension-host.ts, tool-search.ts); the
+	// host is built further down and is read only during a run.
+	const streamFn = withToolView(withRetrySettings(options.streamFn ?? streamSimple, settings, phases), (tools, model) =>
+		extensions.toolsForModel(tools, model.contextWindow),
+	);
 	// Every agent of the session passes the same gate; the session's own tools pass it at once.
 	const beforeToolCall = sessionBeforeToolCall(permissions.gate.beforeToolCall);
 	const afterToolCall = sessionAfterToolCall(permissions.gate.afterToolCall);
@@ -238,6 +242,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		cwd,
 		env,
 		elicit: elicitations.handler,
+		mcpSchemaPercent: settings.tools.mcpSchemaPercent,
+		saveLoadedTools: (names) => file.saveMcpTools(names),
 		customCommands: commands.commands,
 		skills: skillsOffered,
 		mcp: mcpConfig,
@@ -250,7 +256,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	// The session file, redacted of every key in use (the run's, the registry's, the MCP servers').
 	const secrets = () => [...keys.secrets(agent.state.model.provider), ...extensions.secrets()];
 	const file = new SessionFile({ cwd, env, persist, secrets });
-	const transcript = new SessionTranscript({ agent, file, usage, todos, emit: events.emit });
+	const transcript = new SessionTranscript({
+		...{ agent, file, usage, todos, emit: events.emit },
+		mcpTools: { restore: extensions.restoreLoadedTools },
+	});
 	if (loaded) transcript.adopt(loaded, (mode.kind === "continue" || mode.kind === "file") && mode.fork === true);
 	else transcript.startFresh();
 	const rewind = new SessionRewind({
@@ -342,6 +351,11 @@ function withRetrySettings(base: StreamFn, settings: Settings, phases: RunPhaseB
 				phases.retrying(retry);
 			},
 		});
+}
+
+/** The stream function with the tools of each request passed through `view` first. */
+function withToolView(base: StreamFn, view: (tools: Tool[], model: Model) => Tool[]): StreamFn {
+	return (model, context, options) => base(model, context.tools ? { ...context, tools: view(context.tools, model) } : context, options);
 }
 
 /** The session file `mode` asks for, loaded (its warnings added to `notices`); undefined for a new one. */

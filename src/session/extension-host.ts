@@ -6,6 +6,7 @@ import { type CustomCommand, expandCommand } from "../extensions/custom-commands
 import type { LoadedMcpConfig } from "../extensions/mcp/config.js";
 import type { McpElicitHandler } from "../extensions/mcp/elicitation.js";
 import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
+import { DEFAULT_SCHEMA_PERCENT, type McpToolBudget, ToolSearch } from "../extensions/mcp/tool-search.js";
 import type { Skill } from "../extensions/skills.js";
 import { withRedactedResults } from "./redacting-tools.js";
 import { globalSettingsPath } from "./settings.js";
@@ -24,6 +25,10 @@ export interface ExtensionHostDeps {
 	mcp: LoadedMcpConfig | undefined;
 	/** Answers the servers' `elicitation/create` (elicitation-prompts.ts). */
 	elicit: McpElicitHandler;
+	/** The `tools.mcpSchemaPercent` setting (tool-search.ts); default DEFAULT_SCHEMA_PERCENT. */
+	mcpSchemaPercent?: number;
+	/** Keeps the names of the MCP tools a search loaded in the session file. */
+	saveLoadedTools: (names: string[]) => void;
 	builtInTools: readonly AgentTool[];
 	/** The tool list changed: the built-in tools and every ready MCP server's. */
 	setTools: (tools: AgentTool[]) => void;
@@ -38,11 +43,17 @@ export function offeredSkills(skills: readonly Skill[], tools: readonly AgentToo
 export class ExtensionHost {
 	private readonly commandsByName: ReadonlyMap<string, CustomCommand>;
 	private readonly mcp?: McpManager;
+	private readonly toolSearch?: ToolSearch;
 
 	constructor(private readonly deps: ExtensionHostDeps) {
 		this.commandsByName = new Map(deps.customCommands.map((c) => [c.name, c]));
 		if (deps.mcp && deps.mcp.servers.length > 0) {
-			const mcp = new McpManager({
+			const search = new ToolSearch({
+				percent: deps.mcpSchemaPercent ?? DEFAULT_SCHEMA_PERCENT,
+				mcpTools: () => mcp.tools(),
+				onLoaded: deps.saveLoadedTools,
+			});
+			const mcp: McpManager = new McpManager({
 				servers: deps.mcp.servers,
 				trust: deps.mcp.trust,
 				cwd: deps.cwd,
@@ -50,8 +61,10 @@ export class ExtensionHost {
 				notify: deps.notify,
 				elicit: deps.elicit,
 				// The same redactor as the built-in tools: results, updates and thrown errors (a server's own message).
-				onToolsChanged: () => deps.setTools([...deps.builtInTools, ...mcp.tools().map(withRedactedResults)]),
+				// tool_search is always in the list; each request sends it only while the schemas are over the limit.
+				onToolsChanged: () => deps.setTools([...deps.builtInTools, search.tool, ...mcp.tools()].map(withRedactedResults)),
 			});
+			this.toolSearch = search;
 			mcp.setSettingsPath(globalSettingsPath(deps.env));
 			this.mcp = mcp;
 		}
@@ -106,6 +119,20 @@ export class ExtensionHost {
 	mcpServers(): readonly McpServerInfo[] {
 		return this.mcp?.servers() ?? [];
 	}
+
+	/** The tools one request sends (tool-search.ts): all of them while the MCP schemas fit their share. */
+	toolsForModel<T extends { name: string }>(tools: T[], contextWindow: number): T[] {
+		return this.toolSearch ? (this.toolSearch.toolsForModel(tools as never, contextWindow) as unknown as T[]) : tools;
+	}
+
+	mcpToolBudget(contextWindow: number): McpToolBudget | undefined {
+		return this.toolSearch?.budget(contextWindow);
+	}
+
+	/** A new session has loaded no MCP tools; a resumed one those of its file. */
+	readonly restoreLoadedTools = (names: readonly string[]): void => {
+		this.toolSearch?.restore(names);
+	};
 
 	/** The servers' credentials, for the session file's redaction. */
 	secrets(): string[] {

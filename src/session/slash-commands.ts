@@ -6,6 +6,7 @@
 import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "../ai/index.js";
 import { formatHookList, type HookListing } from "../extensions/hooks/user-hooks.js";
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
+import { formatToolBudget, type McpToolBudget } from "../extensions/mcp/tool-search.js";
 import type { Skill } from "../extensions/skills.js";
 import type { RuleAdmin, RuleKind } from "../permissions/rule-admin.js";
 import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../permissions/types.js";
@@ -38,6 +39,8 @@ export interface SlashCommandHost extends RewindCommandHost {
 	/** The agent definitions the task tool can start (`/agents`). */
 	agentDefinitions(): readonly AgentDefinition[];
 	mcpServers(): readonly McpServerInfo[];
+	/** The MCP schemas' share of the context window and what is sent (absent: no MCP servers). */
+	mcpToolBudget(): McpToolBudget | undefined;
 	/** Trusts (or declines) the project's MCP servers; returns the names it applied to. */
 	answerMcpTrust(allow: boolean): string[];
 	hookList(): readonly HookListing[];
@@ -308,7 +311,8 @@ export const slashCommands: readonly SlashCommand[] = [
 				);
 			}
 			if (args) return s.notify("error", "Usage: /mcp [allow|deny]");
-			s.notify("info", formatMcpServers(s.mcpServers()));
+			const budget = s.mcpToolBudget();
+			s.notify("info", `${formatMcpServers(s.mcpServers())}${budget && budget.total > 0 ? `\n${formatToolBudget(budget)}` : ""}`);
 		},
 	},
 	{
