@@ -17,11 +17,12 @@ import { loadCustomCommands } from "../extensions/custom-commands.js";
 import { loadHooks } from "../extensions/hooks/config.js";
 import type { HookSession } from "../extensions/hooks/types.js";
 import { UserHooks } from "../extensions/hooks/user-hooks.js";
-import { loadMcpConfig } from "../extensions/mcp/config.js";
+import { type LoadedMcpConfig, loadMcpConfig, readMcpServers } from "../extensions/mcp/config.js";
 import { formatSkillsForPrompt, loadSkills } from "../extensions/skills.js";
 import { fetchHostNamed } from "../permissions/policy.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { childEnv } from "../safety/child-env.js";
+import { processSecrets } from "../safety/secrets.js";
 import { BackgroundJobs, createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
 import { ProcessSlots } from "../tools/process-slots.js";
 import type { CommandSandbox, SandboxSpec } from "../tools/sandbox.js";
@@ -100,6 +101,11 @@ export interface CreateAgentSessionOptions {
 	approvals?: ApprovalChannel;
 	/** Replaces the platform's bash sandbox (tests). */
 	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
+	/**
+	 * MCP servers given by the client with the session (ACP's `session/new`), in the settings' shape: trusted
+	 * (they are the client's own), over a configured server of the same name.
+	 */
+	mcpServers?: Record<string, unknown>;
 	/** `--trust-project`: trust this folder's hooks as they are now (remembered, each command in full). */
 	trustProjectHooks?: boolean;
 }
@@ -115,7 +121,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const model = await chooseModel(options, loaded, settings);
 	const commands = loadCustomCommands({ cwd, env, reserved: slashCommands.map((c) => c.name) });
 	const skills = loadSkills({ cwd, env });
-	const mcpConfig = loadMcpConfig({ cwd, env });
+	const mcpConfig = withClientServers(loadMcpConfig({ cwd, env }), options.mcpServers, env);
 
 	// The stream every part reports through, and the run phase derived from what starts and ends.
 	const events = new SessionEvents();
@@ -351,6 +357,19 @@ function withRetrySettings(base: StreamFn, settings: Settings, phases: RunPhaseB
 				phases.retrying(retry);
 			},
 		});
+}
+
+/** The configured MCP servers with the client's (ACP) added, trusted; their secrets masked everywhere from now on. */
+function withClientServers(config: LoadedMcpConfig, given: Record<string, unknown> | undefined, env: Env): LoadedMcpConfig {
+	if (!given || Object.keys(given).length === 0) return config;
+	const { servers, problems } = readMcpServers(given, "the client's session request", "editor", env);
+	for (const server of servers) for (const secret of server.secrets) processSecrets.add(secret);
+	const names = new Set(servers.map((s) => s.name));
+	return {
+		...config,
+		servers: [...config.servers.filter((s) => !names.has(s.name)), ...servers],
+		warnings: [...config.warnings, ...problems.map((p) => `${p} (that server was not started)`)],
+	};
 }
 
 /** The stream function with the tools of each request passed through `view` first. */

@@ -16,7 +16,7 @@ import { internalError, invalidParams, invalidRequest } from "./acp-error.js";
 import { configOptionsOf, setConfigOption } from "./config-options.js";
 import { approvalResponseOf, isPermissionMode, permissionOptions, SESSION_MODES } from "./permission-options.js";
 import { type PromptInput, promptInput } from "./prompt-content.js";
-import { replayUpdates, UpdateMapper } from "./session-updates.js";
+import { planUpdate, replayUpdates, UpdateMapper } from "./session-updates.js";
 import { turnEnd } from "./stop-reason.js";
 import { toolCallView } from "./tool-calls.js";
 
@@ -100,6 +100,12 @@ export class AcpSession {
 				...(c.args ? { input: { hint: c.args } } : {}),
 			}));
 		return this.send({ sessionUpdate: "available_commands_update", availableCommands });
+	}
+
+	/** A loaded session's todo list, as the plan the client shows (nothing for an empty list). */
+	announcePlan(): Promise<void> {
+		const todos = this.session.getState().todos ?? [];
+		return todos.length > 0 ? this.send(planUpdate(todos)) : Promise.resolve();
 	}
 
 	/** `session/load`: the saved transcript as updates, all sent before the response. */
@@ -201,7 +207,14 @@ export class AcpSession {
 		for (const update of this.mapper.updatesFor(event)) void this.send(update);
 		if (event.type === "notice" && event.level === "error") this.turn?.errors.push(event.text.split("\n")[0] ?? "");
 		if (event.type === "approval_request") void this.askPermission(event);
-		else if (event.type === "permissions_changed") void this.send({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
+		// ACP has no way to show a server's form yet: declined, and the editor's user is told.
+		else if (event.type === "elicitation_request") {
+			this.session.respondToElicitation(event.id, { action: "decline" });
+			void this.send({
+				sessionUpdate: "agent_message_chunk",
+				content: { type: "text", text: `Warning: the MCP server "${event.server}" asked for input; declined (ACP cannot show forms)\n` },
+			});
+		} else if (event.type === "permissions_changed") void this.send({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
 		else if (event.type === "model_changed") void this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
 	}
 
