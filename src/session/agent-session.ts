@@ -32,7 +32,7 @@ import type { SessionParts } from "./session-parts.js";
 import { sessionState } from "./session-state.js";
 import { findSession, listSessions, type SessionInfo } from "./session-store.js";
 import type { Settings } from "./settings.js";
-import { runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
+import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import type { AgentDefinition } from "./subagents/agent-definitions.js";
 import type {
 	AgentSessionApi,
@@ -178,7 +178,12 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const line = text.trim();
 		if (!line && !options.images?.length) return { kind: "ignored" };
 		const custom = line.startsWith("/") ? this.expandCustomCommand(line) : undefined;
-		if (line.startsWith("/") && custom === undefined) {
+		const mcpPrompt = line.startsWith("/") && custom === undefined ? await this.p.extensions.expandMcpPrompt(line) : undefined;
+		if (mcpPrompt && "error" in mcpPrompt) {
+			this.notify("error", mcpPrompt.error);
+			return { kind: "command", name: parseSlashCommand(line)?.name ?? "" };
+		}
+		if (line.startsWith("/") && custom === undefined && mcpPrompt === undefined) {
 			const { name, ui } = await runSlashCommand(this, line, slashCommands, { ui: options.ui === true });
 			return ui ? { kind: "command", name, ui } : { kind: "command", name };
 		}
@@ -190,10 +195,12 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			await this.runShell(command, excluded);
 			return { kind: "shell" };
 		}
-		// A custom command's prompt is sent in place of the line; the line is what Esc puts back.
-		const expanded = expandAttachments(custom ?? text, this.cwd);
-		for (const warning of expanded.warnings) this.notify("warning", warning);
-		const images = [...(options.images ?? []), ...expanded.images];
+		// A custom command's (or MCP prompt's) prompt is sent in place of the line; the line is what Esc puts back.
+		const expanded = expandAttachments(custom ?? mcpPrompt?.text ?? text, this.cwd);
+		const withResources = await this.p.extensions.attachMcpResources(expanded.text);
+		expanded.text = withResources.text;
+		for (const warning of [...expanded.warnings, ...withResources.warnings]) this.notify("warning", warning);
+		const images = [...(options.images ?? []), ...(mcpPrompt?.images ?? []), ...expanded.images];
 		if (this.busy) {
 			const message = userMessage(expanded.text, images);
 			if (options.as === "followUp") {

@@ -2,10 +2,19 @@
 // prompt, and MCP servers whose tools join the built-in ones once they are ready (a run works on its
 // own copy of the tools, so a change mid-run applies from the next run).
 import type { AgentTool } from "../agent/types.js";
+import type { ImageContent } from "../ai/types.js";
 import { type CustomCommand, expandCommand } from "../extensions/custom-commands.js";
 import type { LoadedMcpConfig } from "../extensions/mcp/config.js";
 import type { McpElicitHandler } from "../extensions/mcp/elicitation.js";
-import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
+import {
+	McpManager,
+	type McpPromptCommand,
+	type McpServerInfo,
+	type McpStartMode,
+	type McpTrustRequest,
+} from "../extensions/mcp/manager.js";
+import { promptArgsHint, promptArguments } from "../extensions/mcp/prompts.js";
+import { resourceReferences } from "../extensions/mcp/resources.js";
 import { DEFAULT_SCHEMA_PERCENT, type McpToolBudget, ToolSearch } from "../extensions/mcp/tool-search.js";
 import type { Skill } from "../extensions/skills.js";
 import { withRedactedResults } from "./redacting-tools.js";
@@ -79,7 +88,56 @@ export class ExtensionHost {
 			args: c.argumentHint,
 			source: c.shadows ? `project command ${c.path}, shadows the global ${c.shadows}` : `${c.scope} command ${c.path}`,
 		}));
-		return [...builtIn, ...custom];
+		const prompts = this.mcpPrompts().map((p) => ({
+			name: p.name,
+			description: `${p.prompt.description || p.prompt.name} (MCP server ${p.server})`,
+			args: promptArgsHint(p.prompt),
+			source: `prompt of the MCP server ${p.server}`,
+		}));
+		return [...builtIn, ...custom, ...prompts];
+	}
+
+	/** The MCP prompts as commands; never one a built-in or a markdown command already names (those win). */
+	private mcpPrompts(): McpPromptCommand[] {
+		const taken = (name: string) => this.commandsByName.has(name) || slashCommands.some((c) => c.name === name);
+		return (this.mcp?.promptCommands() ?? []).filter((p) => !taken(p.name));
+	}
+
+	/**
+	 * The prompt of an MCP prompt's `/mcp__server__prompt args` line: undefined when the line names none,
+	 * else its text and images, or the reason it could not be had (a missing argument, the server's error).
+	 */
+	async expandMcpPrompt(line: string): Promise<{ text: string; images: ImageContent[] } | { error: string } | undefined> {
+		const parsed = parseSlashCommand(line);
+		const command = parsed && this.mcpPrompts().find((p) => p.name === parsed.name);
+		if (!command || !parsed || !this.mcp) return undefined;
+		const args = promptArguments(command.prompt, parsed.args);
+		if ("error" in args)
+			return { error: `/${command.name} ${args.error} (usage: /${command.name} ${promptArgsHint(command.prompt) ?? ""})` };
+		try {
+			return await this.mcp.expandPrompt(command, args.args);
+		} catch (error) {
+			return { error: `/${command.name}: ${(error as Error).message}` };
+		}
+	}
+
+	/** `@server:uri` words of a prompt: each resource appended like an attached file; warnings for those that fail. */
+	async attachMcpResources(text: string): Promise<{ text: string; warnings: string[] }> {
+		const mcp = this.mcp;
+		const refs = mcp ? resourceReferences(text, mcp.resourceServers()) : [];
+		if (!mcp || refs.length === 0) return { text, warnings: [] };
+		const blocks: string[] = [];
+		const warnings: string[] = [];
+		for (const ref of refs) {
+			try {
+				const added = await mcp.attachResource(ref.server, ref.uri, ref.written);
+				if ("block" in added) blocks.push(added.block);
+				else warnings.push(added.warning);
+			} catch (error) {
+				warnings.push(`@${ref.written} not attached: ${(error as Error).message}`);
+			}
+		}
+		return { text: blocks.length > 0 ? `${text}\n\n${blocks.join("\n\n")}` : text, warnings };
 	}
 
 	customCommandList(): readonly CustomCommand[] {

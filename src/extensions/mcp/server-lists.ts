@@ -25,7 +25,7 @@ export interface McpResourceDefinition {
 
 /** At most this many of each per server; a server listing more is cut (the list is for a human to pick from). */
 export const MAX_LISTED = 500;
-const PROMPT_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const PROMPT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const ARGUMENT_NAME = /^[A-Za-z0-9_-]{1,40}$/;
 const MAX_URI = 1_000;
 
