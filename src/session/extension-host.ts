@@ -109,8 +109,11 @@ export class ExtensionHost {
 	 */
 	async expandMcpPrompt(line: string): Promise<{ text: string; images: ImageContent[] } | { error: string } | undefined> {
 		const parsed = parseSlashCommand(line);
-		const command = parsed && this.mcpPrompts().find((p) => p.name === parsed.name);
-		if (!command || !parsed || !this.mcp) return undefined;
+		if (!parsed || !this.mcp || !parsed.name.startsWith("mcp__")) return undefined;
+		// Typed before the servers were up (-p starts them with the first prompt): wait for them as a prompt does.
+		if (!this.mcpPrompts().some((p) => p.name === parsed.name)) await this.mcpReady();
+		const command = this.mcpPrompts().find((p) => p.name === parsed.name);
+		if (!command) return undefined;
 		const args = promptArguments(command.prompt, parsed.args);
 		if ("error" in args)
 			return { error: `/${command.name} ${args.error} (usage: /${command.name} ${promptArgsHint(command.prompt) ?? ""})` };
@@ -124,6 +127,7 @@ export class ExtensionHost {
 	/** `@server:uri` words of a prompt: each resource appended like an attached file; warnings for those that fail. */
 	async attachMcpResources(text: string): Promise<{ text: string; warnings: string[] }> {
 		const mcp = this.mcp;
+		if (mcp && resourceReferences(text, mcp.configuredNames()).length > 0) await this.mcpReady();
 		const refs = mcp ? resourceReferences(text, mcp.resourceServers()) : [];
 		if (!mcp || refs.length === 0) return { text, warnings: [] };
 		const blocks: string[] = [];

@@ -176,6 +176,10 @@ export class McpManager {
 		return promptMessage(result);
 	}
 
+	configuredNames(): Set<string> {
+		return new Set(this.connections.map((c) => c.config.name));
+	}
+
 	/** The names of the ready servers that list resources. */
 	resourceServers(): Set<string> {
 		return new Set(this.connections.filter((c) => c.status === "ready" && c.resources.length > 0).map((c) => c.config.name));
@@ -252,7 +256,9 @@ export function formatMcpServers(servers: readonly McpServerInfo[]): string {
 				? "\n    start it with /mcp allow"
 				: "";
 		const tools = s.tools.length > 0 ? `\n    tools: ${s.tools.join(", ")}` : "";
-		return head + detail + tools;
+		const prompts = s.prompts.length > 0 ? `\n    prompts: ${s.prompts.map((p) => `/${p}`).join(", ")}` : "";
+		const resources = s.resources.length > 0 ? `\n    resources: ${s.resources.map((r) => `@${s.name}:${r.uri}`).join(", ")}` : "";
+		return head + detail + tools + prompts + resources;
 	});
 	return `MCP servers:\n${lines.join("\n")}`;
 }

@@ -2,9 +2,11 @@
 // as slash commands, its resources attached with `@server:uri`, list_changed refreshing tools, prompts
 // and resources, and progress notifications on the running call. The server's text is untrusted:
 // descriptions and resource text arrive with their controls made visible.
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../../src/ai/index.js";
 import type { AgentSession } from "../../../src/session/agent-session.js";
+import { putFile } from "../../helpers/put-file.js";
 import { createFixture, type Fixture, userTexts } from "../../session/session-fixture.js";
 import { eventually, featureServer, writeGlobalSettings } from "./mcp-fixture.js";
 
@@ -37,9 +39,25 @@ describe("MCP prompts, resources, list changes and progress", () => {
 		expect(fx.faux.calls).toHaveLength(1);
 	});
 
+	it("a markdown command of the same name wins over a server's prompt", async () => {
+		fx = await createFixture();
+		writeGlobalSettings(fx, { permissions: { allow: ["mcp__*"] }, mcpServers: { features: featureServer() } });
+		putFile(join(fx.env.RUDDER_HOME, "commands", "mcp__features__review.md"), "My own review of $ARGUMENTS");
+		const session = await fx.open();
+		session.startMcpServers();
+		await eventually(() => session.getState().mcpServers?.[0]?.status === "ready");
+		expect(session.commands().filter((c) => c.name === "mcp__features__review")).toHaveLength(1);
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
+		await session.submit("/mcp__features__review a.ts");
+		await session.waitForIdle();
+		expect(userTexts(fx.faux, 0)).toEqual(["My own review of a.ts"]);
+	});
+
 	it("@server:uri attaches the resource's text, marked as the server's, controls made visible", async () => {
 		const session = await readySession();
 		expect(session.getState().mcpServers?.[0]?.resources).toEqual([{ uri: "memo://notes", name: "notes" }]);
+		await session.submit("/mcp");
+		expect(fx.notices().at(-1)).toContain("    prompts: /mcp__features__review\n    resources: @features:memo://notes");
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
 		await session.submit("summarize @features:memo://notes please");
 		await session.waitForIdle();
