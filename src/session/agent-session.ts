@@ -328,6 +328,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.p.extensions.startMcpServers(mode);
 	}
 
+	/** Resolves once no MCP server is starting (a few seconds at most). */
+	mcpReady(): Promise<void> {
+		return this.p.extensions.mcpReady();
+	}
+
 	mcpTrustRequest(): McpTrustRequest | undefined {
 		return this.p.extensions.mcpTrustRequest();
 	}

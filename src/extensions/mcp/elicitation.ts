@@ -89,7 +89,11 @@ export function parseElicitation(server: string, params: Record<string, unknown>
 	return { server, mode: "form", message, fields };
 }
 
+/** Keys that would reach an object's prototype, not its own properties. */
+const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
 function parseField(key: string, property: unknown, required: boolean): ElicitField {
+	if (UNSAFE_KEYS.has(key) || key.length > 64) throw new Error(`field "${elicitLine(key, 40)}" has a name a form cannot use`);
 	if (!isObject(property)) throw new Error(`field "${elicitLine(key, 40)}" is not a schema`);
 	const base: FieldBase = {
 		key,

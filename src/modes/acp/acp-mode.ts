@@ -82,6 +82,8 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 		setImmediate(() => {
 			void session.announceCommands();
 			void session.announcePlan();
+			// The servers' prompts are commands too, once the servers are up.
+			void session.session.mcpReady().then(() => session.announceCommandsIfChanged());
 			for (const warning of mcpServers.warnings)
 				void session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `Warning: ${warning}\n` } });
 		});

@@ -58,6 +58,8 @@ export class AcpSession {
 	private turn?: Turn;
 	/** The open `session/request_permission`, withdrawn on cancel. */
 	private asking?: AbortController;
+	/** The command names last announced, to announce again only on a change. */
+	private announced = "";
 	private readonly unsubscribe: () => void;
 
 	constructor(
@@ -89,9 +91,23 @@ export class AcpSession {
 		return this.sent;
 	}
 
-	/** The slash commands (built-in and custom), as `available_commands_update`. */
+	/** The slash commands (built-in, custom and MCP prompts), as `available_commands_update`. */
 	announceCommands(): Promise<void> {
-		const availableCommands = this.session
+		const availableCommands = this.commandList();
+		this.announced = availableCommands.map((c) => c.name).join("\n");
+		return this.send({ sessionUpdate: "available_commands_update", availableCommands });
+	}
+
+	/** Again when the list changed since (MCP servers that started with prompts). */
+	announceCommandsIfChanged(): Promise<void> {
+		const names = this.commandList()
+			.map((c) => c.name)
+			.join("\n");
+		return names === this.announced ? Promise.resolve() : this.announceCommands();
+	}
+
+	private commandList() {
+		return this.session
 			.commands()
 			.filter((c) => !EDITOR_OWNED_COMMANDS.has(c.name))
 			.map((c) => ({
@@ -99,7 +115,6 @@ export class AcpSession {
 				description: c.description,
 				...(c.args ? { input: { hint: c.args } } : {}),
 			}));
-		return this.send({ sessionUpdate: "available_commands_update", availableCommands });
 	}
 
 	/** A loaded session's todo list, as the plan the client shows (nothing for an empty list). */

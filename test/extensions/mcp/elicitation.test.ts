@@ -23,6 +23,9 @@ describe("parseElicitation", () => {
 
 	it("refuses what a form may not hold, and URLs that are not http(s)", () => {
 		expect(() => parseElicitation("s", form({ a: { type: "object" } }))).toThrow('field "a" has a type MCP forms do not allow');
+		// JSON.parse makes "__proto__" an own key; as a field it would set the answer's prototype.
+		const hostile = JSON.parse('{"__proto__": {"type": "array", "items": {"enum": ["x"]}, "default": ["x"]}}');
+		expect(() => parseElicitation("s", form(hostile))).toThrow('field "__proto__" has a name a form cannot use');
 		const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`f${i}`, { type: "string" }]));
 		expect(() => parseElicitation("s", form(many))).toThrow("more than 20 fields");
 		expect(() => parseElicitation("s", form({ c: { type: "string", enum: [] } }))).toThrow("0 or more than 50 options");

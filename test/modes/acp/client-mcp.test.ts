@@ -56,6 +56,16 @@ describe("acp: the client's MCP servers and the plan", () => {
 		});
 		await c.waitForUpdate((n) => n.update.sessionUpdate === "agent_message_chunk");
 		expect(agentText(c.updates)).toContain('Warning: The editor\'s MCP server "old" uses SSE, which Rudder does not speak');
+		// The servers' prompts join the commands once they are up.
+		const commands = await c.waitForUpdate(
+			(n) =>
+				n.update.sessionUpdate === "available_commands_update" &&
+				n.update.availableCommands.some((a) => a.name === "mcp__my_tools__review"),
+		);
+		const review =
+			commands.update.sessionUpdate === "available_commands_update" &&
+			commands.update.availableCommands.find((a) => a.name === "mcp__my_tools__review");
+		expect(review).toMatchObject({ input: { hint: "<file> [focus]" } });
 		const response = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "audit" }] });
 		expect(response.stopReason).toBe("end_turn");
 		// The model was offered the editor's tools and both calls ran on their servers.
