@@ -328,6 +328,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.p.extensions.startMcpServers(mode);
 	}
 
+	/** An MCP prompt's `/mcp__<server>__<prompt> args` line as its messages (undefined: no such prompt). */
+	expandMcpPrompt(line: string) {
+		return this.p.extensions.expandMcpPrompt(line);
+	}
+
 	/** Resolves once no MCP server is starting (a few seconds at most). */
 	mcpReady(): Promise<void> {
 		return this.p.extensions.mcpReady();

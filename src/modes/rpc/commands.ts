@@ -41,10 +41,14 @@ const CYCLED_LEVELS: readonly ThinkingLevel[] = THINKING_LEVELS.filter((l) => l 
 
 export const rpcHandlers: Record<string, Handler> = {
 	prompt: async (command, ctx) => {
-		const message = inputText(command, ctx);
-		const images = optionalImages(command);
+		const typed = inputText(command, ctx);
+		// An MCP server's prompt (`/mcp__<server>__<prompt> args`) is sent as its messages, like a markdown command.
+		const fromServer = typed.startsWith("/mcp__") ? await ctx.session.expandMcpPrompt(typed.trim()) : undefined;
+		if (fromServer && "error" in fromServer) throw new Error(fromServer.error);
+		const message = fromServer?.text ?? typed;
+		const images = [...(optionalImages(command) ?? []), ...(fromServer?.images ?? [])];
 		await ctx.settled();
-		if (!ctx.busy()) return ctx.startRun(message, images);
+		if (!ctx.busy()) return ctx.startRun(message, images.length > 0 ? images : undefined);
 		const behavior = command.streamingBehavior;
 		if (behavior === "steer") ctx.session.steer(message, images);
 		else if (behavior === "followUp") ctx.session.followUp(message, images);
@@ -230,6 +234,11 @@ export const rpcHandlers: Record<string, Handler> = {
 			source: "prompt",
 			sourceInfo: { path: c.path, source: "local", scope: c.scope === "project" ? "project" : "user", origin: "top-level" },
 		})),
+		// Ours: the MCP servers' prompts, invoked the same way (`/mcp__<server>__<prompt> args`).
+		mcpPrompts: ctx.session
+			.commands()
+			.filter((c) => c.name.startsWith("mcp__") && !ctx.session.customCommandList().some((m) => m.name === c.name))
+			.map((c) => ({ name: c.name, description: c.description, ...(c.args ? { args: c.args } : {}) })),
 	}),
 	// Rewind (ours; docs/rpc.md): checkpoints, code and conversation restores, the session tree.
 	rewind: async (command, ctx) => {
