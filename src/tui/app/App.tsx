@@ -224,7 +224,7 @@ export function App(props: AppProps) {
 	const plan = state.pendingPlan;
 	const planHeight = plan ? planRows(plan, approvalMaxRows) : 0;
 	const form = asked && elicitation.state && !pending ? { request: asked, state: elicitation.state } : undefined;
-	const formHeight = form ? elicitationRows(form.request, form.state) : 0;
+	const formHeight = form ? elicitationRows(form.request, form.state, approvalMaxRows) : 0;
 	const todos = state.isStreaming ? todoLines(state.todos ?? [], MAX_TODO_ROWS) : [];
 	const steered = steeredAgent(state.subagents, view.selectedAgent);
 	const below = subAgentsBelow(state.subagents ?? [], now, steered);
@@ -280,7 +280,7 @@ export function App(props: AppProps) {
 				<TodoLines lines={todos} />
 				{approvalView ? <ApprovalPrompt {...approvalView} /> : null}
 				{plan && !pending ? <PlanPrompt request={plan} maxRows={approvalMaxRows} /> : null}
-				{form ? <ElicitationForm request={form.request} state={form.state} /> : null}
+				{form ? <ElicitationForm request={form.request} state={form.state} maxRows={approvalMaxRows} /> : null}
 				<InputBox rows={rows} placeholder={placeholder(state.isStreaming, steered, selectHint)} paused={paused} />
 				{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
 				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}

@@ -33,13 +33,35 @@ function messageLines(request: ElicitationRequest): string[] {
 	return request.message ? screenText(request.message).split("\n").slice(0, 6) : [];
 }
 
-/** Rows the form takes: the title, the message, one per field (or the URL), the problem and the hint. */
-export function elicitationRows(request: ElicitationRequest, state: ElicitationFormState | undefined): number {
-	const body = request.mode === "form" ? request.fields.length : 1;
-	return 2 + messageLines(request).length + body + (state?.error ? 1 : 0);
+/** The fields shown in `room` rows: all, or a window around the focused one with a line for the rest. */
+function visibleFields(request: Extract<ElicitationRequest, { mode: "form" }>, focus: number, room: number) {
+	const fields = request.fields;
+	if (fields.length <= room) return { shown: fields.map((field, index) => ({ field, index })), hidden: 0 };
+	const size = Math.max(1, room - 1);
+	const start = Math.min(Math.max(0, focus - Math.floor(size / 2)), fields.length - size);
+	return { shown: fields.slice(start, start + size).map((field, i) => ({ field, index: start + i })), hidden: fields.length - size };
 }
 
-export function ElicitationForm({ request, state }: { request: ElicitationRequest; state: ElicitationFormState }) {
+const frameRows = (request: ElicitationRequest, state: ElicitationFormState | undefined) =>
+	2 + messageLines(request).length + (state?.error ? 1 : 0);
+
+/** Rows the form takes within `maxRows`: the title, the message, the fields (or the URL), the problem and the hint. */
+export function elicitationRows(request: ElicitationRequest, state: ElicitationFormState | undefined, maxRows: number): number {
+	const body = request.mode === "form" ? request.fields.length : 1;
+	return Math.min(maxRows, frameRows(request, state) + body);
+}
+
+export function ElicitationForm({
+	request,
+	state,
+	maxRows,
+}: {
+	request: ElicitationRequest;
+	state: ElicitationFormState;
+	maxRows: number;
+}) {
+	const visible =
+		request.mode === "form" ? visibleFields(request, state.focus, Math.max(2, maxRows - frameRows(request, state))) : undefined;
 	const title = request.mode === "url" ? "asks you to open a page" : "asks for input";
 	return (
 		<Box flexDirection="column">
@@ -59,8 +81,8 @@ export function ElicitationForm({ request, state }: { request: ElicitationReques
 					{screenText(request.url)}
 				</Text>
 			) : (
-				request.fields.map((field, i) => {
-					const focused = i === state.focus;
+				visible?.shown.map(({ field, index }) => {
+					const focused = index === state.focus;
 					const label = `${field.title}${field.required ? " *" : ""}`;
 					return (
 						<Text key={field.key} wrap="truncate" {...(focused ? { color: color(theme.accent) } : {})}>
@@ -70,6 +92,7 @@ export function ElicitationForm({ request, state }: { request: ElicitationReques
 					);
 				})
 			)}
+			{visible?.hidden ? <Text dimColor>{`  … ${visible.hidden} more fields (↑/↓)`}</Text> : null}
 			{state.error ? <Text color={color(theme.error)}>{screenText(state.error)}</Text> : null}
 			<Text dimColor wrap="truncate">
 				{request.mode === "url" ? URL_HINT : FORM_HINT}

@@ -76,6 +76,25 @@ describe("acp: the client's MCP servers and the plan", () => {
 		expect(await c.end()).toBe(0);
 	});
 
+	it("a server's form is declined with a warning (ACP cannot show one)", { timeout: LONG }, async () => {
+		const { server, home } = await cli.setUp();
+		server.enqueue(
+			{ kind: "sse", chunks: [toolCallBody("mcp__features__ask_form", {}, "call_f")] },
+			{ kind: "sse", chunks: [textBody("Declined then.")] },
+		);
+		const c = start(home);
+		await initialize(c);
+		const { sessionId } = await c.agent.request("session/new", {
+			cwd: home.cwd,
+			mcpServers: [{ name: "features", command: process.execPath, args: [featureServerPath], env: [] }],
+		});
+		const response = await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "configure" }] });
+		expect(response.stopReason).toBe("end_turn");
+		expect(toolMessages(server.requests[1].body)).toEqual(['{"action":"decline"}']);
+		expect(agentText(c.updates)).toContain('Warning: the MCP server "features" asked for input; declined (ACP cannot show forms)');
+		expect(await c.end()).toBe(0);
+	});
+
 	it("todo_write's list is sent as plan updates, and again on session/load", { timeout: LONG }, async () => {
 		const { server, home } = await cli.setUp();
 		const todos = [

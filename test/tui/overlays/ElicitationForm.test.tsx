@@ -70,6 +70,23 @@ describe("ElicitationForm", () => {
 		expect(session.calls.some((c) => c.method === "submit")).toBe(false);
 	});
 
+	it("a form taller than the room shows a window around the focused field", async () => {
+		const { session, frame, type } = await mountApp({ rows: 14 });
+		const properties = Object.fromEntries(
+			Array.from({ length: 20 }, (_, i) => [`f${i}`, { type: "string", title: `Field${i}`, default: `v${i}` }]),
+		);
+		ask(session, { ...parseElicitation("features", { message: "Many", requestedSchema: { type: "object", properties } }), id: "elicit-3" });
+		await type("");
+		expect(frame()).toContain("› Field0: v0");
+		expect(frame()).toContain("… 16 more fields (↑/↓)");
+		expect(frame()).not.toContain("Field10");
+		for (let i = 0; i < 10; i++) await type("\x1b[B");
+		expect(frame()).toContain("› Field10: v10");
+		expect(frame()).not.toContain("Field0:");
+		// The frame still fits: the footer is drawn.
+		expect(frame()).toContain("fake/fake-1");
+	});
+
 	it("a URL request shows the address and opens it only on Enter", async () => {
 		const { session, frame, type } = await mountApp();
 		const request: ElicitationRequest = {
