@@ -68,6 +68,8 @@ const UI_VALUE_IMPORTS: Record<string, string> = {
 	"src/tui/overlays/first-start.tsx → src/ai/constants.ts": "the demo model's name and the key env vars it names",
 	"src/tui/transcript/session-view.ts → src/session/prompt-attachments.ts":
 		"the same split of a prompt into typed text and @file attachments the session made, so a file shows as one row live and on resume",
+	"src/tui/overlays/elicitation-form-state.ts → src/extensions/mcp/elicitation.ts":
+		"the form starts from and checks the answer with the same fields the session checks an rpc answer with",
 	"src/tui/overlays/TrustPrompt.tsx → src/extensions/mcp/trust-details.ts":
 		"the MCP servers' whole commands and env values, code-running names flagged, in the same lines every mode prints",
 };

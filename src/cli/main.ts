@@ -224,7 +224,7 @@ async function runAcpMode(
 				persist,
 				hasSaved: (cwd, id) => listSessions(cwd, env).some((s) => s.id === id),
 				list: (cwd) => listSessions(cwd, env),
-				open: async (cwd, savedId) => {
+				open: async (cwd, savedId, mcpServers) => {
 					const permissions = await setUpPermissions(args, "acp", cwd, env);
 					if (!permissions.ok) throw new Error(permissions.message);
 					const path = savedId === undefined ? undefined : findSession(cwd, savedId, env).path;
@@ -243,6 +243,7 @@ async function runAcpMode(
 						apiKey: args.apiKey,
 						permissions: permissions.setup,
 						approvals: "prompt",
+						mcpServers,
 					});
 				},
 			},

@@ -11,6 +11,7 @@ import { preloadApi } from "../ai/stream.js";
 import { formatConfigProblem } from "../config/problems.js";
 import type { CustomCommand } from "../extensions/custom-commands.js";
 import type { HookListing } from "../extensions/hooks/user-hooks.js";
+import type { ElicitAnswer } from "../extensions/mcp/elicitation.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { Skill } from "../extensions/skills.js";
 import type { ApprovalResponse } from "../permissions/gate.js";
@@ -32,7 +33,7 @@ import type { SessionParts } from "./session-parts.js";
 import { sessionState } from "./session-state.js";
 import { findSession, listSessions, type SessionInfo } from "./session-store.js";
 import type { Settings } from "./settings.js";
-import { runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
+import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import type { AgentDefinition } from "./subagents/agent-definitions.js";
 import type {
 	AgentSessionApi,
@@ -159,6 +160,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return this.p.plans.respond(id, response);
 	}
 
+	respondToElicitation(id: string, answer: ElicitAnswer): boolean {
+		return this.p.elicitations.respond(id, answer);
+	}
+
 	// ---- Sub-agents and the todo list ------------------------------------------------------------
 
 	/** The agent definitions the task tool can start, with where each comes from (`/agents`). */
@@ -188,7 +193,12 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const line = text.trim();
 		if (!line && !options.images?.length) return { kind: "ignored" };
 		const custom = line.startsWith("/") ? this.expandCustomCommand(line) : undefined;
-		if (line.startsWith("/") && custom === undefined) {
+		const mcpPrompt = line.startsWith("/") && custom === undefined ? await this.p.extensions.expandMcpPrompt(line) : undefined;
+		if (mcpPrompt && "error" in mcpPrompt) {
+			this.notify("error", mcpPrompt.error);
+			return { kind: "command", name: parseSlashCommand(line)?.name ?? "" };
+		}
+		if (line.startsWith("/") && custom === undefined && mcpPrompt === undefined) {
 			const { name, ui } = await runSlashCommand(this, line, slashCommands, { ui: options.ui === true });
 			return ui ? { kind: "command", name, ui } : { kind: "command", name };
 		}
@@ -200,10 +210,12 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 			await this.runShell(command, excluded);
 			return { kind: "shell" };
 		}
-		// A custom command's prompt is sent in place of the line; the line is what Esc puts back.
-		const expanded = expandAttachments(custom ?? text, this.cwd);
-		for (const warning of expanded.warnings) this.notify("warning", warning);
-		const images = [...(options.images ?? []), ...expanded.images];
+		// A custom command's (or MCP prompt's) prompt is sent in place of the line; the line is what Esc puts back.
+		const expanded = expandAttachments(custom ?? mcpPrompt?.text ?? text, this.cwd);
+		const withResources = await this.p.extensions.attachMcpResources(expanded.text);
+		expanded.text = withResources.text;
+		for (const warning of [...expanded.warnings, ...withResources.warnings]) this.notify("warning", warning);
+		const images = [...(options.images ?? []), ...(mcpPrompt?.images ?? []), ...expanded.images];
 		if (this.busy) {
 			const message = userMessage(expanded.text, images);
 			if (options.as === "followUp") {
@@ -331,12 +343,26 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.p.extensions.startMcpServers(mode);
 	}
 
+	/** An MCP prompt's `/mcp__<server>__<prompt> args` line as its messages (undefined: no such prompt). */
+	expandMcpPrompt(line: string) {
+		return this.p.extensions.expandMcpPrompt(line);
+	}
+
+	/** Resolves once no MCP server is starting (a few seconds at most). */
+	mcpReady(): Promise<void> {
+		return this.p.extensions.mcpReady();
+	}
+
 	mcpTrustRequest(): McpTrustRequest | undefined {
 		return this.p.extensions.mcpTrustRequest();
 	}
 
 	mcpServers(): readonly McpServerInfo[] {
 		return this.p.extensions.mcpServers();
+	}
+
+	mcpToolBudget() {
+		return this.p.extensions.mcpToolBudget(this.agent.state.model.contextWindow);
 	}
 
 	answerMcpTrust(allow: boolean): string[] {
@@ -628,6 +654,7 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		await this.p.hooks.sessionEnd("other");
 		this.p.approvals.dispose();
 		this.p.plans.dispose();
+		this.p.elicitations.dispose();
 		this.p.permissions.dispose();
 		this.p.shells.flush();
 		await this.p.extensions.dispose();

@@ -10,18 +10,19 @@
 import { resolve } from "node:path";
 import { Agent } from "../agent/index.js";
 import type { AgentTool, StreamFn } from "../agent/types.js";
-import type { Model, ThinkingLevel } from "../ai/index.js";
+import type { Model, ThinkingLevel, Tool } from "../ai/index.js";
 import { streamSimple } from "../ai/stream.js";
 import { formatConfigProblem } from "../config/problems.js";
 import { loadCustomCommands } from "../extensions/custom-commands.js";
 import { loadHooks } from "../extensions/hooks/config.js";
 import type { HookSession } from "../extensions/hooks/types.js";
 import { UserHooks } from "../extensions/hooks/user-hooks.js";
-import { loadMcpConfig } from "../extensions/mcp/config.js";
+import { type LoadedMcpConfig, loadMcpConfig, readMcpServers } from "../extensions/mcp/config.js";
 import { formatSkillsForPrompt, loadSkills } from "../extensions/skills.js";
 import { fetchHostNamed } from "../permissions/policy.js";
 import type { PermissionMode } from "../permissions/types.js";
 import { childEnv } from "../safety/child-env.js";
+import { processSecrets } from "../safety/secrets.js";
 import { BackgroundJobs, createAllTools, createCodingTools, type ToolsOptions, toolNames } from "../tools/index.js";
 import { ProcessSlots } from "../tools/process-slots.js";
 import type { CommandSandbox, SandboxSpec } from "../tools/sandbox.js";
@@ -31,6 +32,7 @@ import { ApprovalPrompts } from "./approval-prompts.js";
 import { CheckpointStore } from "./checkpoint-store.js";
 import { CompactionRunner } from "./compaction-runner.js";
 import { loadContextFiles } from "./context-files.js";
+import { ElicitationPrompts } from "./elicitation-prompts.js";
 import { ExtensionHost, offeredSkills } from "./extension-host.js";
 import { InputQueue } from "./input-queue.js";
 import { createExitPlanModeTool } from "./plan/exit-plan-mode-tool.js";
@@ -100,6 +102,11 @@ export interface CreateAgentSessionOptions {
 	approvals?: ApprovalChannel;
 	/** Replaces the platform's bash sandbox (tests). */
 	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
+	/**
+	 * MCP servers given by the client with the session (ACP's `session/new`), in the settings' shape: trusted
+	 * (they are the client's own), over a configured server of the same name.
+	 */
+	mcpServers?: Record<string, unknown>;
 	/** `--trust-project`: trust this folder's hooks as they are now (remembered, each command in full). */
 	trustProjectHooks?: boolean;
 }
@@ -115,7 +122,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const model = await chooseModel(options, loaded, settings);
 	const commands = loadCustomCommands({ cwd, env, reserved: slashCommands.map((c) => c.name) });
 	const skills = loadSkills({ cwd, env });
-	const mcpConfig = loadMcpConfig({ cwd, env });
+	const mcpConfig = withClientServers(loadMcpConfig({ cwd, env }), options.mcpServers, env);
 
 	// The stream every part reports through, and the run phase derived from what starts and ends.
 	const events = new SessionEvents();
@@ -165,11 +172,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const agents = loadAgentDefinitions({ cwd, env, projectTrusted: permissions.projectTrusted });
 	notices.push(...agents.warnings);
 	const contextFiles = loadContextFiles({ cwd, env, trusted: permissions.projectTrusted, notices });
-	// web_search as each request's model may have it: the provider's own once allowed (src/session/web-search-offer.ts).
-	const streamFn = withWebSearchOffer(withRetrySettings(options.streamFn ?? streamSimple, settings, phases), {
+	// web_search as each request's model may have it: the provider's own once allowed (src/session/web-search-offer.ts);
+	// and each request sends the tools the MCP tool search lets through (extension-host.ts, tool-search.ts) — the
+	// host is built further down and is read only during a run.
+	const searchable = withWebSearchOffer(withRetrySettings(options.streamFn ?? streamSimple, settings, phases), {
 		allowed: () => permissions.gate.decide({ tool: "web_search", args: {} }).kind === "allow",
 		endpoint: settings.webSearch?.searxngUrl !== undefined,
 	});
+	const streamFn = withToolView(searchable, (tools, model) => extensions.toolsForModel(tools, model.contextWindow));
 	// Every agent of the session passes the same gate; the session's own tools pass it at once.
 	const beforeToolCall = sessionBeforeToolCall(permissions.gate.beforeToolCall);
 	const afterToolCall = sessionAfterToolCall(permissions.gate.afterToolCall);
@@ -241,9 +251,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		beforeToolCall,
 		afterToolCall: hooks.withPostToolUse(async (ctx, signal) => (await afterToolCall(ctx, signal)) ?? undefined),
 	});
+	// MCP servers' questions wait for the user where one answers approvals; elsewhere they are declined.
+	const elicitations = new ElicitationPrompts({ emit: events.emit, notify: events.notify, canAsk: () => permissions.canAsk, env });
 	const extensions = new ExtensionHost({
 		cwd,
 		env,
+		elicit: elicitations.handler,
+		mcpSchemaPercent: settings.tools.mcpSchemaPercent,
+		saveLoadedTools: (names) => file.saveMcpTools(names),
 		customCommands: commands.commands,
 		skills: skillsOffered,
 		mcp: mcpConfig,
@@ -256,7 +271,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	// The session file, redacted of every key in use (the run's, the registry's, the MCP servers').
 	const secrets = () => [...keys.secrets(agent.state.model.provider), ...extensions.secrets()];
 	const file = new SessionFile({ cwd, env, persist, secrets });
-	const transcript = new SessionTranscript({ agent, file, usage, todos, emit: events.emit });
+	const transcript = new SessionTranscript({
+		...{ agent, file, usage, todos, emit: events.emit },
+		mcpTools: { restore: extensions.restoreLoadedTools },
+	});
 	if (loaded) transcript.adopt(loaded, (mode.kind === "continue" || mode.kind === "file") && mode.fork === true);
 	else transcript.startFresh();
 	const rewind = new SessionRewind({
@@ -288,6 +306,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 			streamFn,
 			agent,
 			models,
+			elicitations,
 			extensions,
 			usage,
 			file,
@@ -347,6 +366,24 @@ function withRetrySettings(base: StreamFn, settings: Settings, phases: RunPhaseB
 				phases.retrying(retry);
 			},
 		});
+}
+
+/** The configured MCP servers with the client's (ACP) added, trusted; their secrets masked everywhere from now on. */
+function withClientServers(config: LoadedMcpConfig, given: Record<string, unknown> | undefined, env: Env): LoadedMcpConfig {
+	if (!given || Object.keys(given).length === 0) return config;
+	const { servers, problems } = readMcpServers(given, "the client's session request", "editor", env);
+	for (const server of servers) for (const secret of server.secrets) processSecrets.add(secret);
+	const names = new Set(servers.map((s) => s.name));
+	return {
+		...config,
+		servers: [...config.servers.filter((s) => !names.has(s.name)), ...servers],
+		warnings: [...config.warnings, ...problems.map((p) => `${p} (that server was not started)`)],
+	};
+}
+
+/** The stream function with the tools of each request passed through `view` first. */
+function withToolView(base: StreamFn, view: (tools: Tool[], model: Model) => Tool[]): StreamFn {
+	return (model, context, options) => base(model, context.tools ? { ...context, tools: view(context.tools, model) } : context, options);
 }
 
 /** The session file `mode` asks for, loaded (its warnings added to `notices`); undefined for a new one. */

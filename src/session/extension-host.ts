@@ -2,9 +2,20 @@
 // prompt, and MCP servers whose tools join the built-in ones once they are ready (a run works on its
 // own copy of the tools, so a change mid-run applies from the next run).
 import type { AgentTool } from "../agent/types.js";
+import type { ImageContent } from "../ai/types.js";
 import { type CustomCommand, expandCommand } from "../extensions/custom-commands.js";
 import type { LoadedMcpConfig } from "../extensions/mcp/config.js";
-import { McpManager, type McpServerInfo, type McpStartMode, type McpTrustRequest } from "../extensions/mcp/manager.js";
+import type { McpElicitHandler } from "../extensions/mcp/elicitation.js";
+import {
+	McpManager,
+	type McpPromptCommand,
+	type McpServerInfo,
+	type McpStartMode,
+	type McpTrustRequest,
+} from "../extensions/mcp/manager.js";
+import { promptArgsHint, promptArguments } from "../extensions/mcp/prompts.js";
+import { resourceReferences } from "../extensions/mcp/resources.js";
+import { DEFAULT_SCHEMA_PERCENT, type McpToolBudget, ToolSearch } from "../extensions/mcp/tool-search.js";
 import type { Skill } from "../extensions/skills.js";
 import { withRedactedResults } from "./redacting-tools.js";
 import { globalSettingsPath } from "./settings.js";
@@ -21,6 +32,12 @@ export interface ExtensionHostDeps {
 	skills: readonly Skill[];
 	/** MCP servers; they start on `startMcpServers` or the first prompt. */
 	mcp: LoadedMcpConfig | undefined;
+	/** Answers the servers' `elicitation/create` (elicitation-prompts.ts). */
+	elicit: McpElicitHandler;
+	/** The `tools.mcpSchemaPercent` setting (tool-search.ts); default DEFAULT_SCHEMA_PERCENT. */
+	mcpSchemaPercent?: number;
+	/** Keeps the names of the MCP tools a search loaded in the session file. */
+	saveLoadedTools: (names: string[]) => void;
 	builtInTools: readonly AgentTool[];
 	/** The tool list changed: the built-in tools and every ready MCP server's. */
 	setTools: (tools: AgentTool[]) => void;
@@ -35,19 +52,28 @@ export function offeredSkills(skills: readonly Skill[], tools: readonly AgentToo
 export class ExtensionHost {
 	private readonly commandsByName: ReadonlyMap<string, CustomCommand>;
 	private readonly mcp?: McpManager;
+	private readonly toolSearch?: ToolSearch;
 
 	constructor(private readonly deps: ExtensionHostDeps) {
 		this.commandsByName = new Map(deps.customCommands.map((c) => [c.name, c]));
 		if (deps.mcp && deps.mcp.servers.length > 0) {
-			const mcp = new McpManager({
+			const search = new ToolSearch({
+				percent: deps.mcpSchemaPercent ?? DEFAULT_SCHEMA_PERCENT,
+				mcpTools: () => mcp.tools(),
+				onLoaded: deps.saveLoadedTools,
+			});
+			const mcp: McpManager = new McpManager({
 				servers: deps.mcp.servers,
 				trust: deps.mcp.trust,
 				cwd: deps.cwd,
 				env: deps.env,
 				notify: deps.notify,
+				elicit: deps.elicit,
 				// The same redactor as the built-in tools: results, updates and thrown errors (a server's own message).
-				onToolsChanged: () => deps.setTools([...deps.builtInTools, ...mcp.tools().map(withRedactedResults)]),
+				// tool_search is always in the list; each request sends it only while the schemas are over the limit.
+				onToolsChanged: () => deps.setTools([...deps.builtInTools, search.tool, ...mcp.tools()].map(withRedactedResults)),
 			});
+			this.toolSearch = search;
 			mcp.setSettingsPath(globalSettingsPath(deps.env));
 			this.mcp = mcp;
 		}
@@ -62,7 +88,60 @@ export class ExtensionHost {
 			args: c.argumentHint,
 			source: c.shadows ? `project command ${c.path}, shadows the global ${c.shadows}` : `${c.scope} command ${c.path}`,
 		}));
-		return [...builtIn, ...custom];
+		const prompts = this.mcpPrompts().map((p) => ({
+			name: p.name,
+			description: `${p.prompt.description || p.prompt.name} (MCP server ${p.server})`,
+			args: promptArgsHint(p.prompt),
+			source: `prompt of the MCP server ${p.server}`,
+		}));
+		return [...builtIn, ...custom, ...prompts];
+	}
+
+	/** The MCP prompts as commands; never one a built-in or a markdown command already names (those win). */
+	private mcpPrompts(): McpPromptCommand[] {
+		const taken = (name: string) => this.commandsByName.has(name) || slashCommands.some((c) => c.name === name);
+		return (this.mcp?.promptCommands() ?? []).filter((p) => !taken(p.name));
+	}
+
+	/**
+	 * The prompt of an MCP prompt's `/mcp__server__prompt args` line: undefined when the line names none,
+	 * else its text and images, or the reason it could not be had (a missing argument, the server's error).
+	 */
+	async expandMcpPrompt(line: string): Promise<{ text: string; images: ImageContent[] } | { error: string } | undefined> {
+		const parsed = parseSlashCommand(line);
+		if (!parsed || !this.mcp || !parsed.name.startsWith("mcp__")) return undefined;
+		// Typed before the servers were up (-p starts them with the first prompt): wait for them as a prompt does.
+		if (!this.mcpPrompts().some((p) => p.name === parsed.name)) await this.mcpReady();
+		const command = this.mcpPrompts().find((p) => p.name === parsed.name);
+		if (!command) return undefined;
+		const args = promptArguments(command.prompt, parsed.args);
+		if ("error" in args)
+			return { error: `/${command.name} ${args.error} (usage: /${command.name} ${promptArgsHint(command.prompt) ?? ""})` };
+		try {
+			return await this.mcp.expandPrompt(command, args.args);
+		} catch (error) {
+			return { error: `/${command.name}: ${(error as Error).message}` };
+		}
+	}
+
+	/** `@server:uri` words of a prompt: each resource appended like an attached file; warnings for those that fail. */
+	async attachMcpResources(text: string): Promise<{ text: string; warnings: string[] }> {
+		const mcp = this.mcp;
+		if (mcp && resourceReferences(text, mcp.configuredNames()).length > 0) await this.mcpReady();
+		const refs = mcp ? resourceReferences(text, mcp.resourceServers()) : [];
+		if (!mcp || refs.length === 0) return { text, warnings: [] };
+		const blocks: string[] = [];
+		const warnings: string[] = [];
+		for (const ref of refs) {
+			try {
+				const added = await mcp.attachResource(ref.server, ref.uri, ref.written);
+				if ("block" in added) blocks.push(added.block);
+				else warnings.push(added.warning);
+			} catch (error) {
+				warnings.push(`@${ref.written} not attached: ${(error as Error).message}`);
+			}
+		}
+		return { text: blocks.length > 0 ? `${text}\n\n${blocks.join("\n\n")}` : text, warnings };
 	}
 
 	customCommandList(): readonly CustomCommand[] {
@@ -113,6 +192,20 @@ export class ExtensionHost {
 	mcpServers(): readonly McpServerInfo[] {
 		return this.mcp?.servers() ?? [];
 	}
+
+	/** The tools one request sends (tool-search.ts): all of them while the MCP schemas fit their share. */
+	toolsForModel<T extends { name: string }>(tools: T[], contextWindow: number): T[] {
+		return this.toolSearch ? (this.toolSearch.toolsForModel(tools as never, contextWindow) as unknown as T[]) : tools;
+	}
+
+	mcpToolBudget(contextWindow: number): McpToolBudget | undefined {
+		return this.toolSearch?.budget(contextWindow);
+	}
+
+	/** A new session has loaded no MCP tools; a resumed one those of its file. */
+	readonly restoreLoadedTools = (names: readonly string[]): void => {
+		this.toolSearch?.restore(names);
+	};
 
 	/** The servers' credentials, for the session file's redaction. */
 	secrets(): string[] {

@@ -77,6 +77,11 @@ export class SessionFile {
 		this.current?.append({ type: "todo", items: items.map((i) => ({ ...i })) });
 	}
 
+	/** Names the MCP tools a search loaded (an `mcp_tools` entry), so a resumed session sends them again. */
+	saveMcpTools(names: readonly string[]): void {
+		this.current?.append({ type: "mcp_tools", names: [...names] });
+	}
+
 	/**
 	 * Keeps a sub-agent's message on its side branch: the first hangs off the main branch's entry written
 	 * last (the reply holding the task call), the next ones off that agent's previous message.

@@ -59,6 +59,8 @@ export interface SessionEntryKinds {
 	session_info: { name: string };
 	/** The todo list the model wrote last (`todo_write`): the whole list; the branch's latest counts. */
 	todo: { items: { content: string; status: "pending" | "in_progress" | "completed" }[] };
+	/** MCP tools whose schemas `tool_search` loaded (src/extensions/mcp/tool-search.ts); the branch's entries add up. */
+	mcp_tools: { names: string[] };
 	/**
 	 * A message of a sub-agent (the `task` tool): a side branch hanging off the main branch where the
 	 * sub-agent started, each entry the child of that agent's previous one. It is never the leaf, so the
@@ -164,6 +166,7 @@ export const entryKindSchemas: { [K in SessionEntryKind]: TSchema } = {
 			}),
 		),
 	}),
+	mcp_tools: Type.Object({ names: Type.Array(Type.String()) }),
 	subagent: Type.Object({
 		agentId: Type.String(),
 		name: Type.String(),

@@ -37,6 +37,8 @@ export interface LoadedSession {
 	thinkingLevel?: ThinkingLevel;
 	/** The branch's last todo list (`todo_write`), if any. */
 	todos?: { content: string; status: "pending" | "in_progress" | "completed" }[];
+	/** The MCP tools `tool_search` loaded on the branch (their schemas are sent again). */
+	mcpTools?: string[];
 	/** One line per skipped line of the file (at most `MAX_WARNINGS`, then a count). */
 	warnings: string[];
 }
@@ -210,8 +212,19 @@ class EntryBuilder {
 			messageEntryIds.push(entry.id);
 		}
 		const todos = branch.findLast((e) => e.type === "todo")?.items;
+		const mcpTools = [...new Set(branch.flatMap((e) => (e.type === "mcp_tools" ? e.names : [])))];
 		const leafId = this.entries[this.leafIndex()]?.id ?? null;
-		return { entries: this.entries, branch, leafId, messages, messageEntryIds, model, thinkingLevel, ...(todos ? { todos } : {}) };
+		return {
+			entries: this.entries,
+			branch,
+			leafId,
+			messages,
+			messageEntryIds,
+			model,
+			thinkingLevel,
+			...(todos ? { todos } : {}),
+			mcpTools,
+		};
 	}
 
 	/** The last entry that is not on a side branch (a sub-agent's message): where the main branch ends. */

@@ -8,6 +8,7 @@ import type { BackgroundJobs } from "../tools/index.js";
 import type { ApprovalPrompts } from "./approval-prompts.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
 import type { CompactionRunner } from "./compaction-runner.js";
+import type { ElicitationPrompts } from "./elicitation-prompts.js";
 import type { ExtensionHost } from "./extension-host.js";
 import type { InputQueue } from "./input-queue.js";
 import type { PlanPrompts } from "./plan/plan-prompts.js";
@@ -48,6 +49,8 @@ export interface SessionParts {
 	streamFn: StreamFn;
 	agent: Agent;
 	models: SessionModels;
+	/** MCP servers' questions for the user (elicitation), answered like approvals. */
+	elicitations: ElicitationPrompts;
 	extensions: ExtensionHost;
 	usage: UsageTotals;
 	file: SessionFile;

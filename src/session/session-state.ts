@@ -29,6 +29,7 @@ export function sessionState(p: SessionParts): SessionState {
 		sandbox: permissions.sandboxState(),
 		pendingApproval: p.approvals.pendingApproval,
 		pendingPlan: p.plans.pendingPlan,
+		pendingElicitation: p.elicitations.pendingElicitation,
 		subagents: p.subAgents.list(),
 		todos: p.todos.items,
 	};

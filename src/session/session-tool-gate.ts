@@ -1,10 +1,11 @@
 // The permission gate as every agent of a session sees it. The session's own tools (`task`,
-// `todo_write`, `exit_plan_mode`) touch neither files nor processes themselves: what a sub-agent does
-// goes through the gate call by call, and the other two only talk to the session. So they pass, in
+// `todo_write`, `exit_plan_mode`, `tool_search`) touch neither files nor processes themselves: what a
+// sub-agent does goes through the gate call by call, and the others only talk to the session (tool_search
+// loads schemas; the MCP tools it finds pass the gate when called). So they pass, in
 // every mode (plan mode forbids tools the policy does not know, and these must work there).
 import type { AgentLoopConfig } from "../agent/types.js";
 
-export const SESSION_TOOL_NAMES: ReadonlySet<string> = new Set(["task", "todo_write", "exit_plan_mode"]);
+export const SESSION_TOOL_NAMES: ReadonlySet<string> = new Set(["task", "todo_write", "exit_plan_mode", "tool_search"]);
 
 type Before = NonNullable<AgentLoopConfig["beforeToolCall"]>;
 type After = NonNullable<AgentLoopConfig["afterToolCall"]>;

@@ -14,6 +14,8 @@ export interface SessionTranscriptDeps {
 	file: SessionFile;
 	usage: UsageTotals;
 	todos: TodoList;
+	/** The MCP tools tool_search loaded: reset for a new session, restored from a loaded one. */
+	mcpTools: { restore(names: readonly string[]): void };
 	emit: (event: SessionEvent) => void;
 }
 
@@ -26,6 +28,7 @@ export class SessionTranscript {
 		file.startFresh(parentSession);
 		usage.reset();
 		this.deps.todos.restore([]);
+		this.deps.mcpTools.restore([]);
 		agent.sessionId = file.sessionId;
 	}
 
@@ -39,6 +42,7 @@ export class SessionTranscript {
 		file.log?.adopt(messages, loaded);
 		usage.fromBranch(loaded, messages);
 		this.deps.todos.restore(loaded.todos ?? []);
+		this.deps.mcpTools.restore(loaded.mcpTools ?? []);
 	}
 
 	/** The open file moved to another of its branches (rewind, /tree): its transcript replaces the Agent's. */

@@ -38,6 +38,11 @@ export interface ToolSettings {
 	webFetchMaxBytes?: number;
 	/** Time for one web_fetch, redirects included, in seconds. Default 30. */
 	webFetchTimeoutSeconds?: number;
+	/**
+	 * The share of the context window (percent) the MCP tools' schemas may take; above it the model gets
+	 * `tool_search` and the tools' names only (src/extensions/mcp/tool-search.ts). Default 10.
+	 */
+	mcpSchemaPercent?: number;
 }
 
 export interface Settings {
@@ -117,6 +122,7 @@ const oneOf = (values: readonly string[]): FieldRule =>
 const bool = field(Type.Boolean(), "must be true or false");
 const count = field(Type.Integer({ minimum: 0 }), "must be a non-negative integer");
 const positive = field(Type.Integer({ minimum: 1 }), "must be a positive integer");
+const percent = field(Type.Integer({ minimum: 0, maximum: 100 }), "must be a whole number from 0 to 100");
 const modelSpec = field(Type.String({ pattern: "^[^/\\s]+/\\S+$" }), 'must be "provider/model-id"');
 const names = (what: string) => field(Type.Array(Type.String()), `must be an array of ${what}`);
 /** A section whose fields are checked by functions of another layer (permissions, sandbox). */
@@ -132,7 +138,15 @@ const topLevel: Fields = {
 	followUpMode: oneOf(queueModes),
 	compaction: { section: { enabled: bool, reserveTokens: count, keepRecentTokens: count } },
 	retry: { section: { enabled: bool, maxRetries: count } },
-	tools: { section: { maxProcesses: positive, maxSubagents: positive, webFetchMaxBytes: positive, webFetchTimeoutSeconds: positive } },
+	tools: {
+		section: {
+			maxProcesses: positive,
+			maxSubagents: positive,
+			webFetchMaxBytes: positive,
+			webFetchTimeoutSeconds: positive,
+			mcpSchemaPercent: percent,
+		},
+	},
 	checkpoints: bool,
 	notifications: { section: { afterSeconds: count, method: oneOf(["osc9", "osc777", "bell"]) } },
 	shell: { section: { passEnv: names("variable names") } },

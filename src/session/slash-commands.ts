@@ -7,6 +7,7 @@ import { DEMO_PROVIDER, type Model, THINKING_LEVELS, type ThinkingLevel } from "
 import { shownPath } from "../config/paths.js";
 import { formatHookList, type HookListing } from "../extensions/hooks/user-hooks.js";
 import { formatMcpServers, type McpServerInfo } from "../extensions/mcp/manager.js";
+import { formatToolBudget, type McpToolBudget } from "../extensions/mcp/tool-search.js";
 import type { Skill } from "../extensions/skills.js";
 import type { RuleAdmin, RuleKind } from "../permissions/rule-admin.js";
 import { PERMISSION_MODES, type PermissionMode, type PermissionRule } from "../permissions/types.js";
@@ -41,6 +42,8 @@ export interface SlashCommandHost extends RewindCommandHost {
 	/** The agent definitions the task tool can start (`/agents`). */
 	agentDefinitions(): readonly AgentDefinition[];
 	mcpServers(): readonly McpServerInfo[];
+	/** The MCP schemas' share of the context window and what is sent (absent: no MCP servers). */
+	mcpToolBudget(): McpToolBudget | undefined;
 	/** Trusts (or declines) the project's MCP servers; returns the names it applied to. */
 	answerMcpTrust(allow: boolean): string[];
 	/** Signs in to an http MCP server (the browser opens) and restarts it; reports through notices. */
@@ -365,7 +368,8 @@ export const slashCommands: readonly SlashCommand[] = [
 				);
 			}
 			if (args) return s.notify("error", "Usage: /mcp [allow|deny|login <server>|logout <server>]");
-			s.notify("info", formatMcpServers(s.mcpServers()));
+			const budget = s.mcpToolBudget();
+			s.notify("info", `${formatMcpServers(s.mcpServers())}${budget && budget.total > 0 ? `\n${formatToolBudget(budget)}` : ""}`);
 		},
 	},
 	{

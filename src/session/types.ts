@@ -6,12 +6,14 @@ import type { AgentEvent, AgentMessage } from "../agent/types.js";
 import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
 import type { HookLifecycleEvent } from "../extensions/hooks/types.js";
 import type { HookListing } from "../extensions/hooks/user-hooks.js";
+import type { ElicitAnswer } from "../extensions/mcp/elicitation.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
 import type { ApprovalRequest, ApprovalResponse } from "../permissions/gate.js";
 import type { ApprovalPreview } from "../permissions/preview.js";
 import type { RuleAdmin } from "../permissions/rule-admin.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { JobEvent } from "../tools/background-jobs.js";
+import type { ElicitationRequest } from "./elicitation-prompts.js";
 import type { MemoryTarget } from "./memory-file.js";
 import type { Settings } from "./settings.js";
 import type { SubAgentInfo } from "./subagents/sub-agent-info.js";
@@ -95,7 +97,10 @@ export type SessionEvent =
 	| { type: "todo_updated"; todos: readonly TodoItem[] }
 	/** In plan mode the model asks to carry out `plan`: answer with `respondToPlan(id, …)`. */
 	| ({ type: "plan_request" } & PlanRequest)
-	| { type: "plan_end"; id: string; decision: PlanResponse["decision"] };
+	| { type: "plan_end"; id: string; decision: PlanResponse["decision"] }
+	/** An MCP server asks the user (a form, or a page to open): answer with `respondToElicitation(id, …)`. */
+	| ({ type: "elicitation_request" } & ElicitationRequest)
+	| { type: "elicitation_end"; id: string; action: ElicitAnswer["action"] };
 
 /** An approval request, naming the sub-agent that asks (absent: the main agent). */
 export type SessionApprovalRequest = ApprovalRequest & { agent?: { id: string; name: string } };
@@ -179,6 +184,8 @@ export interface SessionState {
 	pendingApproval?: SessionApprovalRequest;
 	/** The plan waiting for the user's answer (plan mode's `exit_plan_mode`). */
 	pendingPlan?: PlanRequest;
+	/** The MCP server's question waiting for the user's answer. */
+	pendingElicitation?: ElicitationRequest;
 	/** Sub-agents queued or running now. */
 	subagents?: readonly SubAgentInfo[];
 	/** The todo list the model wrote last (empty: none). */
@@ -311,10 +318,26 @@ export interface AgentSessionApi {
 	respondToApproval(id: string, response: ApprovalResponse): boolean;
 	/** Answers the plan waiting for approval; false when `id` is not the one waiting. */
 	respondToPlan(id: string, response: PlanResponse): boolean;
+	/**
+	 * Answers the waiting MCP question (`{action: "accept", content?}`, `{action: "decline"}` or
+	 * `{action: "cancel"}`); false when `id` is not the one waiting; throws when the content does not fit the form.
+	 */
+	respondToElicitation(id: string, answer: ElicitAnswer): boolean;
 	/** Queues `text` for before the running sub-agent `agentId`'s next request; throws when it is not running. */
 	steerAgent(agentId: string, text: string): void;
 	/** Queues `text` to start another turn of the running sub-agent `agentId` once it would stop. */
 	followUpAgent(agentId: string, text: string): void;
 }
 
-export type { ApprovalPreview, ApprovalRequest, ApprovalResponse, AssistantMessage, PermissionMode, SubAgentInfo, TodoItem, Usage };
+export type {
+	ApprovalPreview,
+	ApprovalRequest,
+	ApprovalResponse,
+	AssistantMessage,
+	ElicitAnswer,
+	ElicitationRequest,
+	PermissionMode,
+	SubAgentInfo,
+	TodoItem,
+	Usage,
+};

@@ -11,7 +11,8 @@ import { looksLikeToken, MIN_SECRET_LENGTH, processSecrets, redactSecrets } from
 
 type Env = Record<string, string | undefined>;
 
-export type McpServerSource = "global" | "project-settings" | "mcp-json";
+/** "editor": given by an ACP client with its session (src/modes/acp/client-mcp.ts), trusted like the global ones. */
+export type McpServerSource = "global" | "project-settings" | "mcp-json" | "editor";
 
 export interface StdioTransportConfig {
 	type: "stdio";

@@ -6,11 +6,20 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { redactSecrets } from "../../safety/secrets.js";
 import type { AuthFailure, ServerAuth } from "./auth/server-auth.js";
 import type { McpServerConfig } from "./config.js";
+import { answerElicitation, type McpElicitHandler } from "./elicitation-handler.js";
+import { listAll, type McpPromptDefinition, type McpResourceDefinition, offeredPrompts, offeredResources } from "./server-lists.js";
 
 export type McpServerStatus = "untrusted" | "declined" | "starting" | "ready" | "failed" | "stopped" | "needs-login";
 
 /** A tool as the server lists it. */
 export type McpToolDefinition = Pick<Tool, "name" | "description" | "inputSchema">;
+
+/** A progress notification of a running call (`notifications/progress`). */
+export interface McpProgress {
+	progress: number;
+	total?: number;
+	message?: string;
+}
 
 /** Connecting and listing tools must finish within this; a server still installing itself (npx) may be slow. */
 export const START_TIMEOUT_MS = 30_000;
@@ -22,6 +31,8 @@ const plain = (text: string) => text.replace(/[\x00-\x1f\x7f-\x9f]+/g, " ").trim
 export class McpConnection {
 	status: McpServerStatus = "stopped";
 	tools: McpToolDefinition[] = [];
+	prompts: McpPromptDefinition[] = [];
+	resources: McpResourceDefinition[] = [];
 	/** Why it failed or stopped, one line, secrets masked. */
 	error?: string;
 	/** A tool call the server refused for want of scope: what the next sign-in asks for. */
@@ -40,6 +51,8 @@ export class McpConnection {
 		private readonly onChange: (connection: McpConnection) => void,
 		/** For http servers: the stored sign-in its requests carry (src/extensions/mcp/auth). */
 		private readonly auth?: ServerAuth,
+		/** Answers the server's `elicitation/create` (the session asks the user); absent: every request is declined. */
+		private readonly elicit?: McpElicitHandler,
 	) {}
 
 	/** Starts once; resolves when ready or failed, never rejects. */
@@ -55,22 +68,34 @@ export class McpConnection {
 			const client = new Client(
 				{ name: "rudder", version: "0.1.0" },
 				{
-					capabilities: {},
+					capabilities: { elicitation: { form: {}, url: {} } },
 					listChanged: {
-						tools: {
-							onChanged: (error, tools) => {
-								if (!error && tools) this.setTools(tools);
-							},
+						tools: { onChanged: (error, tools) => !error && tools && this.setLists({ tools }) },
+						prompts: { onChanged: (error, prompts) => !error && prompts && this.setLists({ prompts: offeredPrompts(prompts) }) },
+						resources: {
+							onChanged: (error, resources) => !error && resources && this.setLists({ resources: offeredResources(resources) }),
 						},
 					},
 				},
 			);
+			const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+			client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+				answerElicitation(this.config.name, request.params, extra.signal, this.elicit),
+			);
 			client.onclose = () => this.onClosed();
 			this.client = client;
 			await client.connect(transport, { timeout: START_TIMEOUT_MS });
-			const listed = await this.listAllTools(client);
+			const listed = await listAll((c) => client.listTools(c, { timeout: START_TIMEOUT_MS }), "tools");
+			const capabilities = client.getServerCapabilities();
+			const options = { timeout: START_TIMEOUT_MS };
+			const prompts = capabilities?.prompts ? offeredPrompts(await listAll((c) => client.listPrompts(c, options), "prompts")) : [];
+			const resources = capabilities?.resources
+				? offeredResources(await listAll((c) => client.listResources(c, options), "resources"))
+				: [];
 			if (this.closing) return;
 			this.tools = listed;
+			this.prompts = prompts;
+			this.resources = resources;
 			this.set("ready");
 		} catch (error) {
 			if (this.closing) return;
@@ -105,19 +130,6 @@ export class McpConnection {
 		await this.start();
 	}
 
-	private async listAllTools(client: Client): Promise<McpToolDefinition[]> {
-		const tools: McpToolDefinition[] = [];
-		let cursor: string | undefined;
-		// Bounded: a server that pages forever must not hold the start open.
-		for (let page = 0; page < 50; page++) {
-			const result = await client.listTools(cursor ? { cursor } : {}, { timeout: START_TIMEOUT_MS });
-			tools.push(...result.tools);
-			cursor = result.nextCursor;
-			if (!cursor) break;
-		}
-		return tools;
-	}
-
 	private async createTransport() {
 		const t = this.config.transport;
 		if (t.type === "http") {
@@ -138,17 +150,20 @@ export class McpConnection {
 		return transport;
 	}
 
-	async callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
-		if (this.status !== "ready" || !this.client) {
-			throw new Error(`MCP server "${this.config.name}" is not running${this.error ? ` (${this.error})` : ""}`);
-		}
+	async callTool(
+		name: string,
+		args: Record<string, unknown>,
+		signal?: AbortSignal,
+		onProgress?: (progress: McpProgress) => void,
+	): Promise<CallToolResult> {
+		const client = this.running();
 		try {
-			const result = await this.client.callTool({ name, arguments: args }, undefined, {
+			const result = await client.callTool({ name, arguments: args }, undefined, {
 				signal,
 				timeout: this.config.timeoutMs,
 				// A server reporting progress is working; the timeout counts from its last report.
 				resetTimeoutOnProgress: true,
-				onprogress: () => {},
+				onprogress: (p) => onProgress?.(p),
 			});
 			return result as CallToolResult;
 		} catch (error) {
@@ -177,6 +192,23 @@ export class McpConnection {
 			: `MCP server "${name}" needs more access for this call (scope "${failure.scope}"); the user can grant it with /mcp login ${name}, then it can be tried again`;
 	}
 
+	/** A prompt's messages, filled in with `args` (prompts.ts turns them into the user's message). */
+	getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal) {
+		return this.running().getPrompt({ name, arguments: args }, { signal, timeout: this.config.timeoutMs });
+	}
+
+	/** A resource's contents (resources.ts turns them into an attachment). */
+	readResource(uri: string, signal?: AbortSignal) {
+		return this.running().readResource({ uri }, { signal, timeout: this.config.timeoutMs });
+	}
+
+	private running(): Client {
+		if (this.status !== "ready" || !this.client) {
+			throw new Error(`MCP server "${this.config.name}" is not running${this.error ? ` (${this.error})` : ""}`);
+		}
+		return this.client;
+	}
+
 	async close(): Promise<void> {
 		this.closing = true;
 		const client = this.client;
@@ -203,8 +235,9 @@ export class McpConnection {
 		this.set("failed");
 	}
 
-	private setTools(tools: McpToolDefinition[]): void {
-		this.tools = tools;
+	/** A `list_changed` notification's new list (the SDK fetched it): tools, prompts or resources. */
+	private setLists(lists: Partial<Pick<McpConnection, "tools" | "prompts" | "resources">>): void {
+		Object.assign(this, lists);
 		this.onChange(this);
 	}
 

@@ -14,6 +14,10 @@ import {
 	type McpTrustSettings,
 } from "./config.js";
 import { McpConnection, type McpServerStatus } from "./connection.js";
+import type { McpElicitHandler } from "./elicitation.js";
+import { promptCommandName, promptMessage } from "./prompts.js";
+import { resourceBlock } from "./resources.js";
+import type { McpPromptDefinition } from "./server-lists.js";
 import { agentToolName, createMcpTool } from "./tools.js";
 import { rememberTrust, trustStates } from "./trust.js";
 import { type McpTrustServer, trustDetails } from "./trust-details.js";
@@ -29,7 +33,18 @@ export interface McpServerInfo {
 	target: string;
 	/** The tool names the model sees. */
 	tools: string[];
+	/** Its prompts' slash commands (`mcp__<server>__<prompt>`). */
+	prompts: string[];
+	/** Its resources, attachable as `@<server>:<uri>`. */
+	resources: { uri: string; name: string }[];
 	error?: string;
+}
+
+/** A server's prompt as a slash command. */
+export interface McpPromptCommand {
+	name: string;
+	server: string;
+	prompt: McpPromptDefinition;
 }
 
 /** Project servers waiting for the user's answer, with what each would run (trust-details.ts). */
@@ -43,6 +58,8 @@ export interface McpManagerOptions {
 	cwd: string;
 	env?: Env;
 	notify(level: "info" | "warning" | "error", text: string): void;
+	/** Answers the servers' `elicitation/create`; absent: declined. */
+	elicit?: McpElicitHandler;
 	/** The tool list changed (a server became ready, died or changed its tools). */
 	onToolsChanged(): void;
 	/** How long the first request may wait for starting servers. Default READY_WAIT_MS. */
@@ -78,7 +95,7 @@ export class McpManager {
 		this.connections = options.servers.map((config) => {
 			const t = config.transport;
 			const auth = t.type === "http" ? new ServerAuth({ name: config.name, url: t.url, oauth: t.oauth }, this.authStore) : undefined;
-			const connection = new McpConnection(config, (c) => this.onChange(c), auth);
+			const connection = new McpConnection(config, (c) => this.onChange(c), auth, options.elicit);
 			const state = trust.get(config.name);
 			connection.status = state === "trusted" ? "stopped" : state === "declined" ? "declined" : "untrusted";
 			this.states.set(config.name, connection.status);
@@ -226,6 +243,41 @@ export class McpManager {
 		return this.snapshot;
 	}
 
+	/** The ready servers' prompts as commands; a name met twice (after lower-casing) keeps its first server's. */
+	promptCommands(): McpPromptCommand[] {
+		const seen = new Set<string>();
+		return this.connections
+			.filter((c) => c.status === "ready")
+			.flatMap((c) => c.prompts.map((prompt) => ({ name: promptCommandName(c.config.name, prompt.name), server: c.config.name, prompt })))
+			.filter((p) => !seen.has(p.name) && seen.add(p.name));
+	}
+
+	/** A prompt's messages, filled in, as the user's message. */
+	async expandPrompt(command: McpPromptCommand, args: Record<string, string>) {
+		const result = await this.connection(command.server).getPrompt(command.prompt.name, args);
+		return promptMessage(result);
+	}
+
+	configuredNames(): Set<string> {
+		return new Set(this.connections.map((c) => c.config.name));
+	}
+
+	/** The names of the ready servers that list resources. */
+	resourceServers(): Set<string> {
+		return new Set(this.connections.filter((c) => c.status === "ready" && c.resources.length > 0).map((c) => c.config.name));
+	}
+
+	/** The block `@server:uri` adds to a prompt, or why not. */
+	async attachResource(server: string, uri: string, written: string) {
+		return resourceBlock(server, written, await this.connection(server).readResource(uri));
+	}
+
+	private connection(name: string): McpConnection {
+		const found = this.connections.find((c) => c.config.name === name);
+		if (!found) throw new Error(`no MCP server "${name}"`);
+		return found;
+	}
+
 	secrets(): string[] {
 		return this.options.servers.flatMap((s) => s.secrets);
 	}
@@ -288,6 +340,8 @@ export class McpManager {
 			status: c.status,
 			target: describeTransport(c.config),
 			tools: c.tools.map((t) => agentToolName(c.config.name, t.name)),
+			prompts: c.prompts.map((p) => promptCommandName(c.config.name, p.name)),
+			resources: c.resources.map((r) => ({ uri: r.uri, name: r.name })),
 			...(c.error && c.status === "failed" ? { error: c.error } : {}),
 		}));
 	}
@@ -306,7 +360,9 @@ export function formatMcpServers(servers: readonly McpServerInfo[]): string {
 					? `\n    sign in with /mcp login ${s.name}`
 					: "";
 		const tools = s.tools.length > 0 ? `\n    tools: ${s.tools.join(", ")}` : "";
-		return head + detail + tools;
+		const prompts = s.prompts.length > 0 ? `\n    prompts: ${s.prompts.map((p) => `/${p}`).join(", ")}` : "";
+		const resources = s.resources.length > 0 ? `\n    resources: ${s.resources.map((r) => `@${s.name}:${r.uri}`).join(", ")}` : "";
+		return head + detail + tools + prompts + resources;
 	});
 	return `MCP servers:\n${lines.join("\n")}`;
 }

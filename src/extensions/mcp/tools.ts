@@ -5,7 +5,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentTool } from "../../agent/types.js";
 import type { ImageContent, TextContent } from "../../ai/types.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "../../tools/truncate.js";
-import type { McpConnection, McpToolDefinition } from "./connection.js";
+import type { McpConnection, McpProgress, McpToolDefinition } from "./connection.js";
 
 /** Providers accept tool names of these characters, at most 64 long. */
 const MAX_TOOL_NAME = 64;
@@ -36,14 +36,24 @@ export function createMcpTool(connection: McpConnection, definition: McpToolDefi
 		label: `${server}: ${definition.name}`,
 		description: `${description.slice(0, MAX_DESCRIPTION)}\n(MCP server "${server}")`,
 		parameters: definition.inputSchema,
-		async execute(_toolCallId, params, signal) {
-			const result = await connection.callTool(definition.name, params ?? {}, signal);
+		async execute(_toolCallId, params, signal, onUpdate) {
+			// The server's progress notifications show on the call's row (the session sanitises them on the way).
+			const onProgress = (p: McpProgress) =>
+				onUpdate?.({ content: [{ type: "text", text: progressLine(p) }], details: { server, tool: definition.name } });
+			const result = await connection.callTool(definition.name, params ?? {}, signal, onProgress);
 			const mapped = toAgentToolResult(result);
 			const details: McpToolDetails = { server, tool: definition.name, structuredContent: result.structuredContent };
 			if (result.isError) throw new Error(textOf(mapped.content) || `${definition.name} failed`);
 			return { content: mapped.content, details };
 		},
 	};
+}
+
+/** "2/3 step 2": the server's counts and message, one line, capped. */
+export function progressLine(p: McpProgress): string {
+	const count = p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`;
+	const message = (p.message ?? "").replace(/[\r\n]+/g, " ").slice(0, 200);
+	return message ? `${count} ${message}` : count;
 }
 
 const textOf = (content: (TextContent | ImageContent)[]) =>

@@ -54,7 +54,7 @@ export interface TrustContext {
 }
 
 export function trustOf(config: McpServerConfig, context: TrustContext, file = readTrustFile(mcpTrustFile(context.env))): TrustState {
-	if (config.source === "global") return "trusted";
+	if (config.source === "global" || config.source === "editor") return "trusted";
 	if (context.settings.enableAllProjectMcpServers || context.settings.enabledMcpjsonServers.includes(config.name)) return "trusted";
 	const decision = file.projects[folderKey(context.cwd)]?.[config.name];
 	if (!decision || decision.fingerprint !== fingerprint(config)) return "unknown";

@@ -13,14 +13,18 @@ import type { AgentSession } from "../../session/agent-session.js";
 import { AcpError, internalError, invalidParams, invalidRequest, sessionNotFound } from "./acp-error.js";
 import { AcpSession } from "./acp-session.js";
 import { clientFilesOf, routeFilesThroughClient } from "./client-files.js";
+import { type ClientMcpServers, clientMcpServers } from "./client-mcp.js";
 import { type AcpIo, acpStream } from "./stdio-stream.js";
 
 /** What the CLI provides: sessions opened for a folder, new or saved. */
 export interface AcpSessionSource {
 	/** Sessions are saved, so `session/load` is offered (not with --no-session). */
 	persist: boolean;
-	/** A new session in `cwd`, or (`savedId`) the saved session of `cwd` with that id. Throws one line. */
-	open(cwd: string, savedId?: string): Promise<AgentSession>;
+	/**
+	 * A new session in `cwd`, or (`savedId`) the saved session of `cwd` with that id, with the client's MCP
+	 * servers (settings' shape, trusted). Throws one line.
+	 */
+	open(cwd: string, savedId: string | undefined, mcpServers: Record<string, unknown>): Promise<AgentSession>;
 	/** Whether `cwd` has a saved session with this id. */
 	hasSaved(cwd: string, id: string): boolean;
 	/** The saved sessions of `cwd`, newest first. */
@@ -60,9 +64,9 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 		return session;
 	};
 
-	const open = async (client: AgentContext, cwd: string, savedId?: string): Promise<AcpSession> => {
+	const open = async (client: AgentContext, cwd: string, mcpServers: ClientMcpServers, savedId?: string): Promise<AcpSession> => {
 		checkCwd(cwd);
-		const rudder = await options.sessions.open(cwd, savedId);
+		const rudder = await options.sessions.open(cwd, savedId, mcpServers.servers);
 		const id = savedId ?? (rudder.getState().sessionId || randomUUID());
 		await sessions.get(id)?.close();
 		if (clientCapabilities.fs?.readTextFile && clientCapabilities.fs.writeTextFile) {
@@ -74,19 +78,14 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 		return session;
 	};
 	// After the response that names the session: the client can only route updates for ids it knows.
-	const afterResponse = (session: AcpSession, mcpServers: readonly { name: string }[]) =>
+	const afterResponse = (session: AcpSession, mcpServers: ClientMcpServers) =>
 		setImmediate(() => {
 			void session.announceCommands();
-			if (mcpServers.length > 0) {
-				const names = mcpServers.map((s) => s.name).join(", ");
-				void session.send({
-					sessionUpdate: "agent_message_chunk",
-					content: {
-						type: "text",
-						text: `Warning: the editor's MCP servers (${names}) are not started: Rudder starts the servers of its own settings and .mcp.json only (docs/acp.md).\n`,
-					},
-				});
-			}
+			void session.announcePlan();
+			// The servers' prompts are commands too, once the servers are up.
+			void session.session.mcpReady().then(() => session.announceCommandsIfChanged());
+			for (const warning of mcpServers.warnings)
+				void session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `Warning: ${warning}\n` } });
 		});
 
 	const app = agent({ name: "rudder" })
@@ -99,7 +98,8 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 					agentCapabilities: {
 						loadSession: options.sessions.persist,
 						promptCapabilities: { image: true, embeddedContext: true, audio: false },
-						mcpCapabilities: { http: false, sse: false },
+						// stdio is every agent's; streamable HTTP is spoken, SSE (deprecated by MCP) is not.
+						mcpCapabilities: { http: true, sse: false },
 						sessionCapabilities: { close: {}, ...(options.sessions.persist ? { list: {} } : {}) },
 					},
 					agentInfo: { name: "rudder", title: "Rudder", version: options.version },
@@ -110,8 +110,9 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 		.onRequest(
 			"session/new",
 			guarded(async ({ params, client }) => {
-				const session = await open(client, params.cwd);
-				afterResponse(session, params.mcpServers ?? []);
+				const servers = clientMcpServers(params.mcpServers);
+				const session = await open(client, params.cwd, servers);
+				afterResponse(session, servers);
 				return { sessionId: session.id, modes: session.modes(), configOptions: session.configOptions() };
 			}),
 		)
@@ -121,9 +122,10 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 				if (!options.sessions.persist) throw invalidRequest("sessions are not saved (--no-session)");
 				checkCwd(params.cwd);
 				if (!options.sessions.hasSaved(params.cwd, params.sessionId)) throw sessionNotFound(params.sessionId);
-				const session = await open(client, params.cwd, params.sessionId);
+				const servers = clientMcpServers(params.mcpServers);
+				const session = await open(client, params.cwd, servers, params.sessionId);
 				await session.replay();
-				afterResponse(session, params.mcpServers ?? []);
+				afterResponse(session, servers);
 				return { modes: session.modes(), configOptions: session.configOptions() };
 			}),
 		)

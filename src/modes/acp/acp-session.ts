@@ -16,7 +16,7 @@ import { internalError, invalidParams, invalidRequest } from "./acp-error.js";
 import { configOptionsOf, setConfigOption } from "./config-options.js";
 import { approvalResponseOf, isPermissionMode, permissionOptions, SESSION_MODES } from "./permission-options.js";
 import { type PromptInput, promptInput } from "./prompt-content.js";
-import { replayUpdates, UpdateMapper } from "./session-updates.js";
+import { planUpdate, replayUpdates, UpdateMapper } from "./session-updates.js";
 import { turnEnd } from "./stop-reason.js";
 import { toolCallView } from "./tool-calls.js";
 
@@ -58,6 +58,8 @@ export class AcpSession {
 	private turn?: Turn;
 	/** The open `session/request_permission`, withdrawn on cancel. */
 	private asking?: AbortController;
+	/** The command names last announced, to announce again only on a change. */
+	private announced = "";
 	private readonly unsubscribe: () => void;
 
 	constructor(
@@ -89,9 +91,23 @@ export class AcpSession {
 		return this.sent;
 	}
 
-	/** The slash commands (built-in and custom), as `available_commands_update`. */
+	/** The slash commands (built-in, custom and MCP prompts), as `available_commands_update`. */
 	announceCommands(): Promise<void> {
-		const availableCommands = this.session
+		const availableCommands = this.commandList();
+		this.announced = availableCommands.map((c) => c.name).join("\n");
+		return this.send({ sessionUpdate: "available_commands_update", availableCommands });
+	}
+
+	/** Again when the list changed since (MCP servers that started with prompts). */
+	announceCommandsIfChanged(): Promise<void> {
+		const names = this.commandList()
+			.map((c) => c.name)
+			.join("\n");
+		return names === this.announced ? Promise.resolve() : this.announceCommands();
+	}
+
+	private commandList() {
+		return this.session
 			.commands()
 			.filter((c) => !EDITOR_OWNED_COMMANDS.has(c.name))
 			.map((c) => ({
@@ -99,7 +115,12 @@ export class AcpSession {
 				description: c.description,
 				...(c.args ? { input: { hint: c.args } } : {}),
 			}));
-		return this.send({ sessionUpdate: "available_commands_update", availableCommands });
+	}
+
+	/** A loaded session's todo list, as the plan the client shows (nothing for an empty list). */
+	announcePlan(): Promise<void> {
+		const todos = this.session.getState().todos ?? [];
+		return todos.length > 0 ? this.send(planUpdate(todos)) : Promise.resolve();
 	}
 
 	/** `session/load`: the saved transcript as updates, all sent before the response. */
@@ -201,7 +222,14 @@ export class AcpSession {
 		for (const update of this.mapper.updatesFor(event)) void this.send(update);
 		if (event.type === "notice" && event.level === "error") this.turn?.errors.push(event.text.split("\n")[0] ?? "");
 		if (event.type === "approval_request") void this.askPermission(event);
-		else if (event.type === "permissions_changed") void this.send({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
+		// ACP has no way to show a server's form yet: declined, and the editor's user is told.
+		else if (event.type === "elicitation_request") {
+			this.session.respondToElicitation(event.id, { action: "decline" });
+			void this.send({
+				sessionUpdate: "agent_message_chunk",
+				content: { type: "text", text: `Warning: the MCP server "${event.server}" asked for input; declined (ACP cannot show forms)\n` },
+			});
+		} else if (event.type === "permissions_changed") void this.send({ sessionUpdate: "current_mode_update", currentModeId: event.mode });
 		else if (event.type === "model_changed") void this.send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
 	}
 

@@ -4,8 +4,13 @@
 import type { ContentBlock, SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { AgentMessage, AgentToolResult } from "../../agent/types.js";
 import type { AssistantMessage, ImageContent, TextContent, ToolCall, ToolResultMessage, UserMessage } from "../../ai/types.js";
-import type { SessionEvent } from "../../session/types.js";
+import type { SessionEvent, TodoItem } from "../../session/types.js";
 import { toolCallView } from "./tool-calls.js";
+
+/** The todo list (`todo_write`) as ACP's plan: the whole list each time, as the spec asks. */
+export function planUpdate(todos: readonly TodoItem[]): SessionUpdate {
+	return { sessionUpdate: "plan", entries: todos.map((t) => ({ content: t.content, status: t.status, priority: "medium" })) };
+}
 
 /** A running tool's output is sent as its last this many characters (the full result comes at the end). */
 const MAX_PARTIAL_CHARS = 8000;
@@ -74,6 +79,8 @@ export class UpdateMapper {
 				return [chunk("agent_message_chunk", `${event.level === "info" ? "" : `${capitalise(event.level)}: `}${event.text}\n`)];
 			case "user_shell":
 				return [chunk("agent_message_chunk", `$ ${event.command}\n${event.output}\n`)];
+			case "todo_updated":
+				return [planUpdate(event.todos)];
 			default:
 				return [];
 		}

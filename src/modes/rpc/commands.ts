@@ -9,7 +9,7 @@ import { PERMISSION_MODES } from "../../permissions/types.js";
 import type { AgentSession } from "../../session/agent-session.js";
 import { exportMarkdown, writeExport } from "../../session/export-markdown.js";
 import type { CompactionSummaryMessage } from "../../session/session-messages.js";
-import type { ApprovalResponse, PermissionMode, PlanResponse, SessionEvent } from "../../session/types.js";
+import type { ApprovalResponse, ElicitAnswer, PermissionMode, PlanResponse, SessionEvent } from "../../session/types.js";
 import { maskHeaders as publicModel } from "../json.js";
 import { type CompactionResult, lastAssistantText, type QueueMode, sessionStats, toRpcState } from "./shapes.js";
 
@@ -41,10 +41,14 @@ const CYCLED_LEVELS: readonly ThinkingLevel[] = THINKING_LEVELS.filter((l) => l 
 
 export const rpcHandlers: Record<string, Handler> = {
 	prompt: async (command, ctx) => {
-		const message = inputText(command, ctx);
-		const images = optionalImages(command);
+		const typed = inputText(command, ctx);
+		// An MCP server's prompt (`/mcp__<server>__<prompt> args`) is sent as its messages, like a markdown command.
+		const fromServer = typed.startsWith("/mcp__") ? await ctx.session.expandMcpPrompt(typed.trim()) : undefined;
+		if (fromServer && "error" in fromServer) throw new Error(fromServer.error);
+		const message = fromServer?.text ?? typed;
+		const images = [...(optionalImages(command) ?? []), ...(fromServer?.images ?? [])];
 		await ctx.settled();
-		if (!ctx.busy()) return ctx.startRun(message, images);
+		if (!ctx.busy()) return ctx.startRun(message, images.length > 0 ? images : undefined);
 		const behavior = command.streamingBehavior;
 		if (behavior === "steer") ctx.session.steer(message, images);
 		else if (behavior === "followUp") ctx.session.followUp(message, images);
@@ -212,6 +216,14 @@ export const rpcHandlers: Record<string, Handler> = {
 		} else throw new Error('"decision" must be "approve" or "revise"');
 		if (!ctx.session.respondToPlan(id, response)) throw new Error(`no plan "${id}" is waiting`);
 	},
+	// Ours (MCP): the answer to an `elicitation_request` event: `action` accept (with `content` for a form),
+	// decline or cancel; the content is checked against the form's fields.
+	elicitation_response: (command, ctx) => {
+		const id = command.id;
+		if (typeof id !== "string") throw new Error('"elicitation_response" needs the string "id" of the elicitation_request');
+		const answer = { action: command.action, ...(command.content !== undefined ? { content: command.content } : {}) };
+		if (!ctx.session.respondToElicitation(id, answer as ElicitAnswer)) throw new Error(`no elicitation "${id}" is waiting`);
+	},
 	// Ours: opt in to (or out of) answering `approval_request`s; until then a call that would ask fails.
 	set_approvals: (command, ctx) => {
 		ctx.session.setApprovals(requireBoolean(command, "enabled"));
@@ -231,6 +243,11 @@ export const rpcHandlers: Record<string, Handler> = {
 			source: "prompt",
 			sourceInfo: { path: c.path, source: "local", scope: c.scope === "project" ? "project" : "user", origin: "top-level" },
 		})),
+		// Ours: the MCP servers' prompts, invoked the same way (`/mcp__<server>__<prompt> args`).
+		mcpPrompts: ctx.session
+			.commands()
+			.filter((c) => c.name.startsWith("mcp__") && !ctx.session.customCommandList().some((m) => m.name === c.name))
+			.map((c) => ({ name: c.name, description: c.description, ...(c.args ? { args: c.args } : {}) })),
 	}),
 	// Rewind (ours; docs/rpc.md): checkpoints, code and conversation restores, the session tree.
 	rewind: async (command, ctx) => {

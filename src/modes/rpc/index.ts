@@ -43,6 +43,7 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 		const retry = retryEvents(event);
 		if (retry) write(retry);
 		if (event.type === "approval_request" && closed) queueMicrotask(() => deny(event.id));
+		if (event.type === "elicitation_request" && closed) queueMicrotask(() => session.respondToElicitation(event.id, { action: "cancel" }));
 		if (event.type === "plan_request" && closed)
 			queueMicrotask(() => session.respondToPlan(event.id, { decision: "revise", feedback: "The client closed the connection." }));
 		if (event.type === "compaction_end") {
@@ -64,6 +65,8 @@ export async function runRpc(session: AgentSession, io: RpcIo, options: RpcOptio
 		closed = true;
 		const waiting = session.getState().pendingApproval;
 		if (waiting) deny(waiting.id);
+		const asked = session.getState().pendingElicitation;
+		if (asked) session.respondToElicitation(asked.id, { action: "cancel" });
 		const plan = session.getState().pendingPlan;
 		if (plan) session.respondToPlan(plan.id, { decision: "revise", feedback: "The client closed the connection." });
 		await session.waitForIdle();

@@ -14,6 +14,7 @@ import { useEditor } from "../input/use-editor.js";
 import { hintLine, keyLabel } from "../keys/key-hints.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
 import { ApprovalPrompt, type ApprovalView, approvalRows, pagerSize } from "../overlays/ApprovalPrompt.js";
+import { ElicitationForm, elicitationRows } from "../overlays/ElicitationForm.js";
 import { FIELD_PROMPT_ROWS, FieldPrompt } from "../overlays/FieldPrompt.js";
 import { FirstStart, welcomeRows } from "../overlays/first-start.js";
 import { PlanPrompt, planRows } from "../overlays/PlanPrompt.js";
@@ -48,6 +49,7 @@ import {
 } from "./app-hooks.js";
 import { callPosition } from "./call-position.js";
 import { useApprovalPrompt } from "./use-approval-prompt.js";
+import { useElicitationForm } from "./use-elicitation-form.js";
 import { useInputController } from "./use-input-controller.js";
 import { useSession } from "./use-session.js";
 
@@ -186,6 +188,8 @@ export function App(props: AppProps) {
 			return request ? pagerSize({ request, ...approvalSize }) : { rows: 0, page: 1 };
 		},
 	});
+	const asked = state.pendingElicitation;
+	const elicitation = useElicitationForm(session, asked, refresh, bindings);
 	const status = useFlashStatus();
 	const helpShown = useHelp(session, view, bindings, refresh, state.messages.length);
 	const { onRaw, picker, setPickerQuery, field, setFieldValue, openResumePicker } = useInputController({
@@ -202,6 +206,7 @@ export function App(props: AppProps) {
 		showHelp: helpShown.show,
 		editExternally,
 		approval,
+		elicitation,
 	});
 	const prepareForReply = useKeyInput(session, onRaw);
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
@@ -224,6 +229,8 @@ export function App(props: AppProps) {
 	const showWelcome = !state.isStreaming && (helpShown.shown || (props.welcome === true && state.messages.length === startMessages));
 	const plan = state.pendingPlan;
 	const planHeight = plan ? planRows(plan, approvalMaxRows) : 0;
+	const form = asked && elicitation.state && !pending ? { request: asked, state: elicitation.state } : undefined;
+	const formHeight = form ? elicitationRows(form.request, form.state, approvalMaxRows) : 0;
 	const todos = state.isStreaming ? todoLines(state.todos ?? [], MAX_TODO_ROWS) : [];
 	const steered = steeredAgent(state.subagents, view.selectedAgent);
 	const below = subAgentsBelow(state.subagents ?? [], now, steered);
@@ -234,7 +241,8 @@ export function App(props: AppProps) {
 		overlayRows:
 			(field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker, size.columns, bindings) : completionRows(menu.items.length)) +
 			approvalHeight +
-			planHeight,
+			planHeight +
+			formHeight,
 		asking: pending?.toolCallId,
 		statusRows:
 			(state.isStreaming ? 1 : 0) +
@@ -282,6 +290,7 @@ export function App(props: AppProps) {
 				<TodoLines lines={todos} />
 				{approvalView ? <ApprovalPrompt {...approvalView} /> : null}
 				{plan && !pending ? <PlanPrompt request={plan} maxRows={approvalMaxRows} /> : null}
+				{form ? <ElicitationForm request={form.request} state={form.state} maxRows={approvalMaxRows} /> : null}
 				<InputBox rows={rows} placeholder={placeholder(state.isStreaming, steered, selectHint)} paused={paused} />
 				{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
 				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} columns={size.columns} /> : null}

@@ -79,7 +79,15 @@ export function useInputCompletion(input: EditorState, session: AgentSessionApi,
 	// biome-ignore lint/correctness/useExhaustiveDependencies: indexVersion: a finished walk changes what `paths` returns
 	const completions = useMemo(
 		(): Completion[] =>
-			completionsFor(input.text, input.cursor, { commands: session.commands(), listDir: listDir(cwd), paths: () => fileIndex.list() }),
+			completionsFor(input.text, input.cursor, {
+				commands: session.commands(),
+				listDir: listDir(cwd),
+				paths: () => fileIndex.list(),
+				resources: () =>
+					(session.getState().mcpServers ?? []).flatMap((s) =>
+						(s.resources ?? []).map((r) => ({ ref: `${s.name}:${r.uri}`, name: r.name })),
+					),
+			}),
 		[input.text, input.cursor, session, cwd, fileIndex, indexVersion],
 	);
 	const completionsRef = useRef(completions);

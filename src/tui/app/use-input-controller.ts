@@ -21,6 +21,7 @@ import type { SessionView } from "../transcript/session-view.js";
 import { nextSelection, steeredAgent } from "../transcript/sub-agent-lines.js";
 import { usePicker } from "../widgets/use-picker.js";
 import type { ApprovalPromptHandle } from "./use-approval-prompt.js";
+import type { ElicitationFormHandle } from "./use-elicitation-form.js";
 
 const PASTE_END = "\x1b[201~";
 const CONTROL_KEY = /[\x00-\x1f\x7f]/;
@@ -51,6 +52,8 @@ export interface InputControllerDeps {
 	 * never reach the choices unless a denial's reason is being typed.
 	 */
 	approval?: Pick<ApprovalPromptHandle, "key" | "typingReason">;
+	/** The open MCP question's form: while one waits it takes every key (Enter submits, Esc declines). */
+	elicitation?: Pick<ElicitationFormHandle, "key">;
 	now?: () => number;
 }
 
@@ -112,6 +115,9 @@ function onRaw(c: Controller, raw: string) {
 			memory.paste = undefined;
 			// At an approval a paste is never an answer: the reason field or the input takes it whole.
 			if (approvalOpen(c)) approvalKey(c, { name: "char", text: pasted, ctrl: false, meta: false, shift: false });
+			// At an MCP form the paste is the focused field's text (one line: the form drops controls).
+			else if (c.deps.session.getState().pendingElicitation && c.deps.elicitation)
+				c.deps.elicitation.key({ name: "char", text: pasted, ctrl: false, meta: false, shift: false });
 			// With a picker or a field open, its own field took the pasted text (a key must not land in the input).
 			else if (!overlayOpen(c)) c.editor.apply((s) => edit.insertPaste(s, pasted));
 		}
@@ -147,6 +153,7 @@ function onKey(c: Controller, key: KeyPress) {
 		return;
 	}
 	if (approvalOpen(c)) return approvalKey(c, key);
+	if (session.getState().pendingElicitation && c.deps.elicitation?.key(key)) return;
 	if (session.getState().pendingPlan && planKey(c, key)) return;
 	const intent = intentFor(key, {
 		// A running `!cmd` is stopped by Esc like a reply.

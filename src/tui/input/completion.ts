@@ -30,6 +30,8 @@ export interface CompletionSources {
 	listDir: (dir: string) => DirEntry[];
 	/** The project's paths ("/"-separated, folders ending in "/"), undefined while not yet walked. */
 	paths?: () => readonly string[] | undefined;
+	/** MCP resources as `<server>:<uri>` (their `@` references), with the resource's name. */
+	resources?: () => readonly { ref: string; name: string }[];
 }
 
 export function completionsFor(text: string, cursor: number, sources: CompletionSources): Completion[] {
@@ -44,11 +46,20 @@ export function completionsFor(text: string, cursor: number, sources: Completion
 	const head = before.slice(0, before.length - partial.length);
 	const paths = partial === "" || partial.endsWith("/") ? undefined : sources.paths?.();
 	const found = paths ? fuzzyFilter(partial, paths, MAX_COMPLETIONS) : folderListing(partial, sources.listDir);
-	return found.map((path) => {
+	// Resources first once the word names a server (`@docs:`), after the files otherwise.
+	const lower = partial.toLowerCase();
+	const resources = (sources.resources?.() ?? [])
+		.filter((r) => r.ref.toLowerCase().startsWith(lower))
+		.map((r) => {
+			const inserted = `${head}${r.ref} `;
+			return { label: `@${r.ref}`, detail: r.name, text: inserted + after, cursor: inserted.length };
+		});
+	const files = found.map((path) => {
 		const isDirectory = path.endsWith("/");
 		const inserted = head + path + (isDirectory ? "" : " ");
 		return { label: path, text: inserted + after, cursor: inserted.length };
 	});
+	return (partial.includes(":") ? [...resources, ...files] : [...files, ...resources]).slice(0, MAX_COMPLETIONS);
 }
 
 function commandCompletions(partial: string, after: string, commands: readonly SlashCommandInfo[]): Completion[] {

@@ -36,3 +36,10 @@ export async function eventually(check: () => boolean, timeoutMs = 10_000): Prom
 		await new Promise((r) => setTimeout(r, 20));
 	}
 }
+
+export const featureServerPath = fileURLToPath(new URL("../../fixtures/mcp/feature-stdio.mjs", import.meta.url));
+
+/** A stdio entry running the feature server (McpServer: forms, prompts, resources, progress; `tools` extra tools). */
+export function featureServer(tools = 0, env: Record<string, string> = {}): Record<string, unknown> {
+	return { command: process.execPath, args: [featureServerPath, ...(tools ? ["--tools", String(tools)] : [])], env };
+}

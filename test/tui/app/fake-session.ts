@@ -264,6 +264,14 @@ export class FakeSession implements AgentSessionApi {
 		return true;
 	}
 
+	respondToElicitation(id: string, answer: unknown): boolean {
+		this.calls.push({ method: "respondToElicitation", args: [id, answer] });
+		const asked = this.state.pendingElicitation;
+		if (!asked || asked.id !== id) return false;
+		this.setState({ pendingElicitation: undefined });
+		return true;
+	}
+
 	steerAgent(agentId: string, text: string): void {
 		this.calls.push({ method: "steerAgent", args: [agentId, text] });
 	}

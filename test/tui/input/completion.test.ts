@@ -37,6 +37,29 @@ const sources: CompletionSources = { commands, listDir };
 const withPaths: CompletionSources = { commands, listDir, paths: () => paths };
 
 describe("completionsFor", () => {
+	it("lists MCP resources after @ (first once a server is named) and MCP prompts with their arguments after /", () => {
+		const resources = () => [
+			{ ref: "docs:memo://notes", name: "notes" },
+			{ ref: "docs:file:///guide.md", name: "guide" },
+		];
+		const mcp: CompletionSources = {
+			commands: [...commands, { name: "mcp__docs__review", description: "Review (MCP server docs)", args: "<file> [focus]" }],
+			listDir,
+			paths: () => paths,
+			resources,
+		};
+		expect(completionsFor("see @docs:m", 11, mcp).map((c) => [c.label, c.detail])).toEqual([["@docs:memo://notes", "notes"]]);
+		const chosen = completionsFor("see @docs:", 10, mcp)[0];
+		expect(chosen.text).toBe("see @docs:memo://notes ");
+		// Before a server is named, files come first and the resources after them.
+		const mixed = completionsFor("@", 1, mcp).map((c) => c.label);
+		expect(mixed.slice(-2)).toEqual(["@docs:memo://notes", "@docs:file:///guide.md"]);
+		const prompt = completionsFor("/mcp__d", 7, mcp)[0];
+		expect(prompt).toMatchObject({ label: "/mcp__docs__review", detail: "<file> [focus]  Review (MCP server docs)" });
+		// Its argument is required: Enter on it does not run it bare.
+		expect(prompt.submits).toBeUndefined();
+	});
+
 	it("completes slash commands at the start of the input only; Enter runs one without arguments", () => {
 		const found = completionsFor("/m", 2, sources);
 		expect(found.map((c) => c.label)).toEqual(["/model"]);
