@@ -67,6 +67,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	/** Set by `/quit`; modes stop when they see it (or the `quit` event). */
 	quitRequested = false;
 	private readonly p: SessionParts;
+	/** Steered and queued messages waiting for their UserPromptSubmit hooks, admitted in the order typed. */
+	private admitting: Promise<void> = Promise.resolve();
+	/** Counts Esc presses: a message whose hooks were waiting when Esc came is not sent. */
+	private aborts = 0;
 
 	constructor(parts: SessionParts) {
 		this.p = parts;
@@ -190,13 +194,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		for (const warning of expanded.warnings) this.notify("warning", warning);
 		const images = [...(options.images ?? []), ...expanded.images];
 		if (this.busy) {
-			const message = userMessage(expanded.text, images);
-			if (options.as === "followUp") {
-				this.p.queue.enqueue("followUp", message, text);
-				return { kind: "queued_follow_up" };
-			}
-			this.p.queue.enqueue("steer", message, text);
-			return { kind: "steered" };
+			const kind = options.as === "followUp" ? "followUp" : "steer";
+			this.enqueue(kind, expanded.text, images, text);
+			return kind === "followUp" ? { kind: "queued_follow_up" } : { kind: "steered" };
 		}
 		// Resolve once accepted; the run's failures are reported, not thrown at the typist.
 		this.prompt(expanded.text, images).catch((error) => this.notify("error", errorText(error)));
@@ -253,15 +253,49 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	steer(text: string, images?: ImageContent[]): void {
 		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
-		this.p.queue.enqueue("steer", userMessage(text, images), text);
+		this.enqueue("steer", text, images, text);
 	}
 
 	followUp(text: string, images?: ImageContent[]): void {
 		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
-		this.p.queue.enqueue("followUp", userMessage(text, images), text);
+		this.enqueue("followUp", text, images, text);
+	}
+
+	/**
+	 * A steered or queued message passes the user's UserPromptSubmit hooks as a prompt does: a block
+	 * drops it (the user sees why), context goes with it. Without such hooks it is queued at once.
+	 * `typed` is what the user typed (what Esc puts back).
+	 */
+	private enqueue(kind: "steer" | "followUp", text: string, images: ImageContent[] | undefined, typed: string): void {
+		if (!this.p.hooks.hooks.has("UserPromptSubmit")) {
+			this.p.queue.enqueue(kind, userMessage(text, images), typed);
+			return;
+		}
+		const aborts = this.aborts;
+		this.admitting = this.admitting
+			.then(() => this.admit(kind, text, images, typed, aborts))
+			.catch((error) => this.notify("error", errorText(error)));
+	}
+
+	private async admit(kind: "steer" | "followUp", text: string, images: ImageContent[] | undefined, typed: string, aborts: number) {
+		const what = kind === "steer" ? "steering message" : "follow-up";
+		const hooked = this.aborts === aborts ? await this.p.hooks.userPromptSubmit(text) : undefined;
+		if (!hooked || this.aborts !== aborts) {
+			this.notify("info", `The ${what} "${typed}" was not sent: the run was stopped while its hooks ran.`);
+			return;
+		}
+		if (!hooked.send) {
+			this.notify("info", `The ${what} "${typed}" was not sent: ${hooked.reason}`);
+			return;
+		}
+		const notes = hooked.context ? [hookContextText("UserPromptSubmit", hooked.context)] : [];
+		this.p.queue.enqueue(kind, userMessage(text, images, notes), typed);
+		// The run ended while the hooks ran: no run is left to take it from the queue, so one starts.
+		if (!this.busy) void this.runAgent(() => this.agent.continue()).catch((error) => this.notify("error", errorText(error)));
 	}
 
 	abort(): void {
+		this.aborts++;
 		this.p.hooks.abort();
 		this.agent.abort();
 		this.p.compaction.abort();
@@ -273,8 +307,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	async waitForIdle(): Promise<void> {
-		// A run may be followed by a compaction and that by a retry run, so wait until neither is left.
-		while (this.busy) {
+		// A run may be followed by a compaction and that by a retry run, so wait until neither is left;
+		// a message still passing its hooks may start one more.
+		for (;;) {
+			await this.admitting;
+			if (!this.busy) break;
 			await this.agent.waitForIdle();
 			await this.p.compaction.settled();
 			if (this.p.phases.runActive && !this.agent.state.isStreaming) await new Promise((r) => setImmediate(r));

@@ -189,6 +189,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		addUsage: (message) => usage.addSpent(message),
 		record: (info, message) => file.recordSubAgent(info, message),
 		onListenerError: (error) => events.notify("error", `Listener failed: ${errorText(error)}`),
+		stopHook: (round, agent, signal) => hooks.subagentStop(round, agent, signal),
 	});
 	const setPermissionMode = (mode: PermissionMode) => {
 		permissions.setMode(mode);

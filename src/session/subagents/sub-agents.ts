@@ -45,6 +45,15 @@ export interface SubAgentsDeps {
 	record: (info: SubAgentInfo, message: AgentMessage) => void;
 	/** Told when a listener of a sub-agent throws. */
 	onListenerError: (error: unknown) => void;
+	/**
+	 * The user's SubagentStop hooks as one that would end: the instruction it goes on with, or undefined
+	 * to end. `round` counts the times they already kept it going.
+	 */
+	stopHook: (
+		round: number,
+		agent: { agentId: string; agentType: string; lastAssistantMessage: string },
+		signal?: AbortSignal,
+	) => Promise<string | undefined>;
 }
 
 interface Running {
@@ -123,7 +132,10 @@ export class SubAgents {
 		if (waited) report("subagent_update");
 		try {
 			if (signal?.aborted) agent.abort();
-			else await agent.prompt(request.prompt);
+			else {
+				await agent.prompt(request.prompt);
+				await this.continueWhileStopHooksBlock(agent, info, signal);
+			}
 			const last = agent.state.messages.at(-1);
 			const outcome = outcomeOf(last, signal?.aborted === true);
 			info.status = outcome.status;
@@ -136,6 +148,21 @@ export class SubAgents {
 			stopListening();
 			this.running.delete(info.agentId);
 			release();
+		}
+	}
+
+	/** SubagentStop hooks: while one blocks the end, its reason is the sub-agent's next instruction. Not after Esc or a failure. */
+	private async continueWhileStopHooksBlock(agent: Agent, info: SubAgentInfo, signal: AbortSignal | undefined): Promise<void> {
+		for (let round = 0; ; round++) {
+			const last = agent.state.messages.at(-1);
+			if (signal?.aborted || last?.role !== "assistant" || last.stopReason === "aborted" || last.stopReason === "error") return;
+			const next = await this.deps.stopHook(
+				round,
+				{ agentId: info.agentId, agentType: info.name, lastAssistantMessage: replyText(last) },
+				signal,
+			);
+			if (next === undefined) return;
+			await agent.prompt(`SubagentStop hook feedback (the sub-agent continues): ${next}`);
 		}
 	}
 
@@ -203,11 +230,14 @@ function outcomeOf(last: AgentMessage | undefined, aborted: boolean): Outcome {
 	if (last?.role !== "assistant") return { status: "error", text: "", error: "The sub-agent ended without a reply." };
 	if (last.stopReason === "error")
 		return { status: "error", text: "", error: `The sub-agent failed: ${last.errorMessage ?? "unknown error"}` };
-	const text = last.content
+	return { status: "done", text: replyText(last) || "(the sub-agent gave no text)" };
+}
+
+function replyText(message: AssistantMessage): string {
+	return message.content
 		.flatMap((c) => (c.type === "text" ? [c.text] : []))
 		.join("\n")
 		.trim();
-	return { status: "done", text: text || "(the sub-agent gave no text)" };
 }
 
 function firstLine(text: string): string {

@@ -4,8 +4,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { STOP_HOOK_LIMIT } from "../../../src/session/session-hooks.js";
 import { loadSession } from "../../../src/session/session-load.js";
 import type { SessionEvent } from "../../../src/session/types.js";
+import { commandHook } from "../../extensions/hooks/hook-project.js";
+import { putFile } from "../../helpers/put-file.js";
 import {
 	type ChatRequest,
 	type RoutedModelServer,
@@ -15,6 +18,7 @@ import {
 	toolCallsReply,
 	toolResults,
 } from "../../helpers/routed-model-server.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 import { createFixture, type Fixture } from "../session-fixture.js";
 
 let fx: Fixture | undefined;
@@ -272,19 +276,75 @@ describe("the task tool", () => {
 	});
 });
 
+describe("SubagentStop hooks", () => {
+	const oneTask = toolCallsReply([{ id: "task_a", name: "task", args: { agent: "explore", description: "look", prompt: "Find alpha" } }]);
+	const writeHooks = (f: Fixture, hooks: unknown) => putFile(join(f.env.RUDDER_HOME, "settings.json"), JSON.stringify({ hooks }));
+
+	it("exit 2 keeps the sub-agent going with the reason; the payload names it; a hook for another agent type does not run", async () => {
+		const f = await open((r) => {
+			if (isMain(r)) return toolResults(r).size === 0 ? oneTask : textReply(`main saw: ${toolResults(r).get("task_a")}`);
+			return r.text.includes("Also check gamma") ? textReply("alpha and gamma found") : textReply("alpha found");
+		});
+		writeHooks(f, {
+			SubagentStop: [
+				{
+					matcher: "explore",
+					hooks: [
+						commandHook(
+							`p=$(cat); echo "$p" >> payloads.jsonl; [ "$(echo "$p" | jq .stop_hook_active)" = true ] && exit 0; echo "Also check gamma" >&2; exit 2`,
+						),
+					],
+				},
+				{ matcher: "general", hooks: [commandHook("touch general-hook-ran")] },
+			],
+		});
+		const session = await f.open({ model: server?.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls"] });
+		await session.prompt("Search");
+		const subRequests = server?.requests.filter(isExplorer) ?? [];
+		expect(subRequests).toHaveLength(2);
+		expect(subRequests[1].text).toContain("SubagentStop hook feedback (the sub-agent continues): Also check gamma");
+		// The main agent gets the answer given after the hook let it end; it never sees the feedback.
+		expect(session.getState().messages.at(-1)).toMatchObject({ content: [{ type: "text", text: "main saw: alpha and gamma found" }] });
+		expect(server?.requests.filter(isMain).every((r) => !r.text.includes("Also check gamma"))).toBe(true);
+		const payloads = readFileSync(join(f.cwd, "payloads.jsonl"), "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l));
+		expect(payloads).toEqual([
+			expect.objectContaining({
+				hook_event_name: "SubagentStop",
+				session_id: session.getState().sessionId,
+				transcript_path: session.getState().sessionFile,
+				cwd: f.cwd,
+				stop_hook_active: false,
+				agent_id: "explore-1",
+				agent_type: "explore",
+				agent_transcript_path: session.getState().sessionFile,
+				last_assistant_message: "alpha found",
+			}),
+			expect.objectContaining({ stop_hook_active: true, last_assistant_message: "alpha and gamma found" }),
+		]);
+		expect(existsSync(join(f.cwd, "general-hook-ran"))).toBe(false);
+	});
+
+	it(`a hook that always blocks keeps it going at most ${STOP_HOOK_LIMIT} times, then it ends with a notice`, async () => {
+		const f = await open((r) => (isMain(r) ? (toolResults(r).size === 0 ? oneTask : textReply("main done")) : textReply("still here")));
+		writeHooks(f, { SubagentStop: [{ hooks: [commandHook(`echo '{"decision":"block","reason":"one more time"}'`)] }] });
+		const session = await f.open({ model: server?.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls"] });
+		await session.prompt("Search");
+		expect(server?.requests.filter(isExplorer)).toHaveLength(1 + STOP_HOOK_LIMIT);
+		expect(f.notices()).toContainEqual(
+			expect.stringMatching(/^SubagentStop hooks kept the sub-agent explore-1 going 5 times in a row; it stops here/),
+		);
+		expect(session.getState().messages.at(-1)).toMatchObject({ content: [{ type: "text", text: "main done" }] });
+	});
+});
+
 function alive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;
 	} catch {
 		return false;
-	}
-}
-
-async function waitUntil(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-	const start = Date.now();
-	while (!check()) {
-		if (Date.now() - start > timeoutMs) throw new Error("timed out");
-		await new Promise((r) => setTimeout(r, 20));
 	}
 }
