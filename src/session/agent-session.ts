@@ -118,9 +118,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return mode;
 	}
 
-	/** The system prompt names the mode in force; listeners hear of the change once it is in place. */
+	/** The system prompt names the mode in force and the tools follow it; listeners hear of the change once it is in place. */
 	private permissionsChanged(mode: PermissionMode): void {
-		this.agent.state.systemPrompt = this.p.systemPrompt();
+		this.p.applyMode();
 		this.p.events.emit({ type: "permissions_changed", mode });
 	}
 

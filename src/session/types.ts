@@ -3,7 +3,7 @@
 // and settings, and reports changes as events. UIs render from `getState()` and events only.
 
 import type { AgentEvent, AgentMessage } from "../agent/types.js";
-import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
+import type { AssistantMessage, AssistantMessageEvent, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
 import type { HookLifecycleEvent } from "../extensions/hooks/types.js";
 import type { HookListing } from "../extensions/hooks/user-hooks.js";
 import type { McpServerInfo, McpStartMode, McpTrustRequest } from "../extensions/mcp/manager.js";
@@ -79,6 +79,17 @@ export type SessionEvent =
 	| ({ type: "subagent_start" } & SubAgentInfo)
 	/** A sub-agent started running, started or finished a tool, or finished a reply (tokens). */
 	| ({ type: "subagent_update" } & SubAgentInfo)
+	/**
+	 * A token of a sub-agent's streamed reply (redacted as the main agent's), named by the sub-agent and
+	 * the task call that started it; its finished messages are in the session file's side branch.
+	 */
+	| {
+			type: "subagent_message_update";
+			agentId: string;
+			parentToolCallId: string;
+			parentAgentId?: string;
+			assistantMessageEvent: AssistantMessageEvent;
+	  }
 	/** A sub-agent ended: `result` is its final text (the task call's result), or `error`. */
 	| ({ type: "subagent_end" } & SubAgentInfo & { result?: string; error?: string })
 	/** The model wrote the todo list (or a resumed session brought one). */

@@ -8,6 +8,7 @@ import { Agent } from "../../agent/index.js";
 import type { AgentEvent, AgentLoopConfig, AgentMessage, AgentTool, QueueMode, StreamFn } from "../../agent/types.js";
 import type { AssistantMessage, Model, ThinkingLevel } from "../../ai/index.js";
 import type { ProcessSlots } from "../../tools/process-slots.js";
+import { RedactedAgentEvents } from "../redacted-agent-events.js";
 import type { SessionEvent } from "../types.js";
 import type { AgentDefinition } from "./agent-definitions.js";
 import { asAgent } from "./asking-agent.js";
@@ -127,7 +128,20 @@ export class SubAgents {
 		info.startedAt = Date.now();
 		const agent = this.createAgent(request, info);
 		this.running.set(info.agentId, { agent, info });
-		const stopListening = agent.subscribe((event) => this.onEvent(info, event, report));
+		// Its streamed deltas, redacted as the main agent's are, named by its id and the call that started it.
+		const named = {
+			agentId: info.agentId,
+			parentToolCallId: info.parentToolCallId,
+			...(info.parentAgentId ? { parentAgentId: info.parentAgentId } : {}),
+		};
+		const deltas = new RedactedAgentEvents((event) => {
+			if (event.type === "message_update")
+				this.deps.emit({ type: "subagent_message_update", ...named, assistantMessageEvent: event.assistantMessageEvent });
+		});
+		const stopListening = agent.subscribe((event) => {
+			deltas.forward(event);
+			this.onEvent(info, event, report);
+		});
 		const unchain = signal && onAbort(signal, () => agent.abort());
 		if (waited) report("subagent_update");
 		try {

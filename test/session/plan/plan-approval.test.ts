@@ -92,6 +92,23 @@ describe("plan approval", () => {
 		expect(existsSync(join(fx.cwd, "notes.md"))).toBe(false);
 	});
 
+	it("exit_plan_mode is offered in plan mode only, last in the list, and follows each mode change", async () => {
+		server = await startRoutedModelServer(() => textReply("ok"));
+		fx = await createFixture({
+			session: { model: server.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "write"], permissionMode: "ask" },
+		});
+		await fx.session.prompt("one");
+		fx.session.setPermissionMode("plan");
+		await fx.session.prompt("two");
+		expect(fx.session.cyclePermissionMode()).not.toBe("plan");
+		await fx.session.prompt("three");
+		const others = ["read", "write", "task", "todo_write"];
+		expect(server.requests.map((r) => r.tools)).toEqual([others, [...others, "exit_plan_mode"], others]);
+		expect(server.requests[0].system).not.toContain("exit_plan_mode");
+		expect(server.requests[1].system).toContain("- exit_plan_mode:");
+		expect(server.requests[2].system).not.toContain("exit_plan_mode");
+	});
+
 	it("with nobody to answer (print), the plan is the run's answer and the run ends", async () => {
 		server = await planningModel();
 		fx = await createFixture({

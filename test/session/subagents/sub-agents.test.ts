@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { processSecrets, REDACTED } from "../../../src/safety/secrets.js";
 import { STOP_HOOK_LIMIT } from "../../../src/session/session-hooks.js";
 import { loadSession } from "../../../src/session/session-load.js";
 import type { SessionEvent } from "../../../src/session/types.js";
@@ -94,7 +95,7 @@ describe("the task tool", () => {
 		});
 		// The explorer has its read-only subset: no bash, no task.
 		expect(server?.requests.find(isExplorer)?.tools).toEqual(["read", "ls"]);
-		expect(server?.requests.find(isMain)?.tools).toEqual(["read", "ls", "bash", "task", "todo_write", "exit_plan_mode"]);
+		expect(server?.requests.find(isMain)?.tools).toEqual(["read", "ls", "bash", "task", "todo_write"]);
 		const starts = f.events.filter((e) => e.type === "subagent_start");
 		expect(starts.map((e) => (e as { task: string }).task).sort()).toEqual(["look for alpha", "look for beta"]);
 		const ends = f.events.filter((e): e is Extract<SessionEvent, { type: "subagent_end" }> => e.type === "subagent_end");
@@ -105,6 +106,31 @@ describe("the task tool", () => {
 		// The main agent's second request holds the results, not the sub-agents' messages.
 		const mainSecond = server?.requests.filter(isMain)[1];
 		expect(mainSecond?.text).not.toContain("ls_alpha");
+	});
+
+	it("streams a sub-agent's reply to listeners as subagent_message_update, named by agent and task call, redacted", async () => {
+		const secret = "sk-subagent-secret-0123456789";
+		processSecrets.add(secret);
+		const f = await open((r) =>
+			isMain(r)
+				? toolResults(r).size === 0
+					? toolCallsReply([{ id: "task_a", name: "task", args: { agent: "explore", description: "look", prompt: "Find alpha" } }])
+					: textReply("main done")
+				: textReply(`alpha is in the key ${secret} file`),
+		);
+		await f.session.prompt("Search");
+		const updates = f.events.filter(
+			(e): e is Extract<SessionEvent, { type: "subagent_message_update" }> => e.type === "subagent_message_update",
+		);
+		expect(updates.length).toBeGreaterThan(0);
+		for (const u of updates) expect(u).toMatchObject({ agentId: "explore-1", parentToolCallId: "task_a" });
+		const deltas = updates.flatMap((u) => (u.assistantMessageEvent.type === "text_delta" ? [u.assistantMessageEvent.delta] : []));
+		expect(deltas.join("")).toBe(`alpha is in the key ${REDACTED} file`);
+		// The main agent's own updates are not mixed with them.
+		const mainDeltas = f.events.flatMap((e) =>
+			e.type === "message_update" && e.assistantMessageEvent.type === "text_delta" ? [e.assistantMessageEvent.delta] : [],
+		);
+		expect(mainDeltas.join("")).toBe("main done");
 	});
 
 	it("keeps the sub-agents' messages on a side branch: a resumed session's next request carries none of them", async () => {
