@@ -33,6 +33,7 @@ import { findSession, listSessions, type SessionInfo } from "./session-store.js"
 import type { Settings } from "./settings.js";
 import { runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import type { AgentDefinition } from "./subagents/agent-definitions.js";
+import type { SubAgentMessages } from "./subagents/sub-agents.js";
 import type {
 	AgentSessionApi,
 	PlanResponse,
@@ -159,6 +160,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	steerAgent(agentId: string, text: string, images?: ImageContent[]): void {
 		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
 		this.p.subAgents.steer(agentId, userMessage(text, images));
+	}
+
+	subAgentTranscript(agentId?: string): SubAgentMessages | undefined {
+		const id = agentId ?? this.p.subAgents.lastStarted();
+		return id === undefined ? undefined : this.p.subAgents.transcript(id);
 	}
 
 	/** Queues `text` to start another turn of the sub-agent `agentId` once it would stop. */

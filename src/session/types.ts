@@ -12,6 +12,7 @@ import type { ApprovalPreview } from "../permissions/preview.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { Settings } from "./settings.js";
 import type { SubAgentInfo } from "./subagents/sub-agent-info.js";
+import type { SubAgentMessages } from "./subagents/sub-agents.js";
 import type { TodoItem } from "./todos/todo-list.js";
 
 /**
@@ -300,6 +301,18 @@ export interface AgentSessionApi {
 	steerAgent(agentId: string, text: string): void;
 	/** Queues `text` to start another turn of the running sub-agent `agentId` once it would stop. */
 	followUpAgent(agentId: string, text: string): void;
+	/** A sub-agent's finished messages (Ctrl+O shows them): `agentId`'s, or the one started last; undefined when none ran. */
+	subAgentTranscript(agentId?: string): SubAgentMessages | undefined;
 }
 
-export type { ApprovalPreview, ApprovalRequest, ApprovalResponse, AssistantMessage, PermissionMode, SubAgentInfo, TodoItem, Usage };
+export type {
+	ApprovalPreview,
+	ApprovalRequest,
+	ApprovalResponse,
+	AssistantMessage,
+	PermissionMode,
+	SubAgentInfo,
+	SubAgentMessages,
+	TodoItem,
+	Usage,
+};

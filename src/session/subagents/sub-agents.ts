@@ -62,11 +62,19 @@ interface Running {
 	info: SubAgentInfo;
 }
 
+/** A sub-agent's finished messages so far, for the UI to show (Ctrl+O); kept for the session's life. */
+export interface SubAgentMessages {
+	info: SubAgentInfo;
+	messages: readonly AgentMessage[];
+}
+
 const abortError = () => new Error("The sub-agent was stopped before it started.");
 
 export class SubAgents {
 	private readonly running = new Map<string, Running>();
 	private readonly waiting = new Map<string, SubAgentInfo>();
+	/** Every sub-agent that ran, with its finished messages, in start order. */
+	private readonly transcripts = new Map<string, { info: SubAgentInfo; messages: AgentMessage[] }>();
 	private count = 0;
 
 	constructor(private readonly deps: SubAgentsDeps) {}
@@ -76,6 +84,19 @@ export class SubAgents {
 		return [...this.waiting.values(), ...[...this.running.values()].map((r) => this.snapshot(r.info))].sort(
 			(a, b) => a.startedAt - b.startedAt,
 		);
+	}
+
+	/** The finished messages of the sub-agent `agentId` (running or ended), with its latest state. */
+	transcript(agentId: string): SubAgentMessages | undefined {
+		const kept = this.transcripts.get(agentId);
+		if (!kept) return undefined;
+		const running = this.running.get(agentId);
+		return { info: running ? this.snapshot(running.info) : { ...kept.info }, messages: kept.messages.slice() };
+	}
+
+	/** The id of the sub-agent started last (running or ended), if any. */
+	lastStarted(): string | undefined {
+		return [...this.transcripts.keys()].at(-1);
 	}
 
 	/** Queues `message` for before that sub-agent's next request. Throws when it is not running. */
@@ -128,6 +149,8 @@ export class SubAgents {
 		info.startedAt = Date.now();
 		const agent = this.createAgent(request, info);
 		this.running.set(info.agentId, { agent, info });
+		const kept = { info, messages: [] as AgentMessage[] };
+		this.transcripts.set(info.agentId, kept);
 		// Its streamed deltas, redacted as the main agent's are, named by its id and the call that started it.
 		const named = {
 			agentId: info.agentId,
@@ -140,6 +163,7 @@ export class SubAgents {
 		});
 		const stopListening = agent.subscribe((event) => {
 			deltas.forward(event);
+			if (event.type === "message_end") kept.messages.push(event.message);
 			this.onEvent(info, event, report);
 		});
 		const unchain = signal && onAbort(signal, () => agent.abort());

@@ -17,6 +17,7 @@ import { ApprovalPrompt, type ApprovalView, approvalRows, pagerSize } from "../o
 import { FIELD_PROMPT_ROWS, FieldPrompt } from "../overlays/FieldPrompt.js";
 import { FirstStart, welcomeRows } from "../overlays/first-start.js";
 import { PlanPrompt, planRows } from "../overlays/PlanPrompt.js";
+import { PAGER_FRAME_ROWS, TranscriptPager } from "../overlays/TranscriptPager.js";
 import { Footer, footerText } from "../status/Footer.js";
 import { LiveStatus } from "../status/LiveStatus.js";
 import { useRunNotification } from "../status/run-notification.js";
@@ -183,7 +184,9 @@ export function App(props: AppProps) {
 	});
 	const status = useFlashStatus();
 	const helpShown = useHelp(session, view, bindings, refresh, state.messages.length);
-	const { onRaw, picker, setPickerQuery, field, setFieldValue, openResumePicker } = useInputController({
+	// The sub-agent transcript pager takes the screen but the footer.
+	const pagerPage = Math.max(3, size.rows - PAGER_FRAME_ROWS - 2);
+	const { onRaw, picker, setPickerQuery, field, setFieldValue, transcriptPager, openResumePicker } = useInputController({
 		bindings,
 		session,
 		view,
@@ -197,6 +200,7 @@ export function App(props: AppProps) {
 		showHelp: helpShown.show,
 		editExternally,
 		approval,
+		pagerSize: () => ({ page: pagerPage, columns: size.columns }),
 	});
 	const prepareForReply = useKeyInput(session, onRaw);
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
@@ -252,31 +256,38 @@ export function App(props: AppProps) {
 	return (
 		<>
 			<History key={epoch} items={batches} columns={size.columns} hints={hints.render} />
-			<Box flexDirection="column">
-				{showWelcome ? <FirstStart model={state.model} models={session.availableModels()} /> : null}
-				<LiveTailMessage view={view} liveTick={liveTick} columns={size.columns} maxRows={tail} />
-				{view.tail.writingToolCall ? <Text dimColor>{`… writing ${sanitizeTerminalText(view.tail.writingToolCall)} call`}</Text> : null}
-				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} below={below} />
-				<LiveStatus
-					working={state.isStreaming && !view.tail.writingToolCall}
-					phase={state.phase}
-					shells={view.shells}
-					now={now}
-					columns={size.columns}
-					hints={hints}
-					liveTick={liveTick}
-				/>
-				<QueueLines lines={queue} />
-				<TodoLines lines={todos} />
-				{approvalView ? <ApprovalPrompt {...approvalView} /> : null}
-				{plan && !pending ? <PlanPrompt request={plan} maxRows={approvalMaxRows} /> : null}
-				<InputBox rows={rows} placeholder={placeholder(state.isStreaming, steered, selectHint)} paused={paused} />
-				{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
-				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
-				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
-				{status.text ? <Text color={color(theme.warning)}>{status.text}</Text> : null}
-				<Footer state={state} />
-			</Box>
+			{transcriptPager ? (
+				<Box flexDirection="column">
+					<TranscriptPager pager={transcriptPager} page={pagerPage} bindings={bindings} />
+					<Footer state={state} />
+				</Box>
+			) : (
+				<Box flexDirection="column">
+					{showWelcome ? <FirstStart model={state.model} models={session.availableModels()} /> : null}
+					<LiveTailMessage view={view} liveTick={liveTick} columns={size.columns} maxRows={tail} />
+					{view.tail.writingToolCall ? <Text dimColor>{`… writing ${sanitizeTerminalText(view.tail.writingToolCall)} call`}</Text> : null}
+					<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} below={below} />
+					<LiveStatus
+						working={state.isStreaming && !view.tail.writingToolCall}
+						phase={state.phase}
+						shells={view.shells}
+						now={now}
+						columns={size.columns}
+						hints={hints}
+						liveTick={liveTick}
+					/>
+					<QueueLines lines={queue} />
+					<TodoLines lines={todos} />
+					{approvalView ? <ApprovalPrompt {...approvalView} /> : null}
+					{plan && !pending ? <PlanPrompt request={plan} maxRows={approvalMaxRows} /> : null}
+					<InputBox rows={rows} placeholder={placeholder(state.isStreaming, steered, selectHint)} paused={paused} />
+					{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
+					{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} /> : null}
+					{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
+					{status.text ? <Text color={color(theme.warning)}>{status.text}</Text> : null}
+					<Footer state={state} />
+				</Box>
+			)}
 		</>
 	);
 }

@@ -2,7 +2,7 @@
 // sub-agents: each running sub-agent is a live line under its task call; Alt+S selects one and Enter
 // steers it (and only it); the todo list shows above the input during the run; the plan waits in an
 // overlay where 1 approves and switches to auto-edit.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -118,6 +118,54 @@ describe("sub-agents, todos and the plan in the app", () => {
 		// The run is over: no live sub-agent lines, no checklist above the input.
 		expect(frame()).not.toContain("↳ explore");
 		expect(frame()).not.toContain("Todos 0/2");
+	});
+
+	it("Ctrl+O shows the selected sub-agent's transcript in a pager, q closes it; after the run it shows the last one's", async () => {
+		let release!: () => void;
+		const released = new Promise<void>((r) => {
+			release = r;
+		});
+		const { frame, type } = await start(async (r) => {
+			if (isMain(r))
+				return toolResults(r).size === 0
+					? toolCallsReply([
+							{ id: "task_a", name: "task", args: { agent: "explore", description: "look for alpha", prompt: "Find alpha" } },
+							{ id: "task_b", name: "task", args: { agent: "explore", description: "look for beta", prompt: "Find beta" } },
+						])
+					: textReply("All done.");
+			const which = taskOf(r).includes("alpha") ? "alpha" : "beta";
+			if (toolResults(r).size === 0) {
+				await released;
+				return toolCallsReply([{ id: `ls_${which}`, name: "ls", args: {} }]);
+			}
+			return textReply(`${which} done`);
+		});
+		writeFileSync(join(session?.cwd as string, "beta-notes.txt"), "b");
+		await type("search");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("explore (explore-2) look for beta"), { timeout: 10_000 });
+		await type("\x1bs");
+		await vi.waitFor(() => expect(frame()).toContain("▸ explore (explore-1)"));
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toContain("Sub-agent explore (explore-1) · running · look for alpha"));
+		expect(frame()).toContain("› Find alpha");
+		expect(frame()).toMatch(/lines 1-1 of 1 · .*closes/);
+		// The pager has the screen: the live lines and the input are not drawn under it.
+		expect(frame()).not.toContain("↳ explore (explore-2)");
+		await type("q");
+		await vi.waitFor(() => expect(frame()).toContain("↳ explore (explore-2) look for beta"));
+		expect(frame()).not.toContain("Sub-agent explore (explore-1)");
+		release();
+		await vi.waitFor(() => expect(frame()).toContain("All done."), { timeout: 10_000 });
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toContain("Sub-agent explore (explore-2) · done · look for beta"));
+		const pager = frame();
+		expect(pager).toContain("› Find beta");
+		expect(pager).toContain("⏺ ls(");
+		expect(pager).toMatch(/⎿ .*beta-notes\.txt/);
+		expect(pager).toContain("  beta done");
+		await type("\x1b");
+		await vi.waitFor(() => expect(frame()).not.toContain("Sub-agent explore (explore-2)"));
 	});
 
 	it("an approval asked by a sub-agent names it", async () => {
