@@ -2,6 +2,7 @@
 // width, text from the model made safe for the screen; opened at the end, scrolled within its lines.
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../src/agent/types.js";
+import { emptyUsage } from "../../../src/ai/usage.js";
 import type { SubAgentMessages } from "../../../src/session/types.js";
 import { openTranscriptPager, transcriptPagerKey } from "../../../src/tui/overlays/transcript-pager.js";
 
@@ -15,21 +16,22 @@ const info = {
 	elapsedMs: 0,
 	tokens: 0,
 };
-const usage = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 
 function transcript(messages: AgentMessage[]): SubAgentMessages {
 	return { info, messages };
 }
 
 const assistant = (content: unknown[]): AgentMessage =>
-	({ role: "assistant", content, api: "x", provider: "x", model: "x", usage, stopReason: "stop", timestamp: 0 }) as AgentMessage;
+	({
+		role: "assistant",
+		content,
+		api: "x",
+		provider: "x",
+		model: "x",
+		usage: emptyUsage(),
+		stopReason: "stop",
+		timestamp: 0,
+	}) as AgentMessage;
 
 describe("the sub-agent transcript pager", () => {
 	it("shows the prompt, thinking, text, tool calls and whole results, wrapped; escape sequences never reach the screen", () => {
