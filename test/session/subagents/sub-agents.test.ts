@@ -3,34 +3,20 @@
 // to one sub-agent, an approval naming the sub-agent, the side branch in the session file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { processSecrets, REDACTED } from "../../../src/safety/secrets.js";
 import { STOP_HOOK_LIMIT } from "../../../src/session/session-hooks.js";
 import { loadSession } from "../../../src/session/session-load.js";
 import type { SessionEvent } from "../../../src/session/types.js";
 import { commandHook } from "../../extensions/hooks/hook-project.js";
 import { putFile } from "../../helpers/put-file.js";
-import {
-	type ChatRequest,
-	type RoutedModelServer,
-	type RoutedReply,
-	startRoutedModelServer,
-	textReply,
-	toolCallsReply,
-	toolResults,
-} from "../../helpers/routed-model-server.js";
+import { type ChatRequest, textReply, toolCallsReply, toolResults } from "../../helpers/routed-model-server.js";
+import { routedSessionPerTest } from "../../helpers/routed-session.js";
 import { waitUntil } from "../../helpers/wait-until.js";
-import { createFixture, type Fixture } from "../session-fixture.js";
+import type { Fixture } from "../session-fixture.js";
 
-let fx: Fixture | undefined;
-let server: RoutedModelServer | undefined;
-
-afterEach(async () => {
-	await fx?.cleanup();
-	await server?.close();
-	fx = undefined;
-	server = undefined;
-});
+const bed = routedSessionPerTest(["read", "ls", "bash"]);
+const { open } = bed;
 
 const isMain = (r: ChatRequest) => r.system.startsWith("You are Rudder");
 const isExplorer = (r: ChatRequest) => r.system.startsWith("You are an explorer sub-agent");
@@ -50,15 +36,6 @@ function barrier(count: number): () => Promise<void> {
 		if (arrived >= count) open();
 		return opened;
 	};
-}
-
-async function open(reply: (r: ChatRequest) => RoutedReply | Promise<RoutedReply>, extra: Parameters<typeof createFixture>[0] = {}) {
-	server = await startRoutedModelServer(reply);
-	fx = await createFixture({
-		...extra,
-		session: { model: server.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls", "bash"], ...extra.session },
-	});
-	return fx;
 }
 
 const twoTasks = (agent = "explore") =>
@@ -94,17 +71,17 @@ describe("the task tool", () => {
 			content: [{ type: "text", text: "main saw: alpha found, listing had true / beta found, listing had true" }],
 		});
 		// The explorer has its read-only subset: no bash, no task.
-		expect(server?.requests.find(isExplorer)?.tools).toEqual(["read", "ls"]);
-		expect(server?.requests.find(isMain)?.tools).toEqual(["read", "ls", "bash", "task", "todo_write"]);
+		expect(bed.server.requests.find(isExplorer)?.tools).toEqual(["read", "ls"]);
+		expect(bed.server.requests.find(isMain)?.tools).toEqual(["read", "ls", "bash", "task", "todo_write"]);
 		const starts = f.events.filter((e) => e.type === "subagent_start");
 		expect(starts.map((e) => (e as { task: string }).task).sort()).toEqual(["look for alpha", "look for beta"]);
 		const ends = f.events.filter((e): e is Extract<SessionEvent, { type: "subagent_end" }> => e.type === "subagent_end");
 		expect(ends.map((e) => e.status)).toEqual(["done", "done"]);
 		// 2 main requests and 2 per sub-agent, 12 input tokens each: all counted in the session totals.
-		expect(server?.requests).toHaveLength(6);
+		expect(bed.server.requests).toHaveLength(6);
 		expect(f.session.getState().totals.input).toBe(72);
 		// The main agent's second request holds the results, not the sub-agents' messages.
-		const mainSecond = server?.requests.filter(isMain)[1];
+		const mainSecond = bed.server.requests.filter(isMain)[1];
 		expect(mainSecond?.text).not.toContain("ls_alpha");
 	});
 
@@ -160,13 +137,13 @@ describe("the task tool", () => {
 		// Resume the file in a new session: its next request carries the main branch only.
 		await f.session.dispose();
 		const resumed = await f.open({
-			model: server?.model,
+			model: bed.server.model,
 			apiKey: "test-key",
 			streamFn: undefined,
 			sessionMode: { kind: "file", path: file },
 		});
 		await resumed.prompt("second question");
-		const request = server?.requests.at(-1);
+		const request = bed.server.requests.at(-1);
 		expect(request?.text).toContain("second question");
 		expect(request?.text).toContain("alpha answer");
 		expect(request?.text).not.toContain("ls_alpha");
@@ -174,7 +151,7 @@ describe("the task tool", () => {
 	});
 
 	it("Esc stops every agent of the run: the stalled stream's socket closes and the running command's process is gone", async () => {
-		const pidFile = (which: string) => join(fx?.root ?? "", `${which}.pid`);
+		const pidFile = (which: string) => join(f.root, `${which}.pid`);
 		const f = await open(
 			(r) => {
 				if (isMain(r)) return toolResults(r).size === 0 ? twoTasks("general") : textReply("unexpected");
@@ -188,7 +165,7 @@ describe("the task tool", () => {
 		void f.session.prompt("Go");
 		await f.waitForEvent("subagent_update", (e) => e.currentTool === "bash");
 		await waitUntil(() => existsSync(pidFile("alpha")) && readFileSync(pidFile("alpha"), "utf8").trim() !== "");
-		await waitUntil(() => server?.requests.filter((r) => taskOf(r).includes("beta")).length === 1);
+		await waitUntil(() => bed.server.requests.filter((r) => taskOf(r).includes("beta")).length === 1);
 		const pid = Number(readFileSync(pidFile("alpha"), "utf8"));
 		expect(alive(pid)).toBe(true);
 		f.session.abort();
@@ -196,7 +173,7 @@ describe("the task tool", () => {
 		const ends = f.events.filter((e): e is Extract<SessionEvent, { type: "subagent_end" }> => e.type === "subagent_end");
 		expect(ends.map((e) => e.status)).toEqual(["aborted", "aborted"]);
 		await waitUntil(() => !alive(pid));
-		await waitUntil(() => server?.openSockets() === 0);
+		await waitUntil(() => bed.server.openSockets() === 0);
 		expect(f.session.getState().subagents).toEqual([]);
 	});
 
@@ -215,17 +192,17 @@ describe("the task tool", () => {
 			return textReply(`${which} done`);
 		});
 		void f.session.prompt("Go");
-		await waitUntil(() => (server?.requests.filter((r) => !isMain(r)).length ?? 0) === 2);
+		await waitUntil(() => (bed.server.requests.filter((r) => !isMain(r)).length ?? 0) === 2);
 		const alpha = f.session.getState().subagents?.find((a) => a.task === "look for alpha");
 		expect(alpha?.status).toBe("running");
 		f.session.steerAgent(alpha?.agentId as string, "Only look at the src folder");
 		expect(() => f.session.steerAgent("nobody-9", "x")).toThrow(/No running sub-agent "nobody-9"/);
 		release();
 		await f.session.waitForIdle();
-		const second = (which: string) => server?.requests.filter((r) => !isMain(r) && taskOf(r).includes(which))[1];
+		const second = (which: string) => bed.server.requests.filter((r) => !isMain(r) && taskOf(r).includes(which))[1];
 		expect(second("alpha")?.text).toContain("Only look at the src folder");
 		expect(second("beta")?.text).not.toContain("Only look at the src folder");
-		expect(server?.requests.filter(isMain).every((r) => !r.text.includes("Only look at the src folder"))).toBe(true);
+		expect(bed.server.requests.filter(isMain).every((r) => !r.text.includes("Only look at the src folder"))).toBe(true);
 	});
 
 	it("runs at most tools.maxSubagents at once: the rest wait, shown as queued", async () => {
@@ -262,11 +239,11 @@ describe("the task tool", () => {
 		writeFileSync(join(f.env.RUDDER_HOME, "agents", "lead.md"), "---\nname: lead\ndescription: leads\ntools: read, task\n---\nYou lead.\n");
 		const session = await f.open({});
 		await session.prompt("Go");
-		const lead = server?.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Lead the work"));
-		const helper = server?.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Help out"));
+		const lead = bed.server.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Lead the work"));
+		const helper = bed.server.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Help out"));
 		expect(lead?.tools).toEqual(["read", "task"]);
 		expect(helper?.tools).toEqual(["read"]);
-		expect(server?.requests.filter((r) => !r.system.startsWith("You lead") && !isMain(r))).toEqual([]);
+		expect(bed.server.requests.filter((r) => !r.system.startsWith("You lead") && !isMain(r))).toEqual([]);
 		const helperStart = f.events.find(
 			(e): e is Extract<SessionEvent, { type: "subagent_start" }> => e.type === "subagent_start" && e.task === "helper",
 		);
@@ -293,11 +270,11 @@ describe("the task tool", () => {
 		const request = await f.waitForEvent("approval_request");
 		expect(request.agent).toEqual({ id: "general-1", name: "general" });
 		// general has every session tool but the session's own: no task, so no sub-agents of its own.
-		expect(server?.requests.find(isGeneral)?.tools).toEqual(["read", "ls", "bash"]);
+		expect(bed.server.requests.find(isGeneral)?.tools).toEqual(["read", "ls", "bash"]);
 		expect(f.session.getState().pendingApproval?.agent?.name).toBe("general");
 		f.session.respondToApproval(request.id, { decision: "deny", reason: "not now" });
 		await f.session.waitForIdle();
-		const sub = server?.requests.filter(isGeneral)[1];
+		const sub = bed.server.requests.filter(isGeneral)[1];
 		expect(sub?.text).toContain("not now");
 	});
 });
@@ -324,14 +301,14 @@ describe("SubagentStop hooks", () => {
 				{ matcher: "general", hooks: [commandHook("touch general-hook-ran")] },
 			],
 		});
-		const session = await f.open({ model: server?.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls"] });
+		const session = await f.open({ model: bed.server.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls"] });
 		await session.prompt("Search");
-		const subRequests = server?.requests.filter(isExplorer) ?? [];
+		const subRequests = bed.server.requests.filter(isExplorer) ?? [];
 		expect(subRequests).toHaveLength(2);
 		expect(subRequests[1].text).toContain("SubagentStop hook feedback (the sub-agent continues): Also check gamma");
 		// The main agent gets the answer given after the hook let it end; it never sees the feedback.
 		expect(session.getState().messages.at(-1)).toMatchObject({ content: [{ type: "text", text: "main saw: alpha and gamma found" }] });
-		expect(server?.requests.filter(isMain).every((r) => !r.text.includes("Also check gamma"))).toBe(true);
+		expect(bed.server.requests.filter(isMain).every((r) => !r.text.includes("Also check gamma"))).toBe(true);
 		const payloads = readFileSync(join(f.cwd, "payloads.jsonl"), "utf8")
 			.trim()
 			.split("\n")
@@ -356,9 +333,9 @@ describe("SubagentStop hooks", () => {
 	it(`a hook that always blocks keeps it going at most ${STOP_HOOK_LIMIT} times, then it ends with a notice`, async () => {
 		const f = await open((r) => (isMain(r) ? (toolResults(r).size === 0 ? oneTask : textReply("main done")) : textReply("still here")));
 		writeHooks(f, { SubagentStop: [{ hooks: [commandHook(`echo '{"decision":"block","reason":"one more time"}'`)] }] });
-		const session = await f.open({ model: server?.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls"] });
+		const session = await f.open({ model: bed.server.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls"] });
 		await session.prompt("Search");
-		expect(server?.requests.filter(isExplorer)).toHaveLength(1 + STOP_HOOK_LIMIT);
+		expect(bed.server.requests.filter(isExplorer)).toHaveLength(1 + STOP_HOOK_LIMIT);
 		expect(f.notices()).toContainEqual(
 			expect.stringMatching(/^SubagentStop hooks kept the sub-agent explore-1 going 5 times in a row; it stops here/),
 		);

@@ -2,59 +2,33 @@
 // sub-agents: each running sub-agent is a live line under its task call; Alt+S selects one and Enter
 // steers it (and only it); the todo list shows above the input during the run; the plan waits in an
 // overlay where 1 approves and switches to auto-edit.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentSession } from "../../../src/session/agent-session.js";
-import { createAgentSession } from "../../../src/session/assemble.js";
-import { mergeSettings } from "../../../src/session/settings.js";
-import {
-	type ChatRequest,
-	type RoutedModelServer,
-	type RoutedReply,
-	startRoutedModelServer,
-	textReply,
-	toolCallsReply,
-	toolResults,
-} from "../../helpers/routed-model-server.js";
+import { type ChatRequest, type RoutedReply, textReply, toolCallsReply, toolResults } from "../../helpers/routed-model-server.js";
+import { routedSessionPerTest } from "../../helpers/routed-session.js";
 import { mountOnSession } from "./mount-app.js";
 
-let root: string | undefined;
-let server: RoutedModelServer | undefined;
+const bed = routedSessionPerTest(["read", "ls", "write"]);
 let session: AgentSession | undefined;
 let app: { unmount: () => void } | undefined;
 
+// Before the bed's own clean-up (hooks run last-registered first): the app goes, the run stops.
 afterEach(async () => {
 	app?.unmount();
 	session?.abort();
 	await session?.waitForIdle();
-	await session?.dispose();
-	await server?.close();
-	if (root) rmSync(root, { recursive: true, force: true });
-	root = server = session = app = undefined;
+	session = app = undefined;
 });
 
 const isMain = (r: ChatRequest) => r.system.startsWith("You are Rudder");
 const taskOf = (r: ChatRequest) => JSON.stringify(r.messages.find((m) => m.role === "user")?.content ?? "");
 
 async function start(reply: (r: ChatRequest) => RoutedReply | Promise<RoutedReply>, permissionMode: "ask" | "plan" = "ask") {
-	root = mkdtempSync(join(tmpdir(), "rudder-app-sub-"));
-	const cwd = join(root, "project");
-	mkdirSync(cwd);
-	server = await startRoutedModelServer(reply);
-	session = await createAgentSession({
-		cwd,
-		env: { RUDDER_HOME: join(root, "home") },
-		model: server.model,
-		apiKey: "test-key",
-		tools: ["read", "ls", "write"],
-		sessionMode: { kind: "none" },
-		settings: mergeSettings({ checkpoints: false }),
-		permissionMode,
-		approvals: "prompt",
-	});
-	const mounted = await mountOnSession(session, { rows: 30, columns: 120 });
+	const fx = await bed.open(reply, { session: { sessionMode: { kind: "none" }, permissionMode, approvals: "prompt" } });
+	session = fx.session;
+	const mounted = await mountOnSession(fx.session, { rows: 30, columns: 120 });
 	app = mounted.app;
 	return mounted;
 }
@@ -112,7 +86,7 @@ describe("sub-agents, todos and the plan in the app", () => {
 		await vi.waitFor(() => expect(frame()).toContain("Steering sub-agent explore-1: only src please"));
 		release();
 		await vi.waitFor(() => expect(frame()).toContain("All done."), { timeout: 10_000 });
-		const second = (which: string) => server?.requests.filter((r) => !isMain(r) && taskOf(r).includes(which))[1];
+		const second = (which: string) => bed.server.requests.filter((r) => !isMain(r) && taskOf(r).includes(which))[1];
 		expect(second("alpha")?.text).toContain("only src please");
 		expect(second("beta")?.text).not.toContain("only src please");
 		// The run is over: no live sub-agent lines, no checklist above the input.
