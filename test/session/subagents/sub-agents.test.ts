@@ -9,6 +9,7 @@ import { STOP_HOOK_LIMIT } from "../../../src/session/session-hooks.js";
 import { loadSession } from "../../../src/session/session-load.js";
 import type { SessionEvent } from "../../../src/session/types.js";
 import { commandHook } from "../../extensions/hooks/hook-project.js";
+import { isRunning } from "../../helpers/processes.js";
 import { putFile } from "../../helpers/put-file.js";
 import { type ChatRequest, textReply, toolCallsReply, toolResults } from "../../helpers/routed-model-server.js";
 import { routedSessionPerTest } from "../../helpers/routed-session.js";
@@ -167,12 +168,12 @@ describe("the task tool", () => {
 		await waitUntil(() => existsSync(pidFile("alpha")) && readFileSync(pidFile("alpha"), "utf8").trim() !== "");
 		await waitUntil(() => bed.server.requests.filter((r) => taskOf(r).includes("beta")).length === 1);
 		const pid = Number(readFileSync(pidFile("alpha"), "utf8"));
-		expect(alive(pid)).toBe(true);
+		expect(isRunning(pid)).toBe(true);
 		f.session.abort();
 		await f.session.waitForIdle();
 		const ends = f.events.filter((e): e is Extract<SessionEvent, { type: "subagent_end" }> => e.type === "subagent_end");
 		expect(ends.map((e) => e.status)).toEqual(["aborted", "aborted"]);
-		await waitUntil(() => !alive(pid));
+		await waitUntil(() => !isRunning(pid));
 		await waitUntil(() => bed.server.openSockets() === 0);
 		expect(f.session.getState().subagents).toEqual([]);
 	});
@@ -342,12 +343,3 @@ describe("SubagentStop hooks", () => {
 		expect(session.getState().messages.at(-1)).toMatchObject({ content: [{ type: "text", text: "main done" }] });
 	});
 });
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
