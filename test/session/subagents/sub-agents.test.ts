@@ -137,12 +137,7 @@ describe("the task tool", () => {
 
 		// Resume the file in a new session: its next request carries the main branch only.
 		await f.session.dispose();
-		const resumed = await f.open({
-			model: bed.server.model,
-			apiKey: "test-key",
-			streamFn: undefined,
-			sessionMode: { kind: "file", path: file },
-		});
+		const resumed = await f.open({ sessionMode: { kind: "file", path: file } });
 		await resumed.prompt("second question");
 		const request = bed.server.requests.at(-1);
 		expect(request?.text).toContain("second question");
@@ -302,7 +297,7 @@ describe("SubagentStop hooks", () => {
 				{ matcher: "general", hooks: [commandHook("touch general-hook-ran")] },
 			],
 		});
-		const session = await f.open({ model: bed.server.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls"] });
+		const session = await f.open();
 		await session.prompt("Search");
 		const subRequests = bed.server.requests.filter(isExplorer) ?? [];
 		expect(subRequests).toHaveLength(2);
@@ -334,7 +329,7 @@ describe("SubagentStop hooks", () => {
 	it(`a hook that always blocks keeps it going at most ${STOP_HOOK_LIMIT} times, then it ends with a notice`, async () => {
 		const f = await open((r) => (isMain(r) ? (toolResults(r).size === 0 ? oneTask : textReply("main done")) : textReply("still here")));
 		writeHooks(f, { SubagentStop: [{ hooks: [commandHook(`echo '{"decision":"block","reason":"one more time"}'`)] }] });
-		const session = await f.open({ model: bed.server.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls"] });
+		const session = await f.open();
 		await session.prompt("Search");
 		expect(bed.server.requests.filter(isExplorer)).toHaveLength(1 + STOP_HOOK_LIMIT);
 		expect(f.notices()).toContainEqual(

@@ -40,12 +40,7 @@ describe("the todo list", () => {
 		const file = fx.session.getState().sessionFile as string;
 		expect(loadSession(file).todos).toEqual(todos);
 		await fx.session.dispose();
-		const resumed = await fx.open({
-			model: bed.server.model,
-			apiKey: "test-key",
-			streamFn: undefined,
-			sessionMode: { kind: "file", path: file },
-		});
+		const resumed = await fx.open({ sessionMode: { kind: "file", path: file } });
 		expect(resumed.getState().todos).toEqual(todos);
 	});
 
