@@ -156,10 +156,14 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return this.p.agents;
 	}
 
-	/** Queues `text` for before the running sub-agent `agentId`'s next request. Throws when it is not running. */
+	/**
+	 * Queues `text` for before the running sub-agent `agentId`'s next request, once the UserPromptSubmit
+	 * hooks let it (as a steer to the main agent). Throws when it is not running.
+	 */
 	steerAgent(agentId: string, text: string, images?: ImageContent[]): void {
 		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
-		this.p.subAgents.steer(agentId, userMessage(text, images));
+		this.p.subAgents.ensureRunning(agentId);
+		this.admit(`steering message for ${agentId}`, text, images, text, (message) => this.p.subAgents.steer(agentId, message));
 	}
 
 	subAgentTranscript(agentId?: string): SubAgentMessages | undefined {
@@ -170,7 +174,8 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	/** Queues `text` to start another turn of the sub-agent `agentId` once it would stop. */
 	followUpAgent(agentId: string, text: string, images?: ImageContent[]): void {
 		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
-		this.p.subAgents.followUp(agentId, userMessage(text, images));
+		this.p.subAgents.ensureRunning(agentId);
+		this.admit(`follow-up for ${agentId}`, text, images, text, (message) => this.p.subAgents.followUp(agentId, message));
 	}
 
 	// ---- Input ---------------------------------------------------------------------------------
@@ -267,37 +272,46 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		this.enqueue("followUp", text, images, text);
 	}
 
+	/** A steered or queued message for the main agent; see `admit`. */
+	private enqueue(kind: "steer" | "followUp", text: string, images: ImageContent[] | undefined, typed: string): void {
+		this.admit(kind === "steer" ? "steering message" : "follow-up", text, images, typed, (message, late) => {
+			this.p.queue.enqueue(kind, message, typed);
+			// The run ended while the hooks ran: no run is left to take it from the queue, so one starts.
+			if (late && !this.busy) void this.runAgent(() => this.agent.continue()).catch((error) => this.notify("error", errorText(error)));
+		});
+	}
+
 	/**
 	 * A steered or queued message passes the user's UserPromptSubmit hooks as a prompt does: a block
-	 * drops it (the user sees why), context goes with it. Without such hooks it is queued at once.
-	 * `typed` is what the user typed (what Esc puts back).
+	 * drops it (the user sees why), their context goes with it; messages are admitted in the order typed.
+	 * Without such hooks it is delivered at once. `typed` is what the user typed (what Esc puts back);
+	 * `late` tells `deliver` that hooks ran first (the run it was meant for may have ended).
 	 */
-	private enqueue(kind: "steer" | "followUp", text: string, images: ImageContent[] | undefined, typed: string): void {
+	private admit(
+		what: string,
+		text: string,
+		images: ImageContent[] | undefined,
+		typed: string,
+		deliver: (message: UserMessage, late: boolean) => void,
+	): void {
 		if (!this.p.hooks.hooks.has("UserPromptSubmit")) {
-			this.p.queue.enqueue(kind, userMessage(text, images), typed);
+			deliver(userMessage(text, images), false);
 			return;
 		}
 		const aborts = this.aborts;
-		this.admitting = this.admitting
-			.then(() => this.admit(kind, text, images, typed, aborts))
-			.catch((error) => this.notify("error", errorText(error)));
-	}
-
-	private async admit(kind: "steer" | "followUp", text: string, images: ImageContent[] | undefined, typed: string, aborts: number) {
-		const what = kind === "steer" ? "steering message" : "follow-up";
-		const hooked = this.aborts === aborts ? await this.p.hooks.userPromptSubmit(text) : undefined;
-		if (!hooked || this.aborts !== aborts) {
-			this.notify("info", `The ${what} "${typed}" was not sent: the run was stopped while its hooks ran.`);
-			return;
-		}
-		if (!hooked.send) {
-			this.notify("info", `The ${what} "${typed}" was not sent: ${hooked.reason}`);
-			return;
-		}
-		const notes = hooked.context ? [hookContextText("UserPromptSubmit", hooked.context)] : [];
-		this.p.queue.enqueue(kind, userMessage(text, images, notes), typed);
-		// The run ended while the hooks ran: no run is left to take it from the queue, so one starts.
-		if (!this.busy) void this.runAgent(() => this.agent.continue()).catch((error) => this.notify("error", errorText(error)));
+		const admitOne = async () => {
+			const hooked = this.aborts === aborts ? await this.p.hooks.userPromptSubmit(text) : undefined;
+			if (!hooked || this.aborts !== aborts) {
+				this.notify("info", `The ${what} "${typed}" was not sent: the run was stopped while its hooks ran.`);
+				return;
+			}
+			if (!hooked.send) {
+				this.notify("info", `The ${what} "${typed}" was not sent: ${hooked.reason}`);
+				return;
+			}
+			deliver(userMessage(text, images, hooked.context ? [hookContextText("UserPromptSubmit", hooked.context)] : []), true);
+		};
+		this.admitting = this.admitting.then(admitOne).catch((error) => this.notify("error", errorText(error)));
 	}
 
 	abort(): void {

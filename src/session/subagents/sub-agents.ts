@@ -99,6 +99,11 @@ export class SubAgents {
 		return [...this.transcripts.keys()].at(-1);
 	}
 
+	/** Throws, naming the running ones, unless `agentId` is running. */
+	ensureRunning(agentId: string): void {
+		this.find(agentId);
+	}
+
 	/** Queues `message` for before that sub-agent's next request. Throws when it is not running. */
 	steer(agentId: string, message: AgentMessage): void {
 		this.find(agentId).agent.steer(message);

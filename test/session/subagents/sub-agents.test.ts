@@ -201,6 +201,38 @@ describe("the task tool", () => {
 		expect(bed.server.requests.filter(isMain).every((r) => !r.text.includes("Only look at the src folder"))).toBe(true);
 	});
 
+	it("a steer to a sub-agent passes UserPromptSubmit: a blocked one never reaches it, an allowed one carries the context", async () => {
+		let release!: () => void;
+		const released = new Promise<void>((r) => {
+			release = r;
+		});
+		const f = await open(async (r) => {
+			if (isMain(r)) return toolResults(r).size === 0 ? twoTasks() : textReply("done");
+			if (toolResults(r).size === 0) {
+				await released;
+				return toolCallsReply([{ id: `ls_${taskOf(r).includes("alpha") ? "alpha" : "beta"}`, name: "ls", args: {} }]);
+			}
+			return textReply("sub done");
+		});
+		const hook = `p=$(jq -r .prompt); case "$p" in *secret*) echo "no secrets for agents" >&2; exit 2;; esac; echo "ctx: $p"`;
+		putFile(join(f.env.RUDDER_HOME, "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [commandHook(hook)] }] } }));
+		const session = await f.open();
+		void session.prompt("Go");
+		await waitUntil(() => bed.server.requests.filter((r) => !isMain(r)).length === 2, "both sub-agents' first requests");
+		const alpha = session.getState().subagents?.find((a) => a.task === "look for alpha")?.agentId as string;
+		session.steerAgent(alpha, "my secret is 42");
+		session.steerAgent(alpha, "only src");
+		expect(() => session.steerAgent("nobody-9", "x")).toThrow(/No running sub-agent "nobody-9"/);
+		await waitUntil(() => f.events.filter((e) => e.type === "hook_finished").length === 3, "the hooks of the prompt and both steers");
+		release();
+		await session.waitForIdle();
+		const second = bed.server.requests.filter((r) => !isMain(r) && taskOf(r).includes("alpha"))[1];
+		expect(second.text).toContain("only src");
+		expect(second.text).toContain("ctx: only src");
+		expect(JSON.stringify(bed.server.requests)).not.toContain("secret is 42");
+		expect(f.notices()).toContain(`The steering message for ${alpha} "my secret is 42" was not sent: no secrets for agents`);
+	});
+
 	it("runs at most tools.maxSubagents at once: the rest wait, shown as queued", async () => {
 		const f = await open(
 			(r) => {
