@@ -9,6 +9,7 @@ import { STOP_HOOK_LIMIT } from "../../../src/session/session-hooks.js";
 import { loadSession } from "../../../src/session/session-load.js";
 import type { SessionEvent } from "../../../src/session/types.js";
 import { commandHook } from "../../extensions/hooks/hook-project.js";
+import { latch } from "../../helpers/latch.js";
 import { isRunning } from "../../helpers/processes.js";
 import { putFile } from "../../helpers/put-file.js";
 import { type ChatRequest, textReply, toolCallsReply, toolResults } from "../../helpers/routed-model-server.js";
@@ -174,10 +175,7 @@ describe("the task tool", () => {
 	});
 
 	it("routes a steer to one sub-agent: it reaches that sub-agent's next request and no other", async () => {
-		let release!: () => void;
-		const released = new Promise<void>((r) => {
-			release = r;
-		});
+		const { released, release } = latch();
 		const f = await open(async (r) => {
 			if (isMain(r)) return toolResults(r).size === 0 ? twoTasks() : textReply("done");
 			const which = taskOf(r).includes("alpha") ? "alpha" : "beta";
@@ -202,10 +200,7 @@ describe("the task tool", () => {
 	});
 
 	it("a steer to a sub-agent passes UserPromptSubmit: a blocked one never reaches it, an allowed one carries the context", async () => {
-		let release!: () => void;
-		const released = new Promise<void>((r) => {
-			release = r;
-		});
+		const { released, release } = latch();
 		const f = await open(async (r) => {
 			if (isMain(r)) return toolResults(r).size === 0 ? twoTasks() : textReply("done");
 			if (toolResults(r).size === 0) {

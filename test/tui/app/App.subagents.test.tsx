@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentSession } from "../../../src/session/agent-session.js";
+import { latch } from "../../helpers/latch.js";
 import { type ChatRequest, type RoutedReply, textReply, toolCallsReply, toolResults } from "../../helpers/routed-model-server.js";
 import { routedSessionPerTest } from "../../helpers/routed-session.js";
 import { mountOnSession } from "./mount-app.js";
@@ -35,10 +36,7 @@ async function start(reply: (r: ChatRequest) => RoutedReply | Promise<RoutedRepl
 
 describe("sub-agents, todos and the plan in the app", () => {
 	it("shows each running sub-agent under its task call; Alt+S then Enter steers the selected one only; the todos show during the run", async () => {
-		let release!: () => void;
-		const released = new Promise<void>((r) => {
-			release = r;
-		});
+		const { released, release } = latch();
 		const { frame, type } = await start(async (r) => {
 			if (isMain(r)) {
 				const results = toolResults(r);
@@ -95,10 +93,7 @@ describe("sub-agents, todos and the plan in the app", () => {
 	});
 
 	it("Ctrl+O shows the selected sub-agent's transcript in a pager, q closes it; after the run it shows the last one's", async () => {
-		let release!: () => void;
-		const released = new Promise<void>((r) => {
-			release = r;
-		});
+		const { released, release } = latch();
 		const { frame, type } = await start(async (r) => {
 			if (isMain(r))
 				return toolResults(r).size === 0
