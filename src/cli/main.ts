@@ -24,6 +24,8 @@ import {
 import { runRpc } from "../modes/rpc/index.js";
 import { folderTrust } from "../permissions/trust.js";
 import { realTarget } from "../permissions/workspace.js";
+import { childEnv } from "../safety/child-env.js";
+import { scrubOwnEnviron } from "../safety/own-environ.js";
 import { processSecrets } from "../safety/secrets.js";
 import type { AgentSession } from "../session/agent-session.js";
 import type { PermissionSetup } from "../session/session-permissions.js";
@@ -96,6 +98,7 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 	const env = process.env;
 	if (args.apiKey) processSecrets.add(args.apiKey);
 	const registry = new UserModels({ env });
+	scrubKeysFromOwnEnviron(env);
 	// The project's entries that change the model, costs or safety wait for trust (remembered or the flag).
 	const trustedAtStart = args.trustProject === true || folderTrust(dataDir(env), realTarget(cwd)) === true;
 	let { settings, problems: settingsProblems } = loadSettingsChecked({ cwd, env, trusted: trustedAtStart });
@@ -153,6 +156,8 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		approvals: mode === "print" || mode === "json" ? mode : mode === "rpc" && !args.rpcApprovals ? "rpc" : "prompt",
 		trustProjectHooks: args.trustProject,
 	});
+	// The MCP servers' keys are known now too; no command has run yet.
+	scrubKeysFromOwnEnviron(env);
 	// The app starts MCP servers after its first frame; the other modes now, while the prompt is sent.
 	if (mode !== "interactive") session.startMcpServers("headless");
 	const input = mode === "interactive" ? process.stdin : undefined;
@@ -165,6 +170,17 @@ async function run(argv: string[], hooks: StartupHooks): Promise<number> {
 		stopWatching();
 		await session.dispose();
 	}
+}
+
+/**
+ * A command run outside the sandbox (yolo, or let out) can read Rudder's `/proc/<pid>/environ`: every
+ * variable commands would not get (a credential by name, or a known key by value, models.json's
+ * `"$LLM_CRED"` included) leaves that copy. Rudder keeps them in `process.env`. Best effort: where
+ * `/proc/self/mem` cannot be written the block stays as it was (docs/tool-guards.md).
+ */
+function scrubKeysFromOwnEnviron(env: Record<string, string | undefined>): void {
+	const forCommands = childEnv(env);
+	scrubOwnEnviron((name) => !Object.hasOwn(forCommands, name));
 }
 
 /** Runs the chosen mode over a ready session; resolves to the exit code. */

@@ -45,11 +45,15 @@ export async function runJson(session: AgentSessionApi, prompt: string, io: Prin
 	}
 }
 
-/** The JSON form of an event; `message_update` drops the growing partial message (see the header). */
+/**
+ * The JSON form of an event; `message_update` (the main agent's or a sub-agent's) drops the growing
+ * partial message (see the header).
+ */
 export function toJsonEvent(event: SessionEvent): object {
-	if (event.type !== "message_update") return event;
+	if (event.type !== "message_update" && event.type !== "subagent_message_update") return event;
 	const { partial: _partial, ...rest } = event.assistantMessageEvent as { partial?: unknown };
-	return { type: event.type, assistantMessageEvent: rest };
+	if (event.type === "message_update") return { type: event.type, assistantMessageEvent: rest };
+	return { ...event, assistantMessageEvent: rest };
 }
 
 /**

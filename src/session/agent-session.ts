@@ -35,6 +35,7 @@ import { findSession, listSessions, type SessionInfo } from "./session-store.js"
 import type { Settings } from "./settings.js";
 import { parseSlashCommand, runSlashCommand, type SlashCommandHost, slashCommands } from "./slash-commands.js";
 import type { AgentDefinition } from "./subagents/agent-definitions.js";
+import type { SubAgentMessages } from "./subagents/sub-agents.js";
 import type {
 	AgentSessionApi,
 	PlanResponse,
@@ -69,6 +70,10 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	/** Set by `/quit`; modes stop when they see it (or the `quit` event). */
 	quitRequested = false;
 	private readonly p: SessionParts;
+	/** Steered and queued messages waiting for their UserPromptSubmit hooks, admitted in the order typed. */
+	private admitting: Promise<void> = Promise.resolve();
+	/** Counts Esc presses: a message whose hooks were waiting when Esc came is not sent. */
+	private aborts = 0;
 
 	constructor(parts: SessionParts) {
 		this.p = parts;
@@ -116,9 +121,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return mode;
 	}
 
-	/** The system prompt names the mode in force; listeners hear of the change once it is in place. */
+	/** The system prompt names the mode in force and the tools follow it; listeners hear of the change once it is in place. */
 	private permissionsChanged(mode: PermissionMode): void {
-		this.agent.state.systemPrompt = this.p.systemPrompt();
+		this.p.applyMode();
 		this.p.events.emit({ type: "permissions_changed", mode });
 	}
 
@@ -171,16 +176,26 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		return this.p.agents;
 	}
 
-	/** Queues `text` for before the running sub-agent `agentId`'s next request. Throws when it is not running. */
+	/**
+	 * Queues `text` for before the running sub-agent `agentId`'s next request, once the UserPromptSubmit
+	 * hooks let it (as a steer to the main agent). Throws when it is not running.
+	 */
 	steerAgent(agentId: string, text: string, images?: ImageContent[]): void {
 		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
-		this.p.subAgents.steer(agentId, userMessage(text, images));
+		this.p.subAgents.ensureRunning(agentId);
+		this.admit(`steering message for ${agentId}`, text, images, text, (message) => this.p.subAgents.steer(agentId, message));
+	}
+
+	subAgentTranscript(agentId?: string): SubAgentMessages | undefined {
+		const id = agentId ?? this.p.subAgents.lastStarted();
+		return id === undefined ? undefined : this.p.subAgents.transcript(id);
 	}
 
 	/** Queues `text` to start another turn of the sub-agent `agentId` once it would stop. */
 	followUpAgent(agentId: string, text: string, images?: ImageContent[]): void {
 		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
-		this.p.subAgents.followUp(agentId, userMessage(text, images));
+		this.p.subAgents.ensureRunning(agentId);
+		this.admit(`follow-up for ${agentId}`, text, images, text, (message) => this.p.subAgents.followUp(agentId, message));
 	}
 
 	// ---- Input ---------------------------------------------------------------------------------
@@ -217,13 +232,9 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		for (const warning of [...expanded.warnings, ...withResources.warnings]) this.notify("warning", warning);
 		const images = [...(options.images ?? []), ...(mcpPrompt?.images ?? []), ...expanded.images];
 		if (this.busy) {
-			const message = userMessage(expanded.text, images);
-			if (options.as === "followUp") {
-				this.p.queue.enqueue("followUp", message, text);
-				return { kind: "queued_follow_up" };
-			}
-			this.p.queue.enqueue("steer", message, text);
-			return { kind: "steered" };
+			const kind = options.as === "followUp" ? "followUp" : "steer";
+			this.enqueue(kind, expanded.text, images, text);
+			return kind === "followUp" ? { kind: "queued_follow_up" } : { kind: "steered" };
 		}
 		// Resolve once accepted; the run's failures are reported, not thrown at the typist.
 		this.prompt(expanded.text, images).catch((error) => this.notify("error", errorText(error)));
@@ -280,15 +291,58 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 
 	steer(text: string, images?: ImageContent[]): void {
 		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
-		this.p.queue.enqueue("steer", userMessage(text, images), text);
+		this.enqueue("steer", text, images, text);
 	}
 
 	followUp(text: string, images?: ImageContent[]): void {
 		if (isLoginCommand(text)) throw new Error(LOGIN_NOT_QUEUED);
-		this.p.queue.enqueue("followUp", userMessage(text, images), text);
+		this.enqueue("followUp", text, images, text);
+	}
+
+	/** A steered or queued message for the main agent; see `admit`. */
+	private enqueue(kind: "steer" | "followUp", text: string, images: ImageContent[] | undefined, typed: string): void {
+		this.admit(kind === "steer" ? "steering message" : "follow-up", text, images, typed, (message, late) => {
+			this.p.queue.enqueue(kind, message, typed);
+			// The run ended while the hooks ran: no run is left to take it from the queue, so one starts.
+			if (late && !this.busy) void this.runAgent(() => this.agent.continue()).catch((error) => this.notify("error", errorText(error)));
+		});
+	}
+
+	/**
+	 * A steered or queued message passes the user's UserPromptSubmit hooks as a prompt does: a block
+	 * drops it (the user sees why), their context goes with it; messages are admitted in the order typed.
+	 * Without such hooks it is delivered at once. `typed` is what the user typed (what Esc puts back);
+	 * `late` tells `deliver` that hooks ran first (the run it was meant for may have ended).
+	 */
+	private admit(
+		what: string,
+		text: string,
+		images: ImageContent[] | undefined,
+		typed: string,
+		deliver: (message: UserMessage, late: boolean) => void,
+	): void {
+		if (!this.p.hooks.hooks.has("UserPromptSubmit")) {
+			deliver(userMessage(text, images), false);
+			return;
+		}
+		const aborts = this.aborts;
+		const admitOne = async () => {
+			const hooked = this.aborts === aborts ? await this.p.hooks.userPromptSubmit(text) : undefined;
+			if (!hooked || this.aborts !== aborts) {
+				this.notify("info", `The ${what} "${typed}" was not sent: the run was stopped while its hooks ran.`);
+				return;
+			}
+			if (!hooked.send) {
+				this.notify("info", `The ${what} "${typed}" was not sent: ${hooked.reason}`);
+				return;
+			}
+			deliver(userMessage(text, images, hooked.context ? [hookContextText("UserPromptSubmit", hooked.context)] : []), true);
+		};
+		this.admitting = this.admitting.then(admitOne).catch((error) => this.notify("error", errorText(error)));
 	}
 
 	abort(): void {
+		this.aborts++;
 		this.p.hooks.abort();
 		this.agent.abort();
 		this.p.compaction.abort();
@@ -300,8 +354,11 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 	}
 
 	async waitForIdle(): Promise<void> {
-		// A run may be followed by a compaction and that by a retry run, so wait until neither is left.
-		while (this.busy) {
+		// A run may be followed by a compaction and that by a retry run, so wait until neither is left;
+		// a message still passing its hooks may start one more.
+		for (;;) {
+			await this.admitting;
+			if (!this.busy) break;
 			await this.agent.waitForIdle();
 			await this.p.compaction.settled();
 			if (this.p.phases.runActive && !this.agent.state.isStreaming) await new Promise((r) => setImmediate(r));

@@ -35,7 +35,7 @@ import { loadContextFiles } from "./context-files.js";
 import { ElicitationPrompts } from "./elicitation-prompts.js";
 import { ExtensionHost, offeredSkills } from "./extension-host.js";
 import { InputQueue } from "./input-queue.js";
-import { createExitPlanModeTool } from "./plan/exit-plan-mode-tool.js";
+import { createExitPlanModeTool, toolsForMode } from "./plan/exit-plan-mode-tool.js";
 import { PlanPrompts } from "./plan/plan-prompts.js";
 import { RedactedAgentEvents } from "./redacted-agent-events.js";
 import { withRedactedResults } from "./redacting-tools.js";
@@ -209,38 +209,44 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		addUsage: (message) => usage.addSpent(message),
 		record: (info, message) => file.recordSubAgent(info, message),
 		onListenerError: (error) => events.notify("error", `Listener failed: ${errorText(error)}`),
+		stopHook: (round, agent, signal) => hooks.subagentStop(round, agent, signal),
 	});
 	const setPermissionMode = (mode: PermissionMode) => {
 		permissions.setMode(mode);
-		agent.state.systemPrompt = systemPrompt();
+		applyMode();
 		events.emit({ type: "permissions_changed", mode });
 	};
+	const planTool = createExitPlanModeTool({
+		mode: () => permissions.mode,
+		...(permissions.canAsk ? { ask: (id: string, plan: string, signal?: AbortSignal) => plans.ask(id, plan, signal) } : {}),
+		setMode: setPermissionMode,
+	});
+	// Offered in every mode; exit_plan_mode joins them in plan mode only (toolsForMode).
 	const tools: AgentTool[] = [
 		...builtInTools,
 		createTaskTool({ definitions: agents.definitions, subAgents, sessionTools: () => agent.state.tools, depth: 1 }),
 		createTodoWriteTool(todos),
-		createExitPlanModeTool({
-			mode: () => permissions.mode,
-			...(permissions.canAsk ? { ask: (id: string, plan: string, signal?: AbortSignal) => plans.ask(id, plan, signal) } : {}),
-			setMode: setPermissionMode,
-		}),
 	];
+	const inMode = (all: readonly AgentTool[]) => toolsForMode(all, planTool, permissions.mode);
 	const promptInput = {
 		cwd,
-		tools,
 		skills: formatSkillsForPrompt(skillsOffered),
 		agents: agentsSection(agents.definitions),
 		contextFiles,
 		customPrompt: options.systemPrompt,
 		appendSystemPrompt: options.appendSystemPrompt,
 	};
-	const systemPrompt = (): string => buildSystemPrompt({ ...promptInput, permissions: permissions.promptSection() });
+	const systemPrompt = (): string => buildSystemPrompt({ ...promptInput, tools: inMode(tools), permissions: permissions.promptSection() });
+	const applyMode = () => {
+		agent.state.systemPrompt = systemPrompt();
+		agent.state.tools = inMode(agent.state.tools);
+	};
 	const agent: Agent = new Agent({
 		initialState: {
 			systemPrompt: systemPrompt(),
 			model,
 			thinkingLevel: clampThinking(model, options.thinkingLevel ?? loaded?.thinkingLevel ?? settings.defaultThinkingLevel ?? "off"),
-			tools,
+			tools: inMode(tools),
 		},
 		convertToLlm,
 		streamFn,
@@ -264,7 +270,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		mcp: mcpConfig,
 		builtInTools: tools,
 		setTools: (all) => {
-			agent.state.tools = all;
+			agent.state.tools = inMode(all);
 		},
 		notify: events.notify,
 	});
@@ -301,7 +307,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const session = new AgentSession({
 		...{ cwd, env, settings, events, phases, hooks, approvals, permissions, checkpoints, keys },
 		...{
-			systemPrompt,
+			applyMode,
 			setPermissionMode,
 			streamFn,
 			agent,

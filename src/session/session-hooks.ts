@@ -119,18 +119,32 @@ export class SessionHooks {
 	}
 
 	/**
-	 * Stop (or SubagentStop): the instruction to go on with when a hook blocks the stop, or undefined to
-	 * stop. `round` counts the times hooks already kept this run going; past STOP_HOOK_LIMIT it stops.
+	 * Stop: the instruction to go on with when a hook blocks the stop, or undefined to stop. `round`
+	 * counts the times hooks already kept this run going; past STOP_HOOK_LIMIT it stops.
 	 */
-	async stop(round: number, event: "Stop" | "SubagentStop" = "Stop"): Promise<string | undefined> {
-		const outcome = await this.run({ event, stopHookActive: round > 0 });
+	async stop(round: number): Promise<string | undefined> {
+		return this.keepGoing(await this.run({ event: "Stop", stopHookActive: round > 0 }), round, "Stop hooks kept the run");
+	}
+
+	/**
+	 * SubagentStop: as Stop, for one sub-agent about to end (matched by its definition's name); the
+	 * instruction it goes on with, or undefined. `signal` is its task call's: Esc stops these hooks too.
+	 */
+	async subagentStop(
+		round: number,
+		agent: { agentId: string; agentType: string; lastAssistantMessage: string },
+		signal?: AbortSignal,
+	): Promise<string | undefined> {
+		const outcome = await this.run({ event: "SubagentStop", stopHookActive: round > 0, ...agent }, signal);
+		return this.keepGoing(outcome, round, `SubagentStop hooks kept the sub-agent ${agent.agentId}`);
+	}
+
+	/** A blocking stop hook's reason, unless a hook said stop, was cancelled, or the rounds ran out. */
+	private keepGoing(outcome: HookOutcome, round: number, who: string): string | undefined {
 		if (outcome.blocked === undefined || outcome.stop !== undefined) return undefined;
 		if (outcome.verdicts.some((v) => v.status === "cancelled")) return undefined;
 		if (round >= STOP_HOOK_LIMIT) {
-			this.deps.notify(
-				"warning",
-				`Stop hooks kept the run going ${STOP_HOOK_LIMIT} times in a row; it stops here. Their last word: ${outcome.blocked}`,
-			);
+			this.deps.notify("warning", `${who} going ${STOP_HOOK_LIMIT} times in a row; it stops here. Their last word: ${outcome.blocked}`);
 			return undefined;
 		}
 		return outcome.blocked;

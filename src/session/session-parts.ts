@@ -41,8 +41,8 @@ export interface SessionParts {
 	permissions: SessionPermissions;
 	checkpoints: CheckpointStore;
 	keys: SessionKeys;
-	/** The system prompt for the permission mode in force. */
-	systemPrompt: () => string;
+	/** Sets the system prompt and the tools for the permission mode in force (exit_plan_mode only in plan mode). */
+	applyMode: () => void;
 	/** Switches the permission mode; the system prompt follows and listeners hear of it. */
 	setPermissionMode: (mode: PermissionMode) => void;
 	/** The stream function with the retry settings applied (the Agent's and the compaction's). */

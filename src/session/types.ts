@@ -3,7 +3,7 @@
 // and settings, and reports changes as events. UIs render from `getState()` and events only.
 
 import type { AgentEvent, AgentMessage } from "../agent/types.js";
-import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
+import type { AssistantMessage, AssistantMessageEvent, ImageContent, Model, ThinkingLevel, Usage } from "../ai/index.js";
 import type { HookLifecycleEvent } from "../extensions/hooks/types.js";
 import type { HookListing } from "../extensions/hooks/user-hooks.js";
 import type { ElicitAnswer } from "../extensions/mcp/elicitation.js";
@@ -17,6 +17,7 @@ import type { ElicitationRequest } from "./elicitation-prompts.js";
 import type { MemoryTarget } from "./memory-file.js";
 import type { Settings } from "./settings.js";
 import type { SubAgentInfo } from "./subagents/sub-agent-info.js";
+import type { SubAgentMessages } from "./subagents/sub-agents.js";
 import type { TodoItem } from "./todos/todo-list.js";
 
 /**
@@ -89,6 +90,17 @@ export type SessionEvent =
 	| ({ type: "subagent_start" } & SubAgentInfo)
 	/** A sub-agent started running, started or finished a tool, or finished a reply (tokens). */
 	| ({ type: "subagent_update" } & SubAgentInfo)
+	/**
+	 * A token of a sub-agent's streamed reply (redacted as the main agent's), named by the sub-agent and
+	 * the task call that started it; its finished messages are in the session file's side branch.
+	 */
+	| {
+			type: "subagent_message_update";
+			agentId: string;
+			parentToolCallId: string;
+			parentAgentId?: string;
+			assistantMessageEvent: AssistantMessageEvent;
+	  }
 	/** A sub-agent ended: `result` is its final text (the task call's result), or `error`. */
 	| ({ type: "subagent_end" } & SubAgentInfo & { result?: string; error?: string })
 	/** A background job started (bash run_in_background, or Ctrl+B), or ended with its output in. */
@@ -327,6 +339,8 @@ export interface AgentSessionApi {
 	steerAgent(agentId: string, text: string): void;
 	/** Queues `text` to start another turn of the running sub-agent `agentId` once it would stop. */
 	followUpAgent(agentId: string, text: string): void;
+	/** A sub-agent's finished messages (Ctrl+O shows them): `agentId`'s, or the one started last; undefined when none ran. */
+	subAgentTranscript(agentId?: string): SubAgentMessages | undefined;
 }
 
 export type {
@@ -338,6 +352,7 @@ export type {
 	ElicitationRequest,
 	PermissionMode,
 	SubAgentInfo,
+	SubAgentMessages,
 	TodoItem,
 	Usage,
 };

@@ -62,6 +62,13 @@ describe("sub-agents in a real terminal", () => {
 		sendKey("Enter");
 		const steered = await waitForScreen((s) => s.includes("Steering sub-agent explore-1: only look at src"), "the steer");
 		keep("steer-sent-to-one", steered);
+		// Ctrl+O shows the selected sub-agent's transcript in a pager; q closes it.
+		sendKey("C-o");
+		const pager = await waitForScreen((s) => s.includes("Sub-agent explore (explore-1) · running · look for alpha"), "the pager");
+		keep("subagent-transcript-pager", pager);
+		expect(pager).toContain("› Find alpha");
+		sendText("q");
+		await waitForScreen((s) => !s.includes("Sub-agent explore (explore-1) ·"), "the pager closed");
 		await waitForScreen((s) => s.includes("Both searches are done."), "the answer", 30_000);
 		// The steer went into one sub-agent's next request, and into no other request.
 		const withSteer = bodies().filter((b) => b.includes("only look at src"));

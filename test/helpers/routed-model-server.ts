@@ -61,24 +61,29 @@ export async function startRoutedModelServer(
 	return {
 		url,
 		requests,
-		model: {
-			id: "mock-1",
-			name: "mock-1",
-			api: "openai-completions",
-			provider: "mock",
-			baseUrl: `${url}/v1`,
-			reasoning: false,
-			input: ["text"],
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-			contextWindow: 100_000,
-			maxTokens: 4096,
-		},
+		model: mockModel(url),
 		openSockets: () => sockets.size,
 		close: () =>
 			new Promise<void>((resolve) => {
 				for (const s of sockets) s.destroy();
 				server.close(() => resolve());
 			}),
+	};
+}
+
+/** The model "mock/mock-1" at a server speaking OpenAI chat completions at `url`. */
+export function mockModel(url: string): Model {
+	return {
+		id: "mock-1",
+		name: "mock-1",
+		api: "openai-completions",
+		provider: "mock",
+		baseUrl: `${url}/v1`,
+		reasoning: false,
+		input: ["text"],
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+		contextWindow: 100_000,
+		maxTokens: 4096,
 	};
 }
 

@@ -245,7 +245,7 @@ describe("building the agent", () => {
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
 		await session.prompt("hi");
 		const call = fx.faux.calls[0];
-		expect(call.context.tools?.map((t) => t.name)).toEqual(["grep", "find", "task", "todo_write", "exit_plan_mode"]);
+		expect(call.context.tools?.map((t) => t.name)).toEqual(["grep", "find", "task", "todo_write"]);
 		expect(call.context.systemPrompt).toMatch(/\n- grep: .*\n- find: /);
 		expect(call.context.systemPrompt).toContain(`Current working directory: ${fx.cwd}`);
 		expect(call.context.systemPrompt).toContain(`## ${join(fx.cwd, "AGENTS.md")}\n\nAlways answer in haiku.`);

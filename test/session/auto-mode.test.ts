@@ -8,10 +8,10 @@ import { createServer, type Server } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Model } from "../../src/ai/index.js";
 import type { PermissionMode } from "../../src/permissions/types.js";
 import type { SessionEvent } from "../../src/session/types.js";
 import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
+import { mockModel } from "../helpers/routed-model-server.js";
 import { type ScriptedServer, startScriptedServer } from "../helpers/sse-server.js";
 import { createFixture, type Fixture } from "./session-fixture.js";
 
@@ -23,19 +23,6 @@ afterEach(async () => {
 	await model?.close();
 	await new Promise<void>((resolve) => (net ? net.close(() => resolve()) : resolve()));
 	fx = model = net = undefined;
-});
-
-const mockModel = (url: string): Model => ({
-	id: "mock-1",
-	name: "mock-1",
-	api: "openai-completions",
-	provider: "mock",
-	baseUrl: `${url}/v1`,
-	reasoning: false,
-	input: ["text"],
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	contextWindow: 100_000,
-	maxTokens: 4096,
 });
 
 /** Runs the scripted session in `mode`, allowing every approval; returns what was asked. */

@@ -7,6 +7,7 @@ import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index
 import type { AgentSession } from "../../src/session/agent-session.js";
 import { commandHook } from "../extensions/hooks/hook-project.js";
 import { putFile } from "../helpers/put-file.js";
+import { waitUntil } from "../helpers/wait-until.js";
 import { createFixture, type Fixture, userTexts } from "./session-fixture.js";
 
 let fx: Fixture;
@@ -110,6 +111,68 @@ describe("hooks in a session", () => {
 		expect(fx.faux.calls).toHaveLength(1);
 		expect(fx.notices()).toContainEqual(expect.stringMatching(/UserPromptSubmit hook .* blocked: not on Fridays$/));
 		expect(fx.notices()).toContain("The prompt was not sent.");
+	});
+
+	describe("UserPromptSubmit on messages steered or queued during a run", () => {
+		/** A run held in a bash call until the test creates `go`. */
+		const heldRun = (...after: string[]) => [
+			fauxAssistantMessage([fauxToolCall("bash", { command: "while [ ! -f go ]; do sleep 0.05; done; echo waited" })]),
+			...after.map((text) => fauxAssistantMessage([fauxText(text)])),
+		];
+		const hookRuns = (f: Fixture) => f.events.filter((e) => e.type === "hook_finished").length;
+
+		it("a block drops the message (the user sees why); context goes with the steered and the queued one", async () => {
+			fx = await createFixture();
+			writeHooks(globalSettings(fx), {
+				UserPromptSubmit: [
+					{
+						hooks: [
+							commandHook(`p=$(jq -r .prompt); case "$p" in *secret*) echo "no secrets in steering" >&2; exit 2;; esac; echo "seen: $p"`),
+						],
+					},
+				],
+			});
+			const s = await session(fx);
+			fx.faux.setResponses(heldRun("steered", "followed up"));
+			const running = s.prompt("start");
+			await fx.waitForEvent("tool_execution_start");
+			expect(await s.submit("use the cache")).toEqual({ kind: "steered" });
+			s.steer("here is my secret");
+			s.followUp("then run tests");
+			await waitUntil(() => hookRuns(fx) === 4);
+			writeFileSync(join(fx.cwd, "go"), "");
+			await running;
+			await s.waitForIdle();
+			const context = (p: string) => `<UserPromptSubmit-hook-context>\nseen: ${p}\n</UserPromptSubmit-hook-context>`;
+			expect(fx.faux.calls).toHaveLength(3);
+			expect(userTexts(fx.faux, 1)).toEqual([`start${context("start")}`, `use the cache${context("use the cache")}`]);
+			expect(userTexts(fx.faux, 2).at(-1)).toBe(`then run tests${context("then run tests")}`);
+			expect(JSON.stringify(fx.faux.calls.map((c) => c.context.messages))).not.toContain("secret");
+			expect(fx.notices()).toContain('The steering message "here is my secret" was not sent: no secrets in steering');
+			expect(fx.notices()).toContainEqual(expect.stringMatching(/UserPromptSubmit hook .* blocked: no secrets in steering$/));
+		});
+
+		it("a message whose hooks finish after the run ended starts a run of its own", async () => {
+			fx = await createFixture();
+			writeHooks(globalSettings(fx), {
+				UserPromptSubmit: [
+					{ hooks: [commandHook(`case "$(jq -r .prompt)" in late*) while [ ! -f release ]; do sleep 0.05; done;; esac`)] },
+				],
+			});
+			const s = await session(fx);
+			fx.faux.setResponses(heldRun("done", "read your late note"));
+			void s.prompt("start");
+			await fx.waitForEvent("tool_execution_start");
+			s.steer("late note");
+			await waitUntil(() => fx.events.filter((e) => e.type === "hook_started").length === 2);
+			writeFileSync(join(fx.cwd, "go"), "");
+			await waitUntil(() => fx.faux.calls.length === 2 && s.getState().phase.kind === "idle");
+			expect(userTexts(fx.faux, 1)).toEqual(["start"]);
+			writeFileSync(join(fx.cwd, "release"), "");
+			await s.waitForIdle();
+			expect(fx.faux.calls).toHaveLength(3);
+			expect(userTexts(fx.faux, 2).at(-1)).toBe("late note");
+		});
 	});
 
 	it("SessionStart's context goes with the first request only", async () => {

@@ -1,36 +1,10 @@
-import { readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { AgentToolResult } from "../../src/agent/types.js";
 import { type BashToolDetails, createBashTool } from "../../src/tools/bash.js";
+import { isRunning } from "../helpers/processes.js";
+import { waitUntil } from "../helpers/wait-until.js";
 import { textOf, useTempFolder } from "./temp-folder.js";
-
-/**
- * True while `pid` is a live process. A killed child whose parent also died is re-parented to PID 1,
- * and in some containers PID 1 never reaps, so the dead child lingers as a zombie that still answers
- * `kill(pid, 0)`; a zombie runs nothing, so it counts as gone.
- */
-function isRunning(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-	} catch {
-		return false;
-	}
-	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-		return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-	} catch {
-		return true;
-	}
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error("condition not met in time");
-		await new Promise((r) => setTimeout(r, 20));
-	}
-}
 
 // Generous: the machine running the suite may be loaded; nothing here asserts on durations.
 describe("bash", { timeout: 30_000 }, () => {
@@ -64,7 +38,7 @@ describe("bash", { timeout: 30_000 }, () => {
 		);
 		void run.then(() => (finished = true));
 		// The command waits for a file this test creates only after seeing the first line streamed.
-		await waitFor(() => updates.some((u) => u === "first"));
+		await waitUntil(() => updates.some((u) => u === "first"));
 		expect(finished).toBe(false);
 		await tmp.write({ go: "" });
 		const result = await run;
@@ -108,11 +82,11 @@ describe("bash", { timeout: 30_000 }, () => {
 		const run = bash({ command: "sleep 60 & echo $!; wait" }, controller.signal, (r) => {
 			childPid ||= Number.parseInt(textOf(r), 10) || 0;
 		});
-		await waitFor(() => childPid > 0);
+		await waitUntil(() => childPid > 0);
 		expect(isRunning(childPid)).toBe(true);
 		controller.abort();
 		await expect(run).rejects.toThrow(/Command aborted$/);
-		await waitFor(() => !isRunning(childPid));
+		await waitUntil(() => !isRunning(childPid));
 	});
 
 	it("on abort also stops a child that ignores SIGTERM (SIGKILL after the grace period)", async () => {
@@ -121,10 +95,10 @@ describe("bash", { timeout: 30_000 }, () => {
 		const run = bash({ command: "bash -c 'trap \"\" TERM; echo $$; while :; do sleep 0.1; done' & wait" }, controller.signal, (r) => {
 			childPid ||= Number.parseInt(textOf(r), 10) || 0;
 		});
-		await waitFor(() => childPid > 0);
+		await waitUntil(() => childPid > 0);
 		controller.abort();
 		await expect(run).rejects.toThrow("Command aborted");
-		await waitFor(() => !isRunning(childPid));
+		await waitUntil(() => !isRunning(childPid));
 	});
 
 	it("does not start when already aborted", async () => {

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BackgroundJobs } from "../../src/tools/background-jobs.js";
 import { createBashTool } from "../../src/tools/bash.js";
+import { makePidsCgroup } from "../../src/tools/pids-cgroup.js";
 import {
 	bwrapArguments,
 	type CommandSandbox,
@@ -327,6 +328,20 @@ describe.each(sandboxUsers())("bash in the bwrap sandbox, as $name", { timeout: 
 		const forks = `${perl} -e 'my $n = 0; for (1..200) { my $p = fork; last unless defined $p; if ($p == 0) { sleep 5; exit } $n++ } print "$n\n"'`;
 		const counted = await run(forks, { limits: limits({ processes: 40 }) });
 		const made = Number(counted.text.split("\n")[0]);
+		// As root only a pids cgroup holds the limit (RLIMIT_NPROC does not bind uid 0: see the test
+		// below); where none can be made the limit does not hold (docs/tool-guards.md), and this says so.
+		if (user.name === "root") {
+			const cgroup = makePidsCgroup(40);
+			cgroup?.remove();
+			expect(cgroup, "running as root without a writable pids cgroup: the sandbox's process limit does not hold").toBeDefined();
+			// Why: bwrap maps the namespace's uid to the caller's, kernel uid 0, which copy_process exempts
+			// from RLIMIT_NPROC whatever uid the namespace shows. ulimit -u 20 alone lets 60 forks through.
+			const forks20 = `ulimit -u 20; ${perl} -e 'my $n = 0; for (1..60) { my $p = fork; last unless defined $p; if ($p == 0) { sleep 2; exit } $n++ } print "$n\n"'`;
+			const bwrapArgs = ["--unshare-user", "--uid", "1000", "--gid", "1000", "--cap-drop", "ALL", "--unshare-pid"];
+			const mounts = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+			const unbound = execFileSync("bwrap", [...bwrapArgs, ...mounts, "bash", "-c", forks20], { encoding: "utf8" });
+			expect(Number(unbound.trim())).toBe(60);
+		}
 		expect(made).toBeGreaterThan(5);
 		expect(made).toBeLessThan(40);
 		// As root the pids cgroup holds the limit, and says when it refused.

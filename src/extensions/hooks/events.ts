@@ -14,7 +14,7 @@ export type BlockEffect = "refuse-call" | "to-model" | "drop-prompt" | "keep-goi
 
 export interface EventFacts {
 	/** What the matcher is tested against; undefined: the event has no matcher (every hook runs). */
-	matches?: "tool" | "source" | "reason" | "trigger" | "notification type";
+	matches?: "tool" | "source" | "reason" | "trigger" | "agent type" | "notification type";
 	block: BlockEffect;
 	/** Exit 0 with stdout that is not JSON: the model gets it as context (Claude Code does so for these two). */
 	stdoutIsContext: boolean;
@@ -25,7 +25,7 @@ export const EVENT_FACTS: Readonly<Record<HookEvent, EventFacts>> = Object.freez
 	PostToolUse: { matches: "tool", block: "to-model", stdoutIsContext: false },
 	UserPromptSubmit: { block: "drop-prompt", stdoutIsContext: true },
 	Stop: { block: "keep-going", stdoutIsContext: false },
-	SubagentStop: { block: "keep-going", stdoutIsContext: false },
+	SubagentStop: { matches: "agent type", block: "keep-going", stdoutIsContext: false },
 	SessionStart: { matches: "source", block: "show-user", stdoutIsContext: true },
 	SessionEnd: { matches: "reason", block: "show-user", stdoutIsContext: false },
 	PreCompact: { matches: "trigger", block: "show-user", stdoutIsContext: false },

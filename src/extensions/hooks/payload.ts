@@ -48,8 +48,17 @@ export function hookPayload(input: HookInput, session: HookSession): Record<stri
 		case "UserPromptSubmit":
 			return { ...base, prompt: input.prompt };
 		case "Stop":
-		case "SubagentStop":
 			return { ...base, stop_hook_active: input.stopHookActive };
+		case "SubagentStop":
+			// A sub-agent's messages are a side branch of the session's file, so its transcript is that file too.
+			return {
+				...base,
+				stop_hook_active: input.stopHookActive,
+				agent_id: input.agentId,
+				agent_type: input.agentType,
+				agent_transcript_path: session.transcriptPath,
+				last_assistant_message: input.lastAssistantMessage,
+			};
 		case "SessionStart":
 			return { ...base, source: input.source };
 		case "SessionEnd":
@@ -72,6 +81,8 @@ export function matchTargets(input: HookInput): string[] | undefined {
 			return input.event === "SessionEnd" ? [input.reason] : [];
 		case "trigger":
 			return input.event === "PreCompact" ? [input.trigger] : [];
+		case "agent type":
+			return input.event === "SubagentStop" ? [input.agentType] : [];
 		case "notification type":
 			return input.event === "Notification" ? [input.notificationType] : [];
 		default:

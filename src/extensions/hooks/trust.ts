@@ -3,9 +3,10 @@
 // each runs only once the user trusted it: the answer is remembered per folder (by real path) in the
 // data folder, never in the project, and the record holds every trusted hook in full (event, matcher,
 // command, file), so a changed or added command is unknown again and is asked about again.
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { hooksTrustFile } from "../../config/paths.js";
+import { folderKey, readTrustFile, type TrustFile } from "../trust-file.js";
 import { loadHooks } from "./config.js";
 import type { HookCommand } from "./types.js";
 
@@ -28,9 +29,7 @@ interface FolderRecord {
 }
 
 /** `hooks-trust.json`: folder real path → the hooks trusted and declined there. */
-interface TrustFile {
-	projects: Record<string, FolderRecord>;
-}
+type HooksTrustFile = TrustFile<FolderRecord>;
 
 function recorded(hook: HookCommand): RecordedHook {
 	return { event: hook.event, matcher: hook.matcher, command: hook.command, file: hook.file };
@@ -39,25 +38,7 @@ function recorded(hook: HookCommand): RecordedHook {
 const sameHook = (a: RecordedHook, b: RecordedHook) =>
 	a.event === b.event && a.matcher === b.matcher && a.command === b.command && a.file === b.file;
 
-function folderKey(cwd: string): string {
-	try {
-		return realpathSync(cwd);
-	} catch {
-		return cwd;
-	}
-}
-
-function readTrustFile(path: string): TrustFile {
-	try {
-		const data = JSON.parse(readFileSync(path, "utf8")) as TrustFile;
-		return typeof data?.projects === "object" && data.projects !== null && !Array.isArray(data.projects) ? data : { projects: {} };
-	} catch {
-		// Missing or broken: nothing is trusted, so the user is asked again and nothing runs by mistake.
-		return { projects: {} };
-	}
-}
-
-function folderRecord(file: TrustFile, cwd: string): FolderRecord | undefined {
+function folderRecord(file: HooksTrustFile, cwd: string): FolderRecord | undefined {
 	const key = folderKey(cwd);
 	const entry = Object.hasOwn(file.projects, key) ? file.projects[key] : undefined;
 	if (typeof entry !== "object" || entry === null) return undefined;
@@ -67,7 +48,7 @@ function folderRecord(file: TrustFile, cwd: string): FolderRecord | undefined {
 
 /** The state of each hook, in the order given: global ones trusted, project ones as the record says. */
 export function hookTrustStates(hooks: readonly HookCommand[], context: { cwd: string; env?: Env }): HookTrustState[] {
-	const record = folderRecord(readTrustFile(hooksTrustFile(context.env)), context.cwd);
+	const record = folderRecord(readTrustFile<FolderRecord>(hooksTrustFile(context.env)), context.cwd);
 	return hooks.map((hook) => {
 		if (!hook.project) return "trusted";
 		const mine = recorded(hook);
@@ -83,7 +64,7 @@ export function hookTrustStates(hooks: readonly HookCommand[], context: { cwd: s
  */
 export function rememberHookTrust(hooks: readonly HookCommand[], allowed: boolean, context: { cwd: string; env?: Env }): void {
 	const path = hooksTrustFile(context.env);
-	const file = readTrustFile(path);
+	const file = readTrustFile<FolderRecord>(path);
 	const key = folderKey(context.cwd);
 	const record = folderRecord(file, context.cwd) ?? { trusted: [], declined: [], at: "" };
 	const answered = hooks.filter((h) => h.project).map(recorded);

@@ -43,7 +43,16 @@ export type HookInput =
 	| { event: "PreToolUse"; tool: string; args: unknown; toolCallId?: string }
 	| { event: "PostToolUse"; tool: string; args: unknown; toolCallId?: string; result: { text: string; isError: boolean } }
 	| { event: "UserPromptSubmit"; prompt: string }
-	| { event: "Stop" | "SubagentStop"; stopHookActive: boolean }
+	| { event: "Stop"; stopHookActive: boolean }
+	| {
+			event: "SubagentStop";
+			stopHookActive: boolean;
+			/** The sub-agent's id in the session (`explore-1`) and its definition's name (what a matcher tests). */
+			agentId: string;
+			agentType: string;
+			/** Its final reply's text. */
+			lastAssistantMessage: string;
+	  }
 	| { event: "SessionStart"; source: SessionStartSource }
 	| { event: "SessionEnd"; reason: SessionEndReason }
 	| { event: "PreCompact"; trigger: CompactTrigger; customInstructions: string }

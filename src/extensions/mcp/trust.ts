@@ -4,47 +4,25 @@
 // folder in the data folder, tied to the exact command line, so a changed command asks again), or in
 // their global settings with `enableAllProjectMcpServers` / `enabledMcpjsonServers`.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { mcpTrustFile } from "../../config/paths.js";
+import { folderKey, readTrustFile } from "../trust-file.js";
 import type { McpServerConfig, McpTrustSettings } from "./config.js";
 
 type Env = Record<string, string | undefined>;
 
 export type TrustState = "trusted" | "declined" | "unknown";
 
+/** `mcp-trust.json` (src/extensions/trust-file.ts): folder → server name → the decision on that exact configuration. */
 interface Decision {
 	fingerprint: string;
 	allowed: boolean;
 }
 
-/** `mcp-trust.json`: folder → server name → the decision on that exact configuration. */
-interface TrustFile {
-	projects: Record<string, Record<string, Decision>>;
-}
-
 /** A hash of everything that decides what runs or where requests go; the secrets in it are not readable back. */
 export function fingerprint(config: McpServerConfig): string {
 	return createHash("sha256").update(JSON.stringify(config.transport)).digest("hex");
-}
-
-/** Folders by real path: the same project reached through a symlink is the same answer. */
-function folderKey(cwd: string): string {
-	try {
-		return realpathSync(cwd);
-	} catch {
-		return cwd;
-	}
-}
-
-function readTrustFile(path: string): TrustFile {
-	try {
-		const data = JSON.parse(readFileSync(path, "utf8")) as TrustFile;
-		return data && typeof data.projects === "object" && data.projects !== null ? data : { projects: {} };
-	} catch {
-		// Missing or broken: nothing is trusted, so the user is asked again; no server starts by mistake.
-		return { projects: {} };
-	}
 }
 
 export interface TrustContext {
@@ -53,7 +31,11 @@ export interface TrustContext {
 	settings: McpTrustSettings;
 }
 
-export function trustOf(config: McpServerConfig, context: TrustContext, file = readTrustFile(mcpTrustFile(context.env))): TrustState {
+export function trustOf(
+	config: McpServerConfig,
+	context: TrustContext,
+	file = readTrustFile<Record<string, Decision>>(mcpTrustFile(context.env)),
+): TrustState {
 	if (config.source === "global" || config.source === "editor") return "trusted";
 	if (context.settings.enableAllProjectMcpServers || context.settings.enabledMcpjsonServers.includes(config.name)) return "trusted";
 	const decision = file.projects[folderKey(context.cwd)]?.[config.name];
@@ -63,14 +45,14 @@ export function trustOf(config: McpServerConfig, context: TrustContext, file = r
 
 /** Trust states of many servers with one read of the file. */
 export function trustStates(configs: readonly McpServerConfig[], context: TrustContext): Map<string, TrustState> {
-	const file = readTrustFile(mcpTrustFile(context.env));
+	const file = readTrustFile<Record<string, Decision>>(mcpTrustFile(context.env));
 	return new Map(configs.map((c) => [c.name, trustOf(c, context, file)]));
 }
 
 /** Records the user's answer for these servers of `cwd`. The file is replaced whole (rename), mode 0600. */
 export function rememberTrust(configs: readonly McpServerConfig[], allowed: boolean, context: { cwd: string; env?: Env }): void {
 	const path = mcpTrustFile(context.env);
-	const file = readTrustFile(path);
+	const file = readTrustFile<Record<string, Decision>>(path);
 	const key = folderKey(context.cwd);
 	const project = file.projects[key] ?? {};
 	for (const config of configs) project[config.name] = { fingerprint: fingerprint(config), allowed };

@@ -44,3 +44,13 @@ export function createExitPlanModeTool(options: ExitPlanModeOptions): AgentTool<
 		},
 	};
 }
+
+/**
+ * The tools offered in `mode`: `exit_plan_mode` only in plan mode, and then last, so every other tool
+ * keeps its place in the request. A mode change rewrites the system prompt anyway; the tool list changes
+ * at its end only.
+ */
+export function toolsForMode(tools: readonly AgentTool[], planTool: AgentTool, mode: PermissionMode): AgentTool[] {
+	const rest = tools.filter((t) => t.name !== planTool.name);
+	return mode === "plan" ? [...rest, planTool] : rest;
+}

@@ -8,6 +8,7 @@ import { Agent } from "../../agent/index.js";
 import type { AgentEvent, AgentLoopConfig, AgentMessage, AgentTool, QueueMode, StreamFn } from "../../agent/types.js";
 import type { AssistantMessage, Model, ThinkingLevel } from "../../ai/index.js";
 import type { ProcessSlots } from "../../tools/process-slots.js";
+import { RedactedAgentEvents } from "../redacted-agent-events.js";
 import type { SessionEvent } from "../types.js";
 import type { AgentDefinition } from "./agent-definitions.js";
 import { asAgent } from "./asking-agent.js";
@@ -45,6 +46,15 @@ export interface SubAgentsDeps {
 	record: (info: SubAgentInfo, message: AgentMessage) => void;
 	/** Told when a listener of a sub-agent throws. */
 	onListenerError: (error: unknown) => void;
+	/**
+	 * The user's SubagentStop hooks as one that would end: the instruction it goes on with, or undefined
+	 * to end. `round` counts the times they already kept it going.
+	 */
+	stopHook: (
+		round: number,
+		agent: { agentId: string; agentType: string; lastAssistantMessage: string },
+		signal?: AbortSignal,
+	) => Promise<string | undefined>;
 }
 
 interface Running {
@@ -52,11 +62,19 @@ interface Running {
 	info: SubAgentInfo;
 }
 
+/** A sub-agent's finished messages so far, for the UI to show (Ctrl+O); kept for the session's life. */
+export interface SubAgentMessages {
+	info: SubAgentInfo;
+	messages: readonly AgentMessage[];
+}
+
 const abortError = () => new Error("The sub-agent was stopped before it started.");
 
 export class SubAgents {
 	private readonly running = new Map<string, Running>();
 	private readonly waiting = new Map<string, SubAgentInfo>();
+	/** Every sub-agent that ran, with its finished messages, in start order. */
+	private readonly transcripts = new Map<string, { info: SubAgentInfo; messages: AgentMessage[] }>();
 	private count = 0;
 
 	constructor(private readonly deps: SubAgentsDeps) {}
@@ -66,6 +84,24 @@ export class SubAgents {
 		return [...this.waiting.values(), ...[...this.running.values()].map((r) => this.snapshot(r.info))].sort(
 			(a, b) => a.startedAt - b.startedAt,
 		);
+	}
+
+	/** The finished messages of the sub-agent `agentId` (running or ended), with its latest state. */
+	transcript(agentId: string): SubAgentMessages | undefined {
+		const kept = this.transcripts.get(agentId);
+		if (!kept) return undefined;
+		const running = this.running.get(agentId);
+		return { info: running ? this.snapshot(running.info) : { ...kept.info }, messages: kept.messages.slice() };
+	}
+
+	/** The id of the sub-agent started last (running or ended), if any. */
+	lastStarted(): string | undefined {
+		return [...this.transcripts.keys()].at(-1);
+	}
+
+	/** Throws, naming the running ones, unless `agentId` is running. */
+	ensureRunning(agentId: string): void {
+		this.find(agentId);
 	}
 
 	/** Queues `message` for before that sub-agent's next request. Throws when it is not running. */
@@ -118,12 +154,31 @@ export class SubAgents {
 		info.startedAt = Date.now();
 		const agent = this.createAgent(request, info);
 		this.running.set(info.agentId, { agent, info });
-		const stopListening = agent.subscribe((event) => this.onEvent(info, event, report));
+		const kept = { info, messages: [] as AgentMessage[] };
+		this.transcripts.set(info.agentId, kept);
+		// Its streamed deltas, redacted as the main agent's are, named by its id and the call that started it.
+		const named = {
+			agentId: info.agentId,
+			parentToolCallId: info.parentToolCallId,
+			...(info.parentAgentId ? { parentAgentId: info.parentAgentId } : {}),
+		};
+		const deltas = new RedactedAgentEvents((event) => {
+			if (event.type === "message_update")
+				this.deps.emit({ type: "subagent_message_update", ...named, assistantMessageEvent: event.assistantMessageEvent });
+		});
+		const stopListening = agent.subscribe((event) => {
+			deltas.forward(event);
+			if (event.type === "message_end") kept.messages.push(event.message);
+			this.onEvent(info, event, report);
+		});
 		const unchain = signal && onAbort(signal, () => agent.abort());
 		if (waited) report("subagent_update");
 		try {
 			if (signal?.aborted) agent.abort();
-			else await agent.prompt(request.prompt);
+			else {
+				await agent.prompt(request.prompt);
+				await this.continueWhileStopHooksBlock(agent, info, signal);
+			}
 			const last = agent.state.messages.at(-1);
 			const outcome = outcomeOf(last, signal?.aborted === true);
 			info.status = outcome.status;
@@ -136,6 +191,21 @@ export class SubAgents {
 			stopListening();
 			this.running.delete(info.agentId);
 			release();
+		}
+	}
+
+	/** SubagentStop hooks: while one blocks the end, its reason is the sub-agent's next instruction. Not after Esc or a failure. */
+	private async continueWhileStopHooksBlock(agent: Agent, info: SubAgentInfo, signal: AbortSignal | undefined): Promise<void> {
+		for (let round = 0; ; round++) {
+			const last = agent.state.messages.at(-1);
+			if (signal?.aborted || last?.role !== "assistant" || last.stopReason === "aborted" || last.stopReason === "error") return;
+			const next = await this.deps.stopHook(
+				round,
+				{ agentId: info.agentId, agentType: info.name, lastAssistantMessage: replyText(last) },
+				signal,
+			);
+			if (next === undefined) return;
+			await agent.prompt(`SubagentStop hook feedback (the sub-agent continues): ${next}`);
 		}
 	}
 
@@ -203,11 +273,14 @@ function outcomeOf(last: AgentMessage | undefined, aborted: boolean): Outcome {
 	if (last?.role !== "assistant") return { status: "error", text: "", error: "The sub-agent ended without a reply." };
 	if (last.stopReason === "error")
 		return { status: "error", text: "", error: `The sub-agent failed: ${last.errorMessage ?? "unknown error"}` };
-	const text = last.content
+	return { status: "done", text: replyText(last) || "(the sub-agent gave no text)" };
+}
+
+function replyText(message: AssistantMessage): string {
+	return message.content
 		.flatMap((c) => (c.type === "text" ? [c.text] : []))
 		.join("\n")
 		.trim();
-	return { status: "done", text: text || "(the sub-agent gave no text)" };
 }
 
 function firstLine(text: string): string {

@@ -18,6 +18,7 @@ import { ElicitationForm, elicitationRows } from "../overlays/ElicitationForm.js
 import { FIELD_PROMPT_ROWS, FieldPrompt } from "../overlays/FieldPrompt.js";
 import { FirstStart, welcomeRows } from "../overlays/first-start.js";
 import { PlanPrompt, planRows } from "../overlays/PlanPrompt.js";
+import { PAGER_FRAME_ROWS, TranscriptPager } from "../overlays/TranscriptPager.js";
 import { Footer, footerText } from "../status/Footer.js";
 import { LiveStatus, shellStatusRows } from "../status/LiveStatus.js";
 import { useRunNotification } from "../status/run-notification.js";
@@ -192,7 +193,9 @@ export function App(props: AppProps) {
 	const elicitation = useElicitationForm(session, asked, refresh, bindings);
 	const status = useFlashStatus();
 	const helpShown = useHelp(session, view, bindings, refresh, state.messages.length);
-	const { onRaw, picker, setPickerQuery, field, setFieldValue, openResumePicker } = useInputController({
+	// The sub-agent transcript pager takes the screen but the footer.
+	const pagerPage = Math.max(3, size.rows - PAGER_FRAME_ROWS - 2);
+	const { onRaw, picker, setPickerQuery, field, setFieldValue, transcriptPager, openResumePicker } = useInputController({
 		bindings,
 		session,
 		view,
@@ -207,6 +210,7 @@ export function App(props: AppProps) {
 		editExternally,
 		approval,
 		elicitation,
+		pagerSize: () => ({ page: pagerPage, columns: size.columns }),
 	});
 	const prepareForReply = useKeyInput(session, onRaw);
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
@@ -272,32 +276,40 @@ export function App(props: AppProps) {
 	return (
 		<>
 			<History key={epoch} items={batches} columns={size.columns} hints={hints.render} />
-			<Box flexDirection="column">
-				{showWelcome ? <FirstStart model={state.model} models={session.availableModels()} /> : null}
-				<LiveTailMessage view={view} liveTick={liveTick} columns={size.columns} maxRows={tail} />
-				{view.tail.writingToolCall ? <Text dimColor>{`… writing ${sanitizeTerminalText(view.tail.writingToolCall)} call`}</Text> : null}
-				<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} below={below} />
-				<LiveStatus
-					working={state.isStreaming && !view.tail.writingToolCall}
-					phase={state.phase}
-					shells={view.shells}
-					now={now}
-					columns={size.columns}
-					hints={hints}
-					liveTick={liveTick}
-				/>
-				<QueueLines lines={queue} />
-				<TodoLines lines={todos} />
-				{approvalView ? <ApprovalPrompt {...approvalView} /> : null}
-				{plan && !pending ? <PlanPrompt request={plan} maxRows={approvalMaxRows} /> : null}
-				{form ? <ElicitationForm request={form.request} state={form.state} maxRows={approvalMaxRows} /> : null}
-				<InputBox rows={rows} placeholder={placeholder(state.isStreaming, steered, selectHint)} paused={paused} />
-				{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
-				{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} columns={size.columns} /> : null}
-				{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
-				{status.text ? <Text color={color(theme.warning)}>{status.text}</Text> : null}
-				<Footer state={state} />
-			</Box>
+			{/* A question that waits (approval, plan, form) takes the screen from the pager, as it takes the keys. */}
+			{transcriptPager && !approvalView && !plan && !form ? (
+				<Box flexDirection="column">
+					<TranscriptPager pager={transcriptPager} page={pagerPage} bindings={bindings} />
+					<Footer state={state} />
+				</Box>
+			) : (
+				<Box flexDirection="column">
+					{showWelcome ? <FirstStart model={state.model} models={session.availableModels()} /> : null}
+					<LiveTailMessage view={view} liveTick={liveTick} columns={size.columns} maxRows={tail} />
+					{view.tail.writingToolCall ? <Text dimColor>{`… writing ${sanitizeTerminalText(view.tail.writingToolCall)} call`}</Text> : null}
+					<PendingTools tools={tools.map((t) => t.tool)} now={now} maxRows={MAX_TOOL_ROWS} below={below} />
+					<LiveStatus
+						working={state.isStreaming && !view.tail.writingToolCall}
+						phase={state.phase}
+						shells={view.shells}
+						now={now}
+						columns={size.columns}
+						hints={hints}
+						liveTick={liveTick}
+					/>
+					<QueueLines lines={queue} />
+					<TodoLines lines={todos} />
+					{approvalView ? <ApprovalPrompt {...approvalView} /> : null}
+					{plan && !pending ? <PlanPrompt request={plan} maxRows={approvalMaxRows} /> : null}
+					{form ? <ElicitationForm request={form.request} state={form.state} maxRows={approvalMaxRows} /> : null}
+					<InputBox rows={rows} placeholder={placeholder(state.isStreaming, steered, selectHint)} paused={paused} />
+					{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
+					{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} columns={size.columns} /> : null}
+					{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
+					{status.text ? <Text color={color(theme.warning)}>{status.text}</Text> : null}
+					<Footer state={state} />
+				</Box>
+			)}
 		</>
 	);
 }

@@ -13,10 +13,12 @@ import { menuInputKey } from "../input/use-completion-menu.js";
 import type { EditorHandle } from "../input/use-editor.js";
 import { keyLabel } from "../keys/key-hints.js";
 import { type Intent, intentFor, type KeyPress, keyOf, parseKeyPress, QUIT_WINDOW_MS } from "../keys/key-map.js";
-import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
+import { type Action, DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
 import { useFieldPrompt } from "../overlays/FieldPrompt.js";
 import { memoryLine } from "../overlays/memory-picker.js";
+import { openTranscriptPager } from "../overlays/transcript-pager.js";
 import { openMemoryPicker, openResumePicker, openRewindMenu, openUiRequest, type UiRequestHost } from "../overlays/ui-requests.js";
+import { type TranscriptPagerHandle, useTranscriptPager } from "../overlays/use-transcript-pager.js";
 import type { SessionView } from "../transcript/session-view.js";
 import { nextSelection, steeredAgent } from "../transcript/sub-agent-lines.js";
 import { usePicker } from "../widgets/use-picker.js";
@@ -54,6 +56,8 @@ export interface InputControllerDeps {
 	approval?: Pick<ApprovalPromptHandle, "key" | "typingReason">;
 	/** The open MCP question's form: while one waits it takes every key (Enter submits, Esc declines). */
 	elicitation?: Pick<ElicitationFormHandle, "key">;
+	/** The sub-agent transcript pager's room: lines on a page and the width they wrap at. */
+	pagerSize: () => { page: number; columns: number };
 	now?: () => number;
 }
 
@@ -72,12 +76,14 @@ interface Controller extends UiRequestHost {
 	deps: InputControllerDeps;
 	memory: KeyMemory;
 	now: () => number;
+	transcripts: TranscriptPagerHandle;
 }
 
 export function useInputController(deps: InputControllerDeps) {
 	const memory = useRef<KeyMemory>({ paste: undefined, lastCtrlC: Number.NEGATIVE_INFINITY, previous: undefined, browsing: undefined });
 	const pickers = usePicker();
 	const fields = useFieldPrompt();
+	const transcripts = useTranscriptPager();
 	const notify = (level: "info" | "error", text: string) => {
 		deps.view.add({ kind: "notice", level, text });
 		deps.refresh();
@@ -90,6 +96,7 @@ export function useInputController(deps: InputControllerDeps) {
 		editor: deps.editor,
 		pickers,
 		fields,
+		transcripts,
 		showHelp: deps.showHelp,
 		refresh: deps.refresh,
 		notify,
@@ -101,6 +108,7 @@ export function useInputController(deps: InputControllerDeps) {
 		setPickerQuery: pickers.setQuery,
 		field: fields.field,
 		setFieldValue: fields.setValue,
+		transcriptPager: transcripts.pager,
 		openResumePicker: () => openResumePicker(c),
 	};
 }
@@ -154,6 +162,7 @@ function onKey(c: Controller, key: KeyPress) {
 	}
 	if (approvalOpen(c)) return approvalKey(c, key);
 	if (session.getState().pendingElicitation && c.deps.elicitation?.key(key)) return;
+	if (c.transcripts.isOpen()) return transcriptKey(c, key);
 	if (session.getState().pendingPlan && planKey(c, key)) return;
 	const intent = intentFor(key, {
 		// A running `!cmd` is stopped by Esc like a reply.
@@ -188,6 +197,32 @@ function approvalKey(c: Controller, key: KeyPress) {
 		}
 	}
 	c.deps.refresh();
+}
+
+/** A key while a sub-agent's transcript is shown: the pager's keys scroll or close it; others do nothing. */
+function transcriptKey(c: Controller, key: KeyPress) {
+	const { bindings, pagerSize } = c.deps;
+	const action = intentFor(key, { isStreaming: true, inputEmpty: true, sinceLastCtrlC: Infinity, mode: "pager", bindings }).type;
+	c.transcripts.key(action as Action, pagerSize().page);
+}
+
+/**
+ * Ctrl+O on a sub-agent: the selected one while sub-agents run, else the last one running; with none
+ * running, the one started last when the latest tool call shown is a `task` call. False when there is
+ * no sub-agent to show (Ctrl+O then prints the last output in full, as before).
+ */
+function openSubAgentTranscript(c: Controller): boolean {
+	const { session, view, pagerSize } = c.deps;
+	const agents = session.getState().subagents ?? [];
+	const running = agents.filter((a) => a.status === "running" || a.status === "queued");
+	const lastTool = view.history.findLast((item) => item.kind === "tool");
+	const id = steeredAgent(agents, view.selectedAgent) ?? running.at(-1)?.agentId;
+	if (id === undefined && (lastTool?.kind !== "tool" || lastTool.name !== "task")) return false;
+	const transcript = session.subAgentTranscript(id);
+	if (!transcript) return false;
+	const { page, columns } = pagerSize();
+	c.transcripts.open(openTranscriptPager(transcript, columns, page));
+	return true;
 }
 
 /**
@@ -270,6 +305,7 @@ function act(c: Controller, intent: Intent) {
 		case "externalEditor":
 			return externalEdit(c);
 		case "toggleToolOutput":
+			if (openSubAgentTranscript(c)) return;
 			if (deps.view.expandLast()) deps.refresh();
 			return;
 	}

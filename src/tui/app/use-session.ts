@@ -41,6 +41,9 @@ export function useSession(session: AgentSessionApi): SessionSnapshot {
 		};
 		const frames = createFrameScheduler({ clock: frameClock, flush });
 		const unsubscribe = session.subscribe((event) => {
+			// A sub-agent's tokens are for json/rpc clients: its block shows tokens per finished reply, so
+			// they would only cost a frame each.
+			if (event.type === "subagent_message_update") return;
 			view.handle(event);
 			frameCounts?.add(event.type === "message_update" ? `event.${event.assistantMessageEvent.type}` : `event.${event.type}`);
 			frames.onEvent(event.type);

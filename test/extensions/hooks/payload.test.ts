@@ -75,7 +75,16 @@ describe("hook payload (stdin), in Claude Code's field names", () => {
 			hook_event_name: "Stop",
 			stop_hook_active: true,
 		});
-		expect(hookPayload({ event: "SubagentStop", stopHookActive: false }, session)).toMatchObject({ stop_hook_active: false });
+		const subagentStop = { event: "SubagentStop", stopHookActive: false, agentId: "explore-1", agentType: "explore" } as const;
+		expect(hookPayload({ ...subagentStop, lastAssistantMessage: "found it" }, session)).toEqual({
+			...common,
+			hook_event_name: "SubagentStop",
+			stop_hook_active: false,
+			agent_id: "explore-1",
+			agent_type: "explore",
+			agent_transcript_path: "/data/s-1.jsonl",
+			last_assistant_message: "found it",
+		});
 		expect(hookPayload({ event: "SessionStart", source: "resume" }, session)).toMatchObject({ source: "resume" });
 		expect(hookPayload({ event: "SessionEnd", reason: "prompt_input_exit" }, session)).toMatchObject({ reason: "prompt_input_exit" });
 		expect(hookPayload({ event: "PreCompact", trigger: "manual", customInstructions: "keep tests" }, session)).toMatchObject({
@@ -96,11 +105,14 @@ describe("hook payload (stdin), in Claude Code's field names", () => {
 		});
 	});
 
-	it("matchers are tested against tool names, the start source, the compaction trigger; Stop has none", () => {
+	it("matchers are tested against tool names, the start source, the compaction trigger, the sub-agent type; Stop has none", () => {
 		expect(matchTargets({ event: "PreToolUse", tool: "edit", args: {} })).toEqual(["edit", "Edit", "MultiEdit"]);
 		expect(matchTargets({ event: "SessionStart", source: "startup" })).toEqual(["startup"]);
 		expect(matchTargets({ event: "PreCompact", trigger: "auto", customInstructions: "" })).toEqual(["auto"]);
 		expect(matchTargets({ event: "Stop", stopHookActive: false })).toBeUndefined();
+		expect(
+			matchTargets({ event: "SubagentStop", stopHookActive: false, agentId: "explore-1", agentType: "explore", lastAssistantMessage: "" }),
+		).toEqual(["explore"]);
 		expect(matchTargets({ event: "UserPromptSubmit", prompt: "" })).toBeUndefined();
 	});
 });

@@ -3,29 +3,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_OUTPUT_BYTES, runHookProcess } from "../../../src/extensions/hooks/runner.js";
 import { findShell } from "../../../src/tools/shell.js";
+import { isRunning } from "../../helpers/processes.js";
+import { waitUntil } from "../../helpers/wait-until.js";
 import { type HookProject, hookProject } from "./hook-project.js";
 
 let p: HookProject;
 afterEach(() => p?.cleanup());
 
 const shell = findShell();
-
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-	const end = Date.now() + ms;
-	while (!check()) {
-		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-		await new Promise((r) => setTimeout(r, 20));
-	}
-}
 
 describe("running a hook command", () => {
 	it("runs in the project folder with the payload on stdin, the project variables set and no credentials", async () => {
@@ -67,7 +52,7 @@ describe("running a hook command", () => {
 		const result = await runHookProcess({ command: "./slow.sh", stdin: "{}", projectDir: p.cwd, timeoutMs: 1000, shell, env: p.env });
 		expect(result).toMatchObject({ exitCode: null, timedOut: true, cancelled: false });
 		const child = Number(readFileSync(join(p.cwd, "child.pid"), "utf8"));
-		await until(() => !alive(child), "the hook's background sleep to be killed");
+		await waitUntil(() => !isRunning(child), "the hook's background sleep to be killed");
 	});
 
 	it("an abort (Esc) stops a running hook and its process group", async () => {
@@ -83,7 +68,7 @@ describe("running a hook command", () => {
 			env: p.env,
 			signal: controller.signal,
 		});
-		await until(
+		await waitUntil(
 			() => existsSync(join(p.cwd, "child.pid")) && readFileSync(join(p.cwd, "child.pid"), "utf8").trim() !== "",
 			"the hook to start",
 		);
@@ -91,7 +76,7 @@ describe("running a hook command", () => {
 		const result = await running;
 		expect(result).toMatchObject({ exitCode: null, cancelled: true, timedOut: false });
 		const child = Number(readFileSync(join(p.cwd, "child.pid"), "utf8"));
-		await until(() => !alive(child), "the hook's background sleep to be killed");
+		await waitUntil(() => !isRunning(child), "the hook's background sleep to be killed");
 	});
 
 	it("a hook that does not read its input, one that floods its output, and one that cannot start", async () => {

@@ -146,7 +146,7 @@ describe("MCP servers in a session", () => {
 		const session = await fx.open();
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("fine")])]);
 		await session.prompt("hello");
-		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).toEqual(["read", "ls", "task", "todo_write", "exit_plan_mode"]);
+		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).toEqual(["read", "ls", "task", "todo_write"]);
 		expect(fx.notices().filter((n) => n.startsWith('MCP server "gone" failed'))).toHaveLength(1);
 		expect(session.getState().messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
 	});
@@ -192,7 +192,7 @@ describe("trusting a project's MCP servers", () => {
 		const session = await fx.open();
 		fx.faux.setResponses([fauxAssistantMessage([fauxText("no tools")])]);
 		await session.prompt("hi");
-		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).toEqual(["read", "ls", "task", "todo_write", "exit_plan_mode"]);
+		expect(fx.faux.calls[0].context.tools?.map((t) => t.name)).toEqual(["read", "ls", "task", "todo_write"]);
 		const notices = fx.notices().filter((n) => n.includes("not trusted yet"));
 		expect(notices).toHaveLength(1);
 		expect(notices[0]).toContain(`proj (${process.execPath} ${stdioServer(marker).args?.toString().replace(",", " ")})`);

@@ -48,6 +48,19 @@ describe("sub-agents over rpc", () => {
 		const end = await client.waitFor((l) => l.type === "subagent_end");
 		expect(end).toMatchObject({ agentId: "explore-1", parentToolCallId: "task_1", status: "done", result: "sub-agent answer" });
 		await client.waitFor((l) => l.type === "agent_end");
+		// The sub-agent's tokens come as its own events, named like the others, without the growing message.
+		const subTokens = client.lines.filter((l) => l.type === "subagent_message_update");
+		expect(subTokens.length).toBeGreaterThan(0);
+		for (const l of subTokens) {
+			expect(l).toMatchObject({ agentId: "explore-1", parentToolCallId: "task_1" });
+			expect(l.assistantMessageEvent.partial).toBeUndefined();
+		}
+		const subText = subTokens.flatMap((l) => (l.assistantMessageEvent.type === "text_delta" ? [l.assistantMessageEvent.delta] : []));
+		expect(subText.join("")).toBe("sub-agent answer");
+		const mainText = client.lines.flatMap((l) =>
+			l.type === "message_update" && l.assistantMessageEvent.type === "text_delta" ? [l.assistantMessageEvent.delta] : [],
+		);
+		expect(mainText.join("")).toBe("main answer");
 		const bodies = server.requests.map((r) => JSON.stringify(r.body.messages));
 		expect(bodies[3]).toContain("Look only at src");
 		expect(bodies.filter((b) => b.includes("Look only at src"))).toHaveLength(1);

@@ -3,29 +3,22 @@
 // to one sub-agent, an approval naming the sub-agent, the side branch in the session file.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { processSecrets, REDACTED } from "../../../src/safety/secrets.js";
+import { STOP_HOOK_LIMIT } from "../../../src/session/session-hooks.js";
 import { loadSession } from "../../../src/session/session-load.js";
 import type { SessionEvent } from "../../../src/session/types.js";
-import {
-	type ChatRequest,
-	type RoutedModelServer,
-	type RoutedReply,
-	startRoutedModelServer,
-	textReply,
-	toolCallsReply,
-	toolResults,
-} from "../../helpers/routed-model-server.js";
-import { createFixture, type Fixture } from "../session-fixture.js";
+import { commandHook } from "../../extensions/hooks/hook-project.js";
+import { latch } from "../../helpers/latch.js";
+import { isRunning } from "../../helpers/processes.js";
+import { putFile } from "../../helpers/put-file.js";
+import { type ChatRequest, textReply, toolCallsReply, toolResults } from "../../helpers/routed-model-server.js";
+import { routedSessionPerTest } from "../../helpers/routed-session.js";
+import { waitUntil } from "../../helpers/wait-until.js";
+import type { Fixture } from "../session-fixture.js";
 
-let fx: Fixture | undefined;
-let server: RoutedModelServer | undefined;
-
-afterEach(async () => {
-	await fx?.cleanup();
-	await server?.close();
-	fx = undefined;
-	server = undefined;
-});
+const bed = routedSessionPerTest(["read", "ls", "bash"]);
+const { open } = bed;
 
 const isMain = (r: ChatRequest) => r.system.startsWith("You are Rudder");
 const isExplorer = (r: ChatRequest) => r.system.startsWith("You are an explorer sub-agent");
@@ -45,15 +38,6 @@ function barrier(count: number): () => Promise<void> {
 		if (arrived >= count) open();
 		return opened;
 	};
-}
-
-async function open(reply: (r: ChatRequest) => RoutedReply | Promise<RoutedReply>, extra: Parameters<typeof createFixture>[0] = {}) {
-	server = await startRoutedModelServer(reply);
-	fx = await createFixture({
-		...extra,
-		session: { model: server.model, apiKey: "test-key", streamFn: undefined, tools: ["read", "ls", "bash"], ...extra.session },
-	});
-	return fx;
 }
 
 const twoTasks = (agent = "explore") =>
@@ -89,18 +73,43 @@ describe("the task tool", () => {
 			content: [{ type: "text", text: "main saw: alpha found, listing had true / beta found, listing had true" }],
 		});
 		// The explorer has its read-only subset: no bash, no task.
-		expect(server?.requests.find(isExplorer)?.tools).toEqual(["read", "ls"]);
-		expect(server?.requests.find(isMain)?.tools).toEqual(["read", "ls", "bash", "task", "todo_write", "exit_plan_mode"]);
+		expect(bed.server.requests.find(isExplorer)?.tools).toEqual(["read", "ls"]);
+		expect(bed.server.requests.find(isMain)?.tools).toEqual(["read", "ls", "bash", "task", "todo_write"]);
 		const starts = f.events.filter((e) => e.type === "subagent_start");
 		expect(starts.map((e) => (e as { task: string }).task).sort()).toEqual(["look for alpha", "look for beta"]);
 		const ends = f.events.filter((e): e is Extract<SessionEvent, { type: "subagent_end" }> => e.type === "subagent_end");
 		expect(ends.map((e) => e.status)).toEqual(["done", "done"]);
 		// 2 main requests and 2 per sub-agent, 12 input tokens each: all counted in the session totals.
-		expect(server?.requests).toHaveLength(6);
+		expect(bed.server.requests).toHaveLength(6);
 		expect(f.session.getState().totals.input).toBe(72);
 		// The main agent's second request holds the results, not the sub-agents' messages.
-		const mainSecond = server?.requests.filter(isMain)[1];
+		const mainSecond = bed.server.requests.filter(isMain)[1];
 		expect(mainSecond?.text).not.toContain("ls_alpha");
+	});
+
+	it("streams a sub-agent's reply to listeners as subagent_message_update, named by agent and task call, redacted", async () => {
+		const secret = "sk-subagent-secret-0123456789";
+		processSecrets.add(secret);
+		const f = await open((r) =>
+			isMain(r)
+				? toolResults(r).size === 0
+					? toolCallsReply([{ id: "task_a", name: "task", args: { agent: "explore", description: "look", prompt: "Find alpha" } }])
+					: textReply("main done")
+				: textReply(`alpha is in the key ${secret} file`),
+		);
+		await f.session.prompt("Search");
+		const updates = f.events.filter(
+			(e): e is Extract<SessionEvent, { type: "subagent_message_update" }> => e.type === "subagent_message_update",
+		);
+		expect(updates.length).toBeGreaterThan(0);
+		for (const u of updates) expect(u).toMatchObject({ agentId: "explore-1", parentToolCallId: "task_a" });
+		const deltas = updates.flatMap((u) => (u.assistantMessageEvent.type === "text_delta" ? [u.assistantMessageEvent.delta] : []));
+		expect(deltas.join("")).toBe(`alpha is in the key ${REDACTED} file`);
+		// The main agent's own updates are not mixed with them.
+		const mainDeltas = f.events.flatMap((e) =>
+			e.type === "message_update" && e.assistantMessageEvent.type === "text_delta" ? [e.assistantMessageEvent.delta] : [],
+		);
+		expect(mainDeltas.join("")).toBe("main done");
 	});
 
 	it("keeps the sub-agents' messages on a side branch: a resumed session's next request carries none of them", async () => {
@@ -129,14 +138,9 @@ describe("the task tool", () => {
 
 		// Resume the file in a new session: its next request carries the main branch only.
 		await f.session.dispose();
-		const resumed = await f.open({
-			model: server?.model,
-			apiKey: "test-key",
-			streamFn: undefined,
-			sessionMode: { kind: "file", path: file },
-		});
+		const resumed = await f.open({ sessionMode: { kind: "file", path: file } });
 		await resumed.prompt("second question");
-		const request = server?.requests.at(-1);
+		const request = bed.server.requests.at(-1);
 		expect(request?.text).toContain("second question");
 		expect(request?.text).toContain("alpha answer");
 		expect(request?.text).not.toContain("ls_alpha");
@@ -144,7 +148,7 @@ describe("the task tool", () => {
 	});
 
 	it("Esc stops every agent of the run: the stalled stream's socket closes and the running command's process is gone", async () => {
-		const pidFile = (which: string) => join(fx?.root ?? "", `${which}.pid`);
+		const pidFile = (which: string) => join(f.root, `${which}.pid`);
 		const f = await open(
 			(r) => {
 				if (isMain(r)) return toolResults(r).size === 0 ? twoTasks("general") : textReply("unexpected");
@@ -158,23 +162,20 @@ describe("the task tool", () => {
 		void f.session.prompt("Go");
 		await f.waitForEvent("subagent_update", (e) => e.currentTool === "bash");
 		await waitUntil(() => existsSync(pidFile("alpha")) && readFileSync(pidFile("alpha"), "utf8").trim() !== "");
-		await waitUntil(() => server?.requests.filter((r) => taskOf(r).includes("beta")).length === 1);
+		await waitUntil(() => bed.server.requests.filter((r) => taskOf(r).includes("beta")).length === 1);
 		const pid = Number(readFileSync(pidFile("alpha"), "utf8"));
-		expect(alive(pid)).toBe(true);
+		expect(isRunning(pid)).toBe(true);
 		f.session.abort();
 		await f.session.waitForIdle();
 		const ends = f.events.filter((e): e is Extract<SessionEvent, { type: "subagent_end" }> => e.type === "subagent_end");
 		expect(ends.map((e) => e.status)).toEqual(["aborted", "aborted"]);
-		await waitUntil(() => !alive(pid));
-		await waitUntil(() => server?.openSockets() === 0);
+		await waitUntil(() => !isRunning(pid));
+		await waitUntil(() => bed.server.openSockets() === 0);
 		expect(f.session.getState().subagents).toEqual([]);
 	});
 
 	it("routes a steer to one sub-agent: it reaches that sub-agent's next request and no other", async () => {
-		let release!: () => void;
-		const released = new Promise<void>((r) => {
-			release = r;
-		});
+		const { released, release } = latch();
 		const f = await open(async (r) => {
 			if (isMain(r)) return toolResults(r).size === 0 ? twoTasks() : textReply("done");
 			const which = taskOf(r).includes("alpha") ? "alpha" : "beta";
@@ -185,17 +186,46 @@ describe("the task tool", () => {
 			return textReply(`${which} done`);
 		});
 		void f.session.prompt("Go");
-		await waitUntil(() => (server?.requests.filter((r) => !isMain(r)).length ?? 0) === 2);
+		await waitUntil(() => (bed.server.requests.filter((r) => !isMain(r)).length ?? 0) === 2);
 		const alpha = f.session.getState().subagents?.find((a) => a.task === "look for alpha");
 		expect(alpha?.status).toBe("running");
 		f.session.steerAgent(alpha?.agentId as string, "Only look at the src folder");
 		expect(() => f.session.steerAgent("nobody-9", "x")).toThrow(/No running sub-agent "nobody-9"/);
 		release();
 		await f.session.waitForIdle();
-		const second = (which: string) => server?.requests.filter((r) => !isMain(r) && taskOf(r).includes(which))[1];
+		const second = (which: string) => bed.server.requests.filter((r) => !isMain(r) && taskOf(r).includes(which))[1];
 		expect(second("alpha")?.text).toContain("Only look at the src folder");
 		expect(second("beta")?.text).not.toContain("Only look at the src folder");
-		expect(server?.requests.filter(isMain).every((r) => !r.text.includes("Only look at the src folder"))).toBe(true);
+		expect(bed.server.requests.filter(isMain).every((r) => !r.text.includes("Only look at the src folder"))).toBe(true);
+	});
+
+	it("a steer to a sub-agent passes UserPromptSubmit: a blocked one never reaches it, an allowed one carries the context", async () => {
+		const { released, release } = latch();
+		const f = await open(async (r) => {
+			if (isMain(r)) return toolResults(r).size === 0 ? twoTasks() : textReply("done");
+			if (toolResults(r).size === 0) {
+				await released;
+				return toolCallsReply([{ id: `ls_${taskOf(r).includes("alpha") ? "alpha" : "beta"}`, name: "ls", args: {} }]);
+			}
+			return textReply("sub done");
+		});
+		const hook = `p=$(jq -r .prompt); case "$p" in *secret*) echo "no secrets for agents" >&2; exit 2;; esac; echo "ctx: $p"`;
+		putFile(join(f.env.RUDDER_HOME, "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [commandHook(hook)] }] } }));
+		const session = await f.open();
+		void session.prompt("Go");
+		await waitUntil(() => bed.server.requests.filter((r) => !isMain(r)).length === 2, "both sub-agents' first requests");
+		const alpha = session.getState().subagents?.find((a) => a.task === "look for alpha")?.agentId as string;
+		session.steerAgent(alpha, "my secret is 42");
+		session.steerAgent(alpha, "only src");
+		expect(() => session.steerAgent("nobody-9", "x")).toThrow(/No running sub-agent "nobody-9"/);
+		await waitUntil(() => f.events.filter((e) => e.type === "hook_finished").length === 3, "the hooks of the prompt and both steers");
+		release();
+		await session.waitForIdle();
+		const second = bed.server.requests.filter((r) => !isMain(r) && taskOf(r).includes("alpha"))[1];
+		expect(second.text).toContain("only src");
+		expect(second.text).toContain("ctx: only src");
+		expect(JSON.stringify(bed.server.requests)).not.toContain("secret is 42");
+		expect(f.notices()).toContain(`The steering message for ${alpha} "my secret is 42" was not sent: no secrets for agents`);
 	});
 
 	it("runs at most tools.maxSubagents at once: the rest wait, shown as queued", async () => {
@@ -232,11 +262,11 @@ describe("the task tool", () => {
 		writeFileSync(join(f.env.RUDDER_HOME, "agents", "lead.md"), "---\nname: lead\ndescription: leads\ntools: read, task\n---\nYou lead.\n");
 		const session = await f.open({});
 		await session.prompt("Go");
-		const lead = server?.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Lead the work"));
-		const helper = server?.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Help out"));
+		const lead = bed.server.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Lead the work"));
+		const helper = bed.server.requests.find((r) => r.system.startsWith("You lead") && taskOf(r).includes("Help out"));
 		expect(lead?.tools).toEqual(["read", "task"]);
 		expect(helper?.tools).toEqual(["read"]);
-		expect(server?.requests.filter((r) => !r.system.startsWith("You lead") && !isMain(r))).toEqual([]);
+		expect(bed.server.requests.filter((r) => !r.system.startsWith("You lead") && !isMain(r))).toEqual([]);
 		const helperStart = f.events.find(
 			(e): e is Extract<SessionEvent, { type: "subagent_start" }> => e.type === "subagent_start" && e.task === "helper",
 		);
@@ -263,28 +293,75 @@ describe("the task tool", () => {
 		const request = await f.waitForEvent("approval_request");
 		expect(request.agent).toEqual({ id: "general-1", name: "general" });
 		// general has every session tool but the session's own: no task, so no sub-agents of its own.
-		expect(server?.requests.find(isGeneral)?.tools).toEqual(["read", "ls", "bash"]);
+		expect(bed.server.requests.find(isGeneral)?.tools).toEqual(["read", "ls", "bash"]);
 		expect(f.session.getState().pendingApproval?.agent?.name).toBe("general");
 		f.session.respondToApproval(request.id, { decision: "deny", reason: "not now" });
 		await f.session.waitForIdle();
-		const sub = server?.requests.filter(isGeneral)[1];
+		const sub = bed.server.requests.filter(isGeneral)[1];
 		expect(sub?.text).toContain("not now");
 	});
 });
 
-function alive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
+describe("SubagentStop hooks", () => {
+	const oneTask = toolCallsReply([{ id: "task_a", name: "task", args: { agent: "explore", description: "look", prompt: "Find alpha" } }]);
+	const writeHooks = (f: Fixture, hooks: unknown) => putFile(join(f.env.RUDDER_HOME, "settings.json"), JSON.stringify({ hooks }));
 
-async function waitUntil(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-	const start = Date.now();
-	while (!check()) {
-		if (Date.now() - start > timeoutMs) throw new Error("timed out");
-		await new Promise((r) => setTimeout(r, 20));
-	}
-}
+	it("exit 2 keeps the sub-agent going with the reason; the payload names it; a hook for another agent type does not run", async () => {
+		const f = await open((r) => {
+			if (isMain(r)) return toolResults(r).size === 0 ? oneTask : textReply(`main saw: ${toolResults(r).get("task_a")}`);
+			return r.text.includes("Also check gamma") ? textReply("alpha and gamma found") : textReply("alpha found");
+		});
+		writeHooks(f, {
+			SubagentStop: [
+				{
+					matcher: "explore",
+					hooks: [
+						commandHook(
+							`p=$(cat); echo "$p" >> payloads.jsonl; [ "$(echo "$p" | jq .stop_hook_active)" = true ] && exit 0; echo "Also check gamma" >&2; exit 2`,
+						),
+					],
+				},
+				{ matcher: "general", hooks: [commandHook("touch general-hook-ran")] },
+			],
+		});
+		const session = await f.open();
+		await session.prompt("Search");
+		const subRequests = bed.server.requests.filter(isExplorer) ?? [];
+		expect(subRequests).toHaveLength(2);
+		expect(subRequests[1].text).toContain("SubagentStop hook feedback (the sub-agent continues): Also check gamma");
+		// The main agent gets the answer given after the hook let it end; it never sees the feedback.
+		expect(session.getState().messages.at(-1)).toMatchObject({ content: [{ type: "text", text: "main saw: alpha and gamma found" }] });
+		expect(bed.server.requests.filter(isMain).every((r) => !r.text.includes("Also check gamma"))).toBe(true);
+		const payloads = readFileSync(join(f.cwd, "payloads.jsonl"), "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l));
+		expect(payloads).toEqual([
+			expect.objectContaining({
+				hook_event_name: "SubagentStop",
+				session_id: session.getState().sessionId,
+				transcript_path: session.getState().sessionFile,
+				cwd: f.cwd,
+				stop_hook_active: false,
+				agent_id: "explore-1",
+				agent_type: "explore",
+				agent_transcript_path: session.getState().sessionFile,
+				last_assistant_message: "alpha found",
+			}),
+			expect.objectContaining({ stop_hook_active: true, last_assistant_message: "alpha and gamma found" }),
+		]);
+		expect(existsSync(join(f.cwd, "general-hook-ran"))).toBe(false);
+	});
+
+	it(`a hook that always blocks keeps it going at most ${STOP_HOOK_LIMIT} times, then it ends with a notice`, async () => {
+		const f = await open((r) => (isMain(r) ? (toolResults(r).size === 0 ? oneTask : textReply("main done")) : textReply("still here")));
+		writeHooks(f, { SubagentStop: [{ hooks: [commandHook(`echo '{"decision":"block","reason":"one more time"}'`)] }] });
+		const session = await f.open();
+		await session.prompt("Search");
+		expect(bed.server.requests.filter(isExplorer)).toHaveLength(1 + STOP_HOOK_LIMIT);
+		expect(f.notices()).toContainEqual(
+			expect.stringMatching(/^SubagentStop hooks kept the sub-agent explore-1 going 5 times in a row; it stops here/),
+		);
+		expect(session.getState().messages.at(-1)).toMatchObject({ content: [{ type: "text", text: "main done" }] });
+	});
+});

@@ -2,69 +2,41 @@
 // sub-agents: each running sub-agent is a live line under its task call; Alt+S selects one and Enter
 // steers it (and only it); the todo list shows above the input during the run; the plan waits in an
 // overlay where 1 approves and switches to auto-edit.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AgentSession } from "../../../src/session/agent-session.js";
-import { createAgentSession } from "../../../src/session/assemble.js";
-import { mergeSettings } from "../../../src/session/settings.js";
-import {
-	type ChatRequest,
-	type RoutedModelServer,
-	type RoutedReply,
-	startRoutedModelServer,
-	textReply,
-	toolCallsReply,
-	toolResults,
-} from "../../helpers/routed-model-server.js";
+import { latch } from "../../helpers/latch.js";
+import { type ChatRequest, type RoutedReply, textReply, toolCallsReply, toolResults } from "../../helpers/routed-model-server.js";
+import { routedSessionPerTest } from "../../helpers/routed-session.js";
 import { mountOnSession } from "./mount-app.js";
 
-let root: string | undefined;
-let server: RoutedModelServer | undefined;
+const bed = routedSessionPerTest(["read", "ls", "write"]);
 let session: AgentSession | undefined;
 let app: { unmount: () => void } | undefined;
 
+// Before the bed's own clean-up (hooks run last-registered first): the app goes, the run stops.
 afterEach(async () => {
 	app?.unmount();
 	session?.abort();
 	await session?.waitForIdle();
-	await session?.dispose();
-	await server?.close();
-	if (root) rmSync(root, { recursive: true, force: true });
-	root = server = session = app = undefined;
+	session = app = undefined;
 });
 
 const isMain = (r: ChatRequest) => r.system.startsWith("You are Rudder");
 const taskOf = (r: ChatRequest) => JSON.stringify(r.messages.find((m) => m.role === "user")?.content ?? "");
 
 async function start(reply: (r: ChatRequest) => RoutedReply | Promise<RoutedReply>, permissionMode: "ask" | "plan" = "ask") {
-	root = mkdtempSync(join(tmpdir(), "rudder-app-sub-"));
-	const cwd = join(root, "project");
-	mkdirSync(cwd);
-	server = await startRoutedModelServer(reply);
-	session = await createAgentSession({
-		cwd,
-		env: { RUDDER_HOME: join(root, "home") },
-		model: server.model,
-		apiKey: "test-key",
-		tools: ["read", "ls", "write"],
-		sessionMode: { kind: "none" },
-		settings: mergeSettings({ checkpoints: false }),
-		permissionMode,
-		approvals: "prompt",
-	});
-	const mounted = await mountOnSession(session, { rows: 30, columns: 120 });
+	const fx = await bed.open(reply, { session: { sessionMode: { kind: "none" }, permissionMode, approvals: "prompt" } });
+	session = fx.session;
+	const mounted = await mountOnSession(fx.session, { rows: 30, columns: 120 });
 	app = mounted.app;
 	return mounted;
 }
 
 describe("sub-agents, todos and the plan in the app", () => {
 	it("shows each running sub-agent under its task call; Alt+S then Enter steers the selected one only; the todos show during the run", async () => {
-		let release!: () => void;
-		const released = new Promise<void>((r) => {
-			release = r;
-		});
+		const { released, release } = latch();
 		const { frame, type } = await start(async (r) => {
 			if (isMain(r)) {
 				const results = toolResults(r);
@@ -112,12 +84,57 @@ describe("sub-agents, todos and the plan in the app", () => {
 		await vi.waitFor(() => expect(frame()).toContain("Steering sub-agent explore-1: only src please"));
 		release();
 		await vi.waitFor(() => expect(frame()).toContain("All done."), { timeout: 10_000 });
-		const second = (which: string) => server?.requests.filter((r) => !isMain(r) && taskOf(r).includes(which))[1];
+		const second = (which: string) => bed.server.requests.filter((r) => !isMain(r) && taskOf(r).includes(which))[1];
 		expect(second("alpha")?.text).toContain("only src please");
 		expect(second("beta")?.text).not.toContain("only src please");
 		// The run is over: no live sub-agent lines, no checklist above the input.
 		expect(frame()).not.toContain("↳ explore");
 		expect(frame()).not.toContain("Todos 0/2");
+	});
+
+	it("Ctrl+O shows the selected sub-agent's transcript in a pager, q closes it; after the run it shows the last one's", async () => {
+		const { released, release } = latch();
+		const { frame, type } = await start(async (r) => {
+			if (isMain(r))
+				return toolResults(r).size === 0
+					? toolCallsReply([
+							{ id: "task_a", name: "task", args: { agent: "explore", description: "look for alpha", prompt: "Find alpha" } },
+							{ id: "task_b", name: "task", args: { agent: "explore", description: "look for beta", prompt: "Find beta" } },
+						])
+					: textReply("All done.");
+			const which = taskOf(r).includes("alpha") ? "alpha" : "beta";
+			if (toolResults(r).size === 0) {
+				await released;
+				return toolCallsReply([{ id: `ls_${which}`, name: "ls", args: {} }]);
+			}
+			return textReply(`${which} done`);
+		});
+		writeFileSync(join(session?.cwd as string, "beta-notes.txt"), "b");
+		await type("search");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("explore (explore-2) look for beta"), { timeout: 10_000 });
+		await type("\x1bs");
+		await vi.waitFor(() => expect(frame()).toContain("▸ explore (explore-1)"));
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toContain("Sub-agent explore (explore-1) · running · look for alpha"));
+		expect(frame()).toContain("› Find alpha");
+		expect(frame()).toMatch(/lines 1-1 of 1 · .*closes/);
+		// The pager has the screen: the live lines and the input are not drawn under it.
+		expect(frame()).not.toContain("↳ explore (explore-2)");
+		await type("q");
+		await vi.waitFor(() => expect(frame()).toContain("↳ explore (explore-2) look for beta"));
+		expect(frame()).not.toContain("Sub-agent explore (explore-1)");
+		release();
+		await vi.waitFor(() => expect(frame()).toContain("All done."), { timeout: 10_000 });
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toContain("Sub-agent explore (explore-2) · done · look for beta"));
+		const pager = frame();
+		expect(pager).toContain("› Find beta");
+		expect(pager).toContain("⏺ ls(");
+		expect(pager).toMatch(/⎿ .*beta-notes\.txt/);
+		expect(pager).toContain("  beta done");
+		await type("\x1b");
+		await vi.waitFor(() => expect(frame()).not.toContain("Sub-agent explore (explore-2)"));
 	});
 
 	it("an approval asked by a sub-agent names it", async () => {

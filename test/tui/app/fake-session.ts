@@ -18,6 +18,7 @@ import type {
 	SessionEvent,
 	SessionState,
 	SessionSummary,
+	SubAgentMessages,
 	SubmitOptions,
 	SubmitOutcome,
 } from "../../../src/session/types.js";
@@ -278,6 +279,14 @@ export class FakeSession implements AgentSessionApi {
 
 	followUpAgent(agentId: string, text: string): void {
 		this.calls.push({ method: "followUpAgent", args: [agentId, text] });
+	}
+
+	/** The sub-agents' transcripts a test gave it, by id; the last one stands for "the one started last". */
+	subAgentTranscripts: SubAgentMessages[] = [];
+
+	subAgentTranscript(agentId?: string): SubAgentMessages | undefined {
+		this.calls.push({ method: "subAgentTranscript", args: [agentId] });
+		return agentId === undefined ? this.subAgentTranscripts.at(-1) : this.subAgentTranscripts.find((t) => t.info.agentId === agentId);
 	}
 
 	/** Replaces fields of the state and tells listeners (a plan, sub-agents, todos arriving). */
