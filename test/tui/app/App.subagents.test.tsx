@@ -156,6 +156,34 @@ describe("sub-agents, todos and the plan in the app", () => {
 		await vi.waitFor(() => expect(frame()).toContain("main done"), { timeout: 10_000 });
 	});
 
+	it("an approval asked while the transcript pager is open takes the screen and the keys; the pager comes back after", async () => {
+		const { released, release } = latch();
+		const { frame, type } = await start(async (r) => {
+			if (isMain(r))
+				return toolResults(r).size === 0
+					? toolCallsReply([{ id: "task_1", name: "task", args: { agent: "general", description: "write notes", prompt: "Write notes" } }])
+					: textReply("main done");
+			if (toolResults(r).size > 0) return textReply("sub done");
+			await released;
+			return toolCallsReply([{ id: "write_1", name: "write", args: { path: "n.md", content: "x" } }]);
+		});
+		await type("go");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("general (general-1) write notes"), { timeout: 10_000 });
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toContain("Sub-agent general (general-1) · running · write notes"));
+		release();
+		await vi.waitFor(() => expect(frame()).toContain("sub-agent general (general-1): write wants to run"), { timeout: 10_000 });
+		expect(frame()).not.toContain("Sub-agent general (general-1) · running");
+		// Enter goes to the approval (deny first, then send the denial without a reason), not to the pager.
+		await type("\r");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Sub-agent general (general-1)"), { timeout: 10_000 });
+		expect(frame()).not.toContain("write wants to run");
+		await type("q");
+		await vi.waitFor(() => expect(frame()).toContain("main done"), { timeout: 10_000 });
+	});
+
 	it("the plan waits in an overlay; 1 approves it, switches to auto-edit and the run carries it out", async () => {
 		const { frame, type } = await start((r) => {
 			const results = toolResults(r);
