@@ -60,11 +60,21 @@ function inWalkOrder(paths: string[]): string[] {
 	return keyed.map((k) => k.path);
 }
 
-export async function ripgrepFiles(root: string, options: RipgrepListOptions): Promise<WalkEntry[] | undefined> {
-	throwIfAborted(options.signal);
+/** rg's arguments (but the mode) that list what the walk would under `root`. */
+async function commonArgs(root: string): Promise<string[]> {
 	// Inside an ignored folder asked for by path, the parents' rules do not apply (as in the walk).
 	const parents = (await IgnoreRules.rootIgnored(root)) ? ["--no-ignore-parent"] : [];
-	const common = [...FLAGS.slice(1), ...parents, ...SKIPPED];
+	return [...FLAGS.slice(1), ...parents, ...SKIPPED];
+}
+
+/** rg's arguments that list, NUL-separated, the files the walk would yield under `root` (links aside). */
+export async function ripgrepListArgs(root: string): Promise<string[]> {
+	return ["--files", ...(await commonArgs(root)), "."];
+}
+
+export async function ripgrepFiles(root: string, options: RipgrepListOptions): Promise<WalkEntry[] | undefined> {
+	throwIfAborted(options.signal);
+	const common = await commonArgs(root);
 	const filter = options.contains && prefilterArgs(options.contains);
 	const listed =
 		(filter && (await run(options.rg, ["--files-with-matches", "--crlf", ...filter, ...common, "."], root, options.signal))) ??
