@@ -64,11 +64,12 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 			const linked: HiddenCount = { count: 0 };
 			const rg = options.ripgrep ?? ripgrepOnPath();
 			const listed = rg
-				? await ripgrepFiles(root, { rg, signal, includeDirectories: true, denied, hidden, links: options.links, linked })
+				? await ripgrepFiles(root, { rg, signal, includeDirectories: true, denied, hidden, links: options.links, linked, keep: matches })
 				: undefined;
 			const entries = listed ?? walkFiles(root, { signal, includeDirectories: true, denied, hidden, links: options.links, linked });
 			for await (const entry of entries) {
-				if (!matches(entry.relativePath)) continue;
+				// ripgrep's listing holds only matches already (`keep`).
+				if (!listed && !matches(entry.relativePath)) continue;
 				if (found.length >= limit) {
 					limitReached = true;
 					break;
