@@ -170,6 +170,36 @@ export async function runOthers({ want, quick, runs, haveRef, row }) {
 		row("checkpoint", "longest event-loop stall during a snapshot (ms)", stall, undefined, "≤ 50 ms", stall <= 50);
 	}
 
+	// 7a. Scale (issue 37): a generated monorepo (70,000 files; 3,000 in --quick), search beside
+	// ripgrep in the same run, the `@` index and its per-key filter, snapshots and the prompt's wait.
+	if (want("scale")) {
+		console.error("scale …");
+		const size = quick ? ["--files=3000", "--rounds=2"] : ["--files=70000", "--rounds=5"];
+		const r = spawnSync(process.execPath, [join(root, "bench", "scale.mjs"), ...size], { encoding: "utf8" });
+		if (r.status !== 0) throw new Error(`scale bench failed: ${r.stderr}`);
+		const s = JSON.parse(r.stdout.trim().split("\n").at(-1));
+		const m = s.medianMs;
+		const n = s.files.toLocaleString("en");
+		const ratio = (ours, ref, bar, what) => row("scale", what, ours, ref, `≤ ${bar}× ref`, ours / ref <= bar);
+		ratio(m.grep, m.rgGrep, 1.5, `grep rare literal vs rg -F, ${n} files (ms)`);
+		ratio(m.find, m.rgFiles, 1.5, "find *.ts vs rg --files (ms)");
+		row("scale", "find *.ts vs rg --files -g '*.ts' (ms)", m.find, m.rgFilesTs, "", undefined);
+		if (m.fd) row("scale", "find *.ts vs fd --glob '*.ts' (ms)", m.find, m.fd, "", undefined);
+		row("scale", `@ index: listing ${s.indexPaths.toLocaleString("en")} paths (ms)`, m.indexList, undefined, "", undefined);
+		row("scale", "@ filter: work a key waits for (ms)", m.keyFilter, undefined, "≤ 5 ms", m.keyFilter <= 5);
+		row("scale", "@ filter: key → settled matches (ms)", m.keyToSettled, undefined, "", undefined);
+		row("scale", "first snapshot (ms)", m.firstSnapshot, undefined, "", undefined);
+		row("scale", "incremental snapshot, 10 files changed (ms)", m.incrementalSnapshot, undefined, "", undefined);
+		row(
+			"scale",
+			`prompt wait for its checkpoint (ms; points covering everything ${s.promptPointsFull})`,
+			m.promptWait,
+			undefined,
+			"≤ 50 ms",
+			m.promptWait <= 50,
+		);
+	}
+
 	// 7b. The bash sandbox: extra wall time per command inside bwrap, and the permission decision per call.
 	if (want("sandbox")) {
 		console.error("sandbox …");

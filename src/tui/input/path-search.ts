@@ -42,7 +42,7 @@ interface Narrowed {
 }
 
 /** Items matched between two looks at the clock. */
-const CLOCK_EVERY = 256;
+const CLOCK_EVERY = 128;
 
 export class PathSearch {
 	private readonly sliceMs: number;
@@ -56,7 +56,7 @@ export class PathSearch {
 	private shown: string[] = [];
 
 	constructor(private readonly options: PathSearchOptions) {
-		this.sliceMs = options.sliceMs ?? 3;
+		this.sliceMs = options.sliceMs ?? 2;
 		this.later = options.later ?? setImmediate;
 		this.now = options.now ?? (() => performance.now());
 	}
@@ -78,6 +78,11 @@ export class PathSearch {
 		if (this.step(search)) return this.show((this.narrowed[this.narrowed.length - 1] as Narrowed).best);
 		this.later(() => this.resume(search));
 		return this.show(this.provisional(q, known?.best ?? this.shown));
+	}
+
+	/** Whether a search is still running between keys (what `find` returned is provisional). */
+	searching(): boolean {
+		return this.running !== undefined;
 	}
 
 	private show(paths: string[]): string[] {
