@@ -32,6 +32,11 @@ export interface RipgrepListOptions {
 	 * word boundary (Unicode in ripgrep, ASCII in JavaScript) or ripgrep cannot parse it.
 	 */
 	contains?: { pattern: string; literal?: boolean; ignoreCase?: boolean };
+	/**
+	 * When no more than this many entries are kept, they come in any order: find sorts what it lists,
+	 * and needs the walk's order only to choose which entries its limit keeps.
+	 */
+	unorderedUpTo?: number;
 	/** Only the entries this keeps (find's glob), so that the rest cost no sorting or entry. */
 	keep?: (relativePath: string, isDirectory: boolean) => boolean;
 }
@@ -189,7 +194,8 @@ export async function ripgrepFiles(root: string, options: RipgrepListOptions): P
 	}
 	// In the walk's order (a folder before its contents): sorting only what is kept.
 	const prefix = root.endsWith("/") ? root : `${root}/`;
-	return inWalkOrder(kept, isFolder).map((rel) => new ListedEntry(prefix, rel, isFolder.has(rel)));
+	const ordered = options.unorderedUpTo !== undefined && kept.length <= options.unorderedUpTo ? kept : inWalkOrder(kept, isFolder);
+	return ordered.map((rel) => new ListedEntry(prefix, rel, isFolder.has(rel)));
 }
 
 /**
