@@ -23,6 +23,8 @@ export interface ShadowGitOptions {
 	gitDir: string;
 	maxFileBytes: number;
 	gitBinary: string;
+	/** Loose objects worth a pack (default 5,000; git's own gc.auto threshold is 6,700). */
+	packAfterObjects?: number;
 }
 
 export class GitError extends Error {
@@ -146,7 +148,7 @@ export class ShadowGit implements CheckpointEngine {
 	 * and packs without a lock in common); killed midway it leaves a temporary file the next one removes.
 	 */
 	private packInBackground(): void {
-		if (this.packing || this.unpacked < PACK_AFTER_OBJECTS) return;
+		if (this.packing || this.unpacked < (this.options.packAfterObjects ?? PACK_AFTER_OBJECTS)) return;
 		this.unpacked = 0;
 		this.packing = new Promise<void>((resolve) => {
 			const child = spawn(this.options.gitBinary, [...CONFIG, "-c", "pack.window=0", "repack", "-d", "-q"], {
@@ -180,13 +182,13 @@ export class ShadowGit implements CheckpointEngine {
 	private async takeSnapshot(): Promise<{ commit: string; skipped: Set<string> }> {
 		const listed = await this.git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"]);
 		const candidates = [...new Set(splitNul(listed))].filter((p) => !p.endsWith("/"));
-		const keep: string[] = [];
-		const skipped = new Set<string>();
-		for (const path of candidates) {
+		// Sizes asked many at a time: the first snapshot of a large tree has every file to ask about.
+		const sizes = await mapInFlight(candidates, STAT_IN_FLIGHT, async (path) => {
 			const stat = await lstat(join(this.options.workspace, path)).catch(() => undefined);
-			if (stat?.isFile() && stat.size > this.options.maxFileBytes) skipped.add(path);
-			else keep.push(path);
-		}
+			return stat?.isFile() ? stat.size : 0;
+		});
+		const keep = candidates.filter((_, i) => (sizes[i] as number) <= this.options.maxFileBytes);
+		const skipped = new Set(candidates.filter((_, i) => (sizes[i] as number) > this.options.maxFileBytes));
 		if (keep.length > 0) await this.git(["update-index", "--add", "--remove", "-z", "--stdin"], nulList(keep));
 		this.unpacked += keep.length;
 		// Out of the index too, so no snapshot claims an older version of a file now too large to keep.
@@ -296,8 +298,24 @@ export class ShadowGit implements CheckpointEngine {
 }
 
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
-/** Loose objects worth a pack (git's own gc.auto threshold is 6,700). */
 const PACK_AFTER_OBJECTS = 5_000;
+
+/** Files whose size is asked at once. */
+const STAT_IN_FLIGHT = 32;
+
+/** `work` over `items`, at most `limit` at a time, results in order. */
+async function mapInFlight<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+	const results: R[] = new Array(items.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < items.length) {
+			const i = next++;
+			results[i] = await work(items[i] as T);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+	return results;
+}
 
 function splitNul(text: string): string[] {
 	const parts = text.split("\0");

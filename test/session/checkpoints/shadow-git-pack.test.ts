@@ -23,29 +23,29 @@ function objects(gitDir: string): { loose: number; packed: number } {
 
 describe("checkpoints: the store is packed in the background", () => {
 	it("after the first snapshot of a large tree, its loose objects end up in a pack; snapshots and restores go on", async () => {
-		// 8,000 files: past git's gc.auto threshold (6,700 loose objects).
-		for (let d = 0; d < 80; d++) {
+		// 400 files, past a threshold of 300 objects (5,000 by default).
+		for (let d = 0; d < 4; d++) {
 			mkdirSync(join(ws, `d${d}`));
 			for (let f = 0; f < 100; f++) writeFileSync(join(ws, `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`);
 		}
 		const gitDir = join(root, "store");
-		const git = new ShadowGit({ workspace: ws, gitDir, maxFileBytes: 1 << 20, gitBinary: "git" });
+		const git = new ShadowGit({ workspace: ws, gitDir, maxFileBytes: 1 << 20, gitBinary: "git", packAfterObjects: 300 });
 		await git.init();
 		const first = await git.snapshot();
 		await git.packed();
 		const { loose, packed } = objects(gitDir);
-		expect(packed).toBeGreaterThanOrEqual(8000);
-		expect(loose).toBeLessThan(100);
+		expect(packed).toBeGreaterThanOrEqual(400);
+		expect(loose).toBe(0);
 		writeFileSync(join(ws, "d0", "f0.txt"), "changed\n");
 		await git.snapshot();
 		await git.restore(first);
 		expect(readFileSync(join(ws, "d0", "f0.txt"), "utf8")).toBe("file 0/0\n");
 	});
 
-	it("a small store is left loose (nothing to pack yet)", async () => {
-		writeFileSync(join(ws, "a.txt"), "a\n");
+	it("a store below the threshold is left loose (nothing to pack yet)", async () => {
+		for (let f = 0; f < 100; f++) writeFileSync(join(ws, `f${f}.txt`), `${f}\n`);
 		const gitDir = join(root, "store");
-		const git = new ShadowGit({ workspace: ws, gitDir, maxFileBytes: 1 << 20, gitBinary: "git" });
+		const git = new ShadowGit({ workspace: ws, gitDir, maxFileBytes: 1 << 20, gitBinary: "git", packAfterObjects: 300 });
 		await git.init();
 		await git.snapshot();
 		await git.packed();
