@@ -132,6 +132,9 @@ try {
 	out.snapshotMaxStallMs = round2(Math.max(first.stallMs, ...incremental.map((r) => r.stallMs)));
 	out.medianMs.promptWait = round2(median(promptWait));
 	out.promptPointsFull = `${fullPoints}/${rounds}`;
+	// The background pack writes into the store: the store goes once it is done.
+	const packing = await time(() => Promise.all([engine.packed(), reopened.packed()]));
+	out.packWaitedMs = Math.round(packing);
 } finally {
 	rmSync(store, { recursive: true, force: true });
 	tree.remove();
