@@ -6,9 +6,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { root } from "./lib/apps.mjs";
+import { withStalls } from "./lib/stalls.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
 const files = Number(args.files ?? 10_000);
@@ -30,16 +30,7 @@ mkdirSync(join(ws, "node_modules", "pkg"), { recursive: true });
 for (let i = 0; i < files / 10; i++) writeFileSync(join(ws, "node_modules", "pkg", `m${i}.js`), line);
 writeFileSync(join(ws, ".gitignore"), "node_modules/\n");
 
-const delay = monitorEventLoopDelay({ resolution: 5 });
-const time = async (fn) => {
-	delay.reset();
-	delay.enable();
-	const start = performance.now();
-	const value = await fn();
-	const ms = performance.now() - start;
-	delay.disable();
-	return { ms, stallMs: delay.max / 1e6, value };
-};
+const time = (fn) => withStalls(fn);
 
 try {
 	// promptWaitMs: how long a snapshot may take before a prompt goes on without it; long here, so

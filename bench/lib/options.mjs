@@ -10,6 +10,7 @@ const BENCHES = [
 	"memory",
 	"agent",
 	"checkpoint",
+	"scale",
 	"sandbox",
 	"sanitize",
 	"hooks",

@@ -10,7 +10,7 @@ import { type LinkCheck, linkedNote } from "./linked-outside.js";
 import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
 import { resolveToolPath } from "./resolve-path.js";
 import { ripgrepFiles, ripgrepOnPath } from "./ripgrep-files.js";
-import { walkFiles } from "./walk-files.js";
+import { type WalkEntry, walkFiles } from "./walk-files.js";
 
 const findSchema = Type.Object({
 	pattern: Type.String({ description: "Glob to match, e.g. '*.ts' (file name at any depth) or 'src/**/*.test.ts' (path)" }),
@@ -64,16 +64,34 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 			const linked: HiddenCount = { count: 0 };
 			const rg = options.ripgrep ?? ripgrepOnPath();
 			const listed = rg
-				? await ripgrepFiles(root, { rg, signal, includeDirectories: true, denied, hidden, links: options.links, linked })
+				? await ripgrepFiles(root, {
+						rg,
+						signal,
+						includeDirectories: true,
+						denied,
+						hidden,
+						links: options.links,
+						linked,
+						keep: matches,
+						unorderedUpTo: limit,
+					})
 				: undefined;
-			const entries = listed ?? walkFiles(root, { signal, includeDirectories: true, denied, hidden, links: options.links, linked });
-			for await (const entry of entries) {
-				if (!matches(entry.relativePath)) continue;
+			/** Takes one matching entry; false once the limit is reached. */
+			const take = (entry: WalkEntry): boolean => {
 				if (found.length >= limit) {
 					limitReached = true;
-					break;
+					return false;
 				}
 				found.push(entry.isDirectory ? `${entry.relativePath}/` : entry.relativePath);
+				return true;
+			};
+			if (listed) {
+				// ripgrep's listing holds only matches already (`keep`), and needs no await per entry.
+				for (const entry of listed) if (!take(entry)) break;
+			} else {
+				for await (const entry of walkFiles(root, { signal, includeDirectories: true, denied, hidden, links: options.links, linked })) {
+					if (matches(entry.relativePath) && !take(entry)) break;
+				}
 			}
 			const skipped = [hiddenNote(hidden, "path"), linkedNote(linked.count)].filter((n): n is string => n !== undefined);
 			if (found.length === 0) {

@@ -7,10 +7,15 @@ export type GlobMatcher = (relativePath: string) => boolean;
 
 export function compileGlob(pattern: string): GlobMatcher {
 	const cleaned = pattern.replace(/^\.\//, "");
-	const regex = new RegExp(`^${globToRegexSource(cleaned)}$`);
 	if (!cleaned.includes("/")) {
-		return (rel) => regex.test(rel.slice(rel.lastIndexOf("/") + 1));
+		// Sticky: tried at the file name's start, with no copy of the name (find tests every path).
+		const name = new RegExp(`${globToRegexSource(cleaned)}$`, "y");
+		return (rel) => {
+			name.lastIndex = rel.lastIndexOf("/") + 1;
+			return name.test(rel);
+		};
 	}
+	const regex = new RegExp(`^${globToRegexSource(cleaned)}$`);
 	return (rel) => regex.test(rel);
 }
 

@@ -65,6 +65,16 @@ describe.each(paths)("find (%s)", (_name, ripgrep) => {
 		);
 	});
 
+	it("lists linked files at any depth but not in ignored folders, whatever their names say", async () => {
+		await tmp.write({ ".gitignore": "build/\n", "src/deep/a.md": "", "build/x.md": "" });
+		const target = join(tmp.path, "src", "deep", "a.md");
+		symlinkSync(target, join(tmp.path, "src", "deep", "l.md"));
+		symlinkSync(target, join(tmp.path, "build", "l2.md"));
+		// A name holding the phrase ripgrep's log puts after a path it passed over.
+		symlinkSync(target, join(tmp.path, "src", "x: failed to pass subject filter: y.md"));
+		expect(textOf(await find({ pattern: "*.md" }))).toBe("src/deep/a.md\nsrc/deep/l.md\nsrc/x: failed to pass subject filter: y.md");
+	});
+
 	it("lists folders with a trailing slash when they match", async () => {
 		await tmp.write({ "src/x.ts": "" });
 		expect(textOf(await find({ pattern: "src" }))).toBe("src/");

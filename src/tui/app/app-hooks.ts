@@ -9,11 +9,12 @@ import type { AgentSessionApi } from "../../session/types.js";
 import { type FrameClock, frameClock } from "../frame/frame-clock.js";
 import type { LiveTick } from "../frame/frame-scheduler.js";
 import { frameCounts, liveRegionFor, never, useRawInput } from "../ink/index.js";
-import { type Completion, completionsFor, type DirEntry } from "../input/completion.js";
+import { type Completion, completionsFor, type DirEntry, MAX_COMPLETIONS } from "../input/completion.js";
 import { type EditorState, emptyEditor } from "../input/editor-state.js";
 import { editInExternalEditor } from "../input/external-editor.js";
 import { FileIndex } from "../input/file-index.js";
 import type { InputHistory } from "../input/input-history.js";
+import { PathSearch } from "../input/path-search.js";
 import { type CompletionMenuHandle, menuInputKey, useCompletionMenu } from "../input/use-completion-menu.js";
 import type { EditorHandle } from "../input/use-editor.js";
 import type { KeyBindings } from "../keys/keybindings.js";
@@ -76,19 +77,29 @@ export function useInputCompletion(input: EditorState, session: AgentSessionApi,
 	// A finished walk of the project's paths re-renders.
 	const [indexVersion, indexUpdated] = useReducer((n: number) => n + 1, 0);
 	const fileIndex = useMemo(() => new FileIndex(cwd, indexUpdated), [cwd]);
-	// biome-ignore lint/correctness/useExhaustiveDependencies: indexVersion: a finished walk changes what `paths` returns
+	useEffect(() => () => fileIndex.dispose(), [fileIndex]);
+	// A search finished between keys re-renders too.
+	const search = useMemo(() => new PathSearch({ limit: MAX_COMPLETIONS, onUpdate: indexUpdated }), []);
+	const findPaths = useCallback(
+		(query: string) => {
+			const listing = fileIndex.current();
+			return listing && search.find(query, listing);
+		},
+		[fileIndex, search],
+	);
+	// biome-ignore lint/correctness/useExhaustiveDependencies: indexVersion: a finished listing or search changes what `findPaths` returns
 	const completions = useMemo(
 		(): Completion[] =>
 			completionsFor(input.text, input.cursor, {
 				commands: session.commands(),
 				listDir: listDir(cwd),
-				paths: () => fileIndex.list(),
+				findPaths,
 				resources: () =>
 					(session.getState().mcpServers ?? []).flatMap((s) =>
 						(s.resources ?? []).map((r) => ({ ref: `${s.name}:${r.uri}`, name: r.name })),
 					),
 			}),
-		[input.text, input.cursor, session, cwd, fileIndex, indexVersion],
+		[input.text, input.cursor, session, cwd, findPaths, indexVersion],
 	);
 	const completionsRef = useRef(completions);
 	completionsRef.current = completions;

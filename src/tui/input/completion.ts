@@ -3,7 +3,6 @@
 // a file system. `@` with a bare folder path lists that folder; with anything else it fuzzy-matches
 // the project's (gitignore-filtered) paths.
 import type { SlashCommandInfo } from "../../session/types.js";
-import { fuzzyFilter } from "./fuzzy.js";
 
 export interface Completion {
 	/** What the menu shows. */
@@ -28,8 +27,11 @@ export const MAX_COMPLETIONS = 50;
 export interface CompletionSources {
 	commands: readonly SlashCommandInfo[];
 	listDir: (dir: string) => DirEntry[];
-	/** The project's paths ("/"-separated, folders ending in "/"), undefined while not yet walked. */
-	paths?: () => readonly string[] | undefined;
+	/**
+	 * The best of the project's paths ("/"-separated, folders ending in "/") for a fuzzy query, best
+	 * first, at most MAX_COMPLETIONS; undefined while the paths are not listed yet.
+	 */
+	findPaths?: (query: string) => readonly string[] | undefined;
 	/** MCP resources as `<server>:<uri>` (their `@` references), with the resource's name. */
 	resources?: () => readonly { ref: string; name: string }[];
 }
@@ -44,8 +46,8 @@ export function completionsFor(text: string, cursor: number, sources: Completion
 	if (!at) return [];
 	const partial = at[2];
 	const head = before.slice(0, before.length - partial.length);
-	const paths = partial === "" || partial.endsWith("/") ? undefined : sources.paths?.();
-	const found = paths ? fuzzyFilter(partial, paths, MAX_COMPLETIONS) : folderListing(partial, sources.listDir);
+	const fuzzy = partial === "" || partial.endsWith("/") ? undefined : sources.findPaths?.(partial);
+	const found = fuzzy ?? folderListing(partial, sources.listDir);
 	// Resources first once the word names a server (`@docs:`), after the files otherwise.
 	const lower = partial.toLowerCase();
 	const resources = (sources.resources?.() ?? [])

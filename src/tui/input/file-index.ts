@@ -1,52 +1,98 @@
-// The project's paths for `@` fuzzy completion: one gitignore-aware walk of the working folder (the
-// same walk grep and find use), kept for a while and walked again in the background when it is old.
-// Completion reads the list as it is; it never waits for a walk.
-import { walkFiles } from "../../tools/walk-files.js";
+// The project's paths for `@` fuzzy completion: listed in the background (project-paths.ts: ripgrep in
+// a child process, else the Node walk), with no cap on their number, kept for a while and listed again
+// in the background when old. Completion reads the last finished listing as it is; it never waits for
+// one. Folders are offered too ("src/"), taken from the files' paths as the batches arrive.
+import type { SearchablePaths } from "./path-search.js";
+import { PATH_LISTERS, type PathLister } from "./project-paths.js";
 
-/** Paths kept at most: a huge tree still completes, from its first paths in name order. */
-export const MAX_INDEXED_PATHS = 50_000;
-/** Age after which the next `@` starts a new walk. */
+/** Age after which the next `@` starts a new listing. */
 export const INDEX_MAX_AGE_MS = 10_000;
 
+export interface FileIndexOptions {
+	/** Tried in order until one lists (default: ripgrep, then the Node walk). */
+	listers?: readonly PathLister[];
+	now?: () => number;
+}
+
+/** A listing being filled: each file after the folders above it that were not seen yet. */
+class ListingBuilder implements SearchablePaths {
+	readonly paths: string[] = [];
+	readonly lower: string[] = [];
+	private readonly folders = new Set<string>();
+
+	add(batch: readonly string[]): void {
+		for (const file of batch) {
+			if (file === "") continue;
+			const unseen: string[] = [];
+			for (let cut = file.lastIndexOf("/"); cut > 0; cut = file.lastIndexOf("/", cut - 1)) {
+				const folder = file.slice(0, cut + 1);
+				if (this.folders.has(folder)) break;
+				this.folders.add(folder);
+				unseen.push(folder);
+			}
+			for (const path of unseen.reverse().concat(file)) {
+				this.paths.push(path);
+				this.lower.push(path.toLowerCase());
+			}
+		}
+	}
+
+	sameAs(other: SearchablePaths | undefined): boolean {
+		if (other?.paths.length !== this.paths.length) return false;
+		for (let i = 0; i < this.paths.length; i++) if (other.paths[i] !== this.paths[i]) return false;
+		return true;
+	}
+}
+
 export class FileIndex {
-	private paths: string[] | undefined;
-	private walkedAt = Number.NEGATIVE_INFINITY;
-	private walking: Promise<void> | undefined;
+	private readonly listers: readonly PathLister[];
+	private readonly now: () => number;
+	private readonly stop = new AbortController();
+	private listing: SearchablePaths | undefined;
+	private listedAt = Number.NEGATIVE_INFINITY;
+	private running: Promise<void> | undefined;
 
 	constructor(
 		private readonly root: string,
-		/** Called when a walk finishes (the app re-renders to show the matches). */
-		private readonly onUpdate: () => void = () => {},
-		private readonly now: () => number = Date.now,
-	) {}
-
-	/** "/"-separated paths relative to the root, folders ending in "/"; undefined before the first walk. */
-	list(): readonly string[] | undefined {
-		if (this.now() - this.walkedAt > INDEX_MAX_AGE_MS) void this.refresh();
-		return this.paths;
+		/** Called when a listing finished with something new (the app re-renders to show the matches). */
+		private readonly onUpdate: () => void,
+		options: FileIndexOptions = {},
+	) {
+		this.listers = options.listers ?? PATH_LISTERS;
+		this.now = options.now ?? Date.now;
 	}
 
-	/** Walks the folder again (joins a walk already running). */
+	/** The last finished listing, undefined before the first; an old one starts a new listing behind it. */
+	current(): SearchablePaths | undefined {
+		if (this.now() - this.listedAt > INDEX_MAX_AGE_MS) void this.refresh();
+		return this.listing;
+	}
+
+	/** Lists the folder again (joins a listing already running). */
 	refresh(): Promise<void> {
-		this.walking ??= this.walk().finally(() => {
-			this.walking = undefined;
+		this.running ??= this.list().finally(() => {
+			this.running = undefined;
 		});
-		return this.walking;
+		return this.running;
 	}
 
-	private async walk(): Promise<void> {
-		this.walkedAt = this.now();
-		const found: string[] = [];
-		try {
-			for await (const entry of walkFiles(this.root, { includeDirectories: true })) {
-				found.push(entry.isDirectory ? `${entry.relativePath}/` : entry.relativePath);
-				if (found.length >= MAX_INDEXED_PATHS) break;
-			}
-		} catch {
-			// An unreadable root: nothing to complete, the prefix listing still works.
+	/** Stops a listing under way (the app is closing). */
+	dispose(): void {
+		this.stop.abort();
+	}
+
+	private async list(): Promise<void> {
+		this.listedAt = this.now();
+		for (const lister of this.listers) {
+			if (this.stop.signal.aborted) return;
+			const builder = new ListingBuilder();
+			if (!(await lister(this.root, (batch) => builder.add(batch), this.stop.signal))) continue;
+			this.listedAt = this.now();
+			// The same paths keep the same listing, and with it the searches already done on it.
+			if (builder.sameAs(this.listing)) return;
+			this.listing = builder;
+			this.onUpdate();
+			return;
 		}
-		this.paths = found;
-		this.walkedAt = this.now();
-		this.onUpdate();
 	}
 }

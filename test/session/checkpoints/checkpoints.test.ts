@@ -208,6 +208,31 @@ describe("checkpoints: a git that dies midway", () => {
 	});
 });
 
+describe("checkpoints: the prompt's wait", () => {
+	it("is the full wait while snapshots fit in it, and none once a snapshot took longer (a large tree)", async () => {
+		put("a.ts", "a\n");
+		const slow = join(root, "slow");
+		const slowGit = join(root, "slow-git");
+		// While `slow` exists, every file listing takes 1.6 s: a snapshot longer than the 1.5 s wait (a
+		// quick one takes a fraction of that, even on a loaded machine).
+		writeFileSync(slowGit, `#!/bin/sh\nfor a in "$@"; do [ "$a" = ls-files ] && [ -e '${slow}' ] && sleep 1.6; done\nexec git "$@"\n`);
+		chmodSync(slowGit, 0o755);
+		const { engine } = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: slowGit, promptWaitMs: 1500 });
+		const git = engine as unknown as { promptWaitMs(): number };
+		await engine.snapshot();
+		expect(git.promptWaitMs()).toBe(1500);
+		writeFileSync(slow, "");
+		await engine.snapshot();
+		expect(git.promptWaitMs()).toBe(0);
+		// The prompt's point then covers edits only, at once; the snapshot goes on and, quick again, restores the wait.
+		put("a.ts", "b\n");
+		expect((await engine.promptSnapshot?.())?.startsWith("+")).toBe(true);
+		rmSync(slow);
+		await engine.snapshot();
+		expect(git.promptWaitMs()).toBe(1500);
+	});
+});
+
 describe("checkpoints: file-copy fallback", () => {
 	it("is used when git is missing, says so once, and restores files the tools changed", async () => {
 		put("a.txt", "original\n");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COMPLETION_ROWS, menuKey, menuRows, windowStart } from "../../../src/tui/input/CompletionMenu.js";
-import { type CompletionSources, completionsFor, type DirEntry } from "../../../src/tui/input/completion.js";
+import { type CompletionSources, completionsFor, type DirEntry, MAX_COMPLETIONS } from "../../../src/tui/input/completion.js";
+import { PathSearch } from "../../../src/tui/input/path-search.js";
 import { intentFor, parseKeyPress } from "../../../src/tui/keys/key-map.js";
 
 const commands = [
@@ -34,7 +35,9 @@ const paths = [
 	"test/main.test.ts",
 ];
 const sources: CompletionSources = { commands, listDir };
-const withPaths: CompletionSources = { commands, listDir, paths: () => paths };
+const search = new PathSearch({ limit: MAX_COMPLETIONS, onUpdate: () => {} });
+const listing = { paths, lower: paths.map((p) => p.toLowerCase()) };
+const withPaths: CompletionSources = { commands, listDir, findPaths: (query) => search.find(query, listing) };
 
 describe("completionsFor", () => {
 	it("lists MCP resources after @ (first once a server is named) and MCP prompts with their arguments after /", () => {
@@ -45,7 +48,7 @@ describe("completionsFor", () => {
 		const mcp: CompletionSources = {
 			commands: [...commands, { name: "mcp__docs__review", description: "Review (MCP server docs)", args: "<file> [focus]" }],
 			listDir,
-			paths: () => paths,
+			findPaths: withPaths.findPaths,
 			resources,
 		};
 		expect(completionsFor("see @docs:m", 11, mcp).map((c) => [c.label, c.detail])).toEqual([["@docs:memo://notes", "notes"]]);

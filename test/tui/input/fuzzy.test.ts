@@ -1,9 +1,5 @@
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FileIndex } from "../../../src/tui/input/file-index.js";
-import { fuzzyFilter, fuzzyScore } from "../../../src/tui/input/fuzzy.js";
-import { useTempFolder } from "../../tools/temp-folder.js";
+import { fuzzyFilter, fuzzyScore, TopMatches } from "../../../src/tui/input/fuzzy.js";
 
 describe("fuzzyScore", () => {
 	it("needs the query's characters in order, case-insensitive", () => {
@@ -20,21 +16,18 @@ describe("fuzzyScore", () => {
 	});
 });
 
-describe("FileIndex", () => {
-	const temp = useTempFolder();
-
-	it("walks the folder once in the background, leaving out what .gitignore ignores", async () => {
-		const root = temp.path;
-		await mkdir(join(root, ".git"));
-		await temp.write({ ".gitignore": "dist/\n*.log\n", "src/main.ts": "", "dist/main.js": "", "debug.log": "", ".git/HEAD": "" });
-		let updates = 0;
-		const index = new FileIndex(root, () => updates++);
-		expect(index.list()).toBeUndefined();
-		await index.refresh();
-		expect(updates).toBeGreaterThan(0);
-		expect(index.list()).toEqual(expect.arrayContaining(["src/", "src/main.ts", ".gitignore"]));
-		expect(index.list()).not.toContain("dist/main.js");
-		expect(index.list()).not.toContain("debug.log");
-		expect(index.list()!.some((p) => p.startsWith(".git/"))).toBe(false);
+describe("TopMatches", () => {
+	it("keeps the best in order as a full sort would: score, then the shorter path, then name order", () => {
+		const top = new TopMatches(3);
+		for (const [path, score] of [
+			["b", 1],
+			["a", 1],
+			["long", 5],
+			["cc", 1],
+			["z", 0],
+			["aa", 5],
+		] as const)
+			top.offer(path, score);
+		expect(top.paths()).toEqual(["aa", "long", "a"]);
 	});
 });
