@@ -1,0 +1,103 @@
+// The request body in chunks: the same bytes JSON.stringify gives, without the whole text ever being
+// one string; and a long session's request through a real provider and a real 127.0.0.1 server
+// arrives byte-identical while no string the size of the body is made on the way.
+import fc from "fast-check";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { jsonBody } from "../../../src/ai/providers/json-body.js";
+import { streamOpenAICompletions } from "../../../src/ai/providers/openai-completions.js";
+import type { Context, Message } from "../../../src/ai/types.js";
+import { collectEvents } from "../../helpers/assistant-events.js";
+import { providerModel, sseFixture } from "../../helpers/provider-test.js";
+import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
+
+const text = (body: ReturnType<typeof jsonBody>) => Buffer.concat(body.chunks).toString("utf8");
+
+/** V8 puts strings above this many bytes in its large-object space (old generation at once). */
+const LARGE_OBJECT_BYTES = 128 * 1024;
+
+describe("jsonBody", () => {
+	it("gives JSON.stringify's bytes for any JSON value, and their exact count", () => {
+		fc.assert(
+			fc.property(fc.jsonValue(), (value) => {
+				const body = jsonBody(value);
+				expect(text(body)).toBe(JSON.stringify(value));
+				expect(body.bytes).toBe(Buffer.byteLength(JSON.stringify(value)));
+			}),
+		);
+	});
+
+	it("gives JSON.stringify's bytes for bodies with members it leaves out or rewrites", () => {
+		const date = new Date(Date.UTC(2026, 0, 2));
+		const withToJson = { toJSON: (key: string) => `key:${key}` };
+		const body = {
+			model: "m",
+			skipped: undefined,
+			fn: () => 1,
+			messages: [{ role: "user", content: "é 👋 世界 \u2028" }, undefined, () => 2, date, withToJson, [1, [2]]],
+			when: date,
+			custom: withToJson,
+			tools: [],
+			nested: { list: [undefined, { a: undefined }] },
+		};
+		expect(text(jsonBody(body))).toBe(JSON.stringify(body));
+		expect(text(jsonBody([1, "two", { three: 3 }]))).toBe(JSON.stringify([1, "two", { three: 3 }]));
+		expect(text(jsonBody("a string"))).toBe(JSON.stringify("a string"));
+	});
+
+	it("throws what JSON.stringify throws, and refuses a body that is not JSON", () => {
+		const cyclic: Record<string, unknown> = { messages: [] };
+		(cyclic.messages as unknown[]).push(cyclic);
+		expect(() => jsonBody(cyclic)).toThrow(TypeError);
+		expect(() => jsonBody({ n: 1n })).toThrow(TypeError);
+		expect(() => jsonBody(undefined)).toThrow("request body is not JSON");
+	});
+
+	it("keeps every chunk of a 20 MiB body of many messages under V8's large-object size", () => {
+		const messages = Array.from({ length: 2000 }, (_, i) => ({ role: "tool", tool_call_id: `c${i}`, content: `→ ${"x".repeat(5000)}` }));
+		const body = jsonBody({ model: "m", messages, stream: true });
+		expect(body.chunks.length).toBeGreaterThan(100);
+		for (const chunk of body.chunks) expect(chunk.length).toBeLessThan(LARGE_OBJECT_BYTES);
+		expect(text(body)).toBe(JSON.stringify({ model: "m", messages, stream: true }));
+	});
+});
+
+describe("a long session's request through a provider", () => {
+	const server = scriptedServerPerTest();
+	afterEach(() => vi.restoreAllMocks());
+
+	it("arrives byte-identical with its length, and no string the size of the body is made to send it", async () => {
+		const messages: Message[] = [];
+		for (let i = 0; i < 400; i++) {
+			messages.push({ role: "user", content: `question ${i} — é 世界`, timestamp: i });
+			messages.push({
+				role: "toolResult",
+				toolCallId: `call_${i}`,
+				toolName: "read",
+				content: [{ type: "text", text: `${i}: ${"line of a file\n".repeat(1000)}` }],
+				isError: false,
+				timestamp: i,
+			});
+		}
+		const context: Context = { systemPrompt: "be brief", messages };
+		server.enqueue({ kind: "sse", chunks: [sseFixture("openai-completions", "text")] });
+		const model = providerModel({ id: "gpt-4o", api: "openai-completions", provider: "openai", baseUrl: `${server.url}/v1` });
+		let sent: unknown;
+		const stringify = vi.spyOn(JSON, "stringify");
+		await collectEvents(
+			streamOpenAICompletions(model, context, {
+				apiKey: "sk-test",
+				onPayload: (payload) => {
+					sent = payload;
+				},
+			}),
+		);
+		const longest = Math.max(...stringify.mock.results.map((r) => (typeof r.value === "string" ? r.value.length : 0)));
+		stringify.mockRestore();
+		const request = server.requests[0];
+		const expected = JSON.stringify(sent);
+		expect(expected.length).toBeGreaterThan(6 * 2 ** 20);
+		expect(request?.rawBody).toBe(expected);
+		expect(Number(request?.headers["content-length"])).toBe(Buffer.byteLength(expected));
+		expect(longest).toBeLessThan(LARGE_OBJECT_BYTES / 2);
+	});
+});
