@@ -1,6 +1,7 @@
 // The request body in chunks: the same bytes JSON.stringify gives, without the whole text ever being
 // one string; and a long session's request through a real provider and a real 127.0.0.1 server
 // arrives byte-identical while no string the size of the body is made on the way.
+import { getHeapSpaceStatistics } from "node:v8";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonBody } from "../../../src/ai/providers/json-body.js";
@@ -9,6 +10,12 @@ import type { Context, Message } from "../../../src/ai/types.js";
 import { collectEvents } from "../../helpers/assistant-events.js";
 import { providerModel, sseFixture } from "../../helpers/provider-test.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
+
+/** Bytes in V8's large-object spaces, where a string of the whole body would sit. */
+const largeObjectBytes = () =>
+	getHeapSpaceStatistics()
+		.filter((s) => s.space_name === "large_object_space" || s.space_name === "new_large_object_space")
+		.reduce((n, s) => n + s.space_used_size, 0);
 
 const text = (body: ReturnType<typeof jsonBody>) => Buffer.concat(body.chunks).toString("utf8");
 
@@ -65,7 +72,7 @@ describe("a long session's request through a provider", () => {
 	const server = scriptedServerPerTest();
 	afterEach(() => vi.restoreAllMocks());
 
-	it("arrives byte-identical with its length, and no string the size of the body is made to send it", async () => {
+	it("arrives byte-identical with its length, and no string the size of the body is made or held to send it", async () => {
 		const messages: Message[] = [];
 		for (let i = 0; i < 400; i++) {
 			messages.push({ role: "user", content: `question ${i} — é 世界`, timestamp: i });
@@ -82,12 +89,20 @@ describe("a long session's request through a provider", () => {
 		server.enqueue({ kind: "sse", chunks: [sseFixture("openai-completions", "text")] });
 		const model = providerModel({ id: "gpt-4o", api: "openai-completions", provider: "openai", baseUrl: `${server.url}/v1` });
 		let sent: unknown;
+		let beforeSend = 0;
+		let inFlight = 0;
 		const stringify = vi.spyOn(JSON, "stringify");
 		await collectEvents(
 			streamOpenAICompletions(model, context, {
 				apiKey: "sk-test",
 				onPayload: (payload) => {
 					sent = payload;
+					beforeSend = largeObjectBytes();
+				},
+				// The response's headers are in and the request's bytes are still referenced: a body made
+				// as one string would be in the large-object space now, whatever the collector did since.
+				onResponse: () => {
+					inFlight = largeObjectBytes();
 				},
 			}),
 		);
@@ -98,6 +113,7 @@ describe("a long session's request through a provider", () => {
 		expect(expected.length).toBeGreaterThan(6 * 2 ** 20);
 		expect(request?.rawBody).toBe(expected);
 		expect(Number(request?.headers["content-length"])).toBe(Buffer.byteLength(expected));
+		expect(inFlight - beforeSend).toBeLessThan(expected.length / 10);
 		expect(longest).toBeLessThan(LARGE_OBJECT_BYTES / 2);
 	});
 });
