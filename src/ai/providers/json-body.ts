@@ -26,24 +26,44 @@ export function jsonBody(value: unknown): JsonBody {
 	const chunks: Buffer[] = [];
 	let bytes = 0;
 	let text = "";
-	const put = (piece: string): void => {
-		text += piece;
-		if (text.length >= CHUNK_CHARS) flush();
+	const push = (chunk: Buffer): void => {
+		chunks.push(chunk);
+		bytes += chunk.length;
 	};
 	const flush = (): void => {
 		if (text === "") return;
-		const chunk = Buffer.from(text, "utf8");
-		chunks.push(chunk);
-		bytes += chunk.length;
+		push(Buffer.from(text, "utf8"));
 		text = "";
 	};
-	if (isPlainObject(value)) writeObject(value, put);
-	else put(stringifyAt(value, ""));
+	const writer: Writer = {
+		put: (piece) => {
+			text += piece;
+			if (text.length >= CHUNK_CHARS) flush();
+		},
+		putBytes: (chunk) => {
+			flush();
+			push(chunk);
+		},
+	};
+	if (isPlainObject(value)) writeObject(value, writer);
+	else writer.put(stringifyAt(value, ""));
 	flush();
 	return { chunks, bytes };
 }
 
-function writeObject(object: Record<string, unknown>, put: (piece: string) => void): void {
+interface Writer {
+	put(piece: string): void;
+	/** Bytes already made: a chunk of their own. */
+	putBytes(chunk: Buffer): void;
+}
+
+/**
+ * The bytes of frozen array elements (converted-messages.ts: a transcript message's wire form, sent
+ * again by every later request), made once; gone with the element.
+ */
+const elementBytes = new WeakMap<object, Buffer>();
+
+function writeObject(object: Record<string, unknown>, { put, ...writer }: Writer): void {
 	put("{");
 	let first = true;
 	for (const key of Object.keys(object)) {
@@ -53,16 +73,30 @@ function writeObject(object: Record<string, unknown>, put: (piece: string) => vo
 		if (text === undefined) continue;
 		put(`${first ? "" : ","}${JSON.stringify(key)}:${text}`);
 		first = false;
-		if (Array.isArray(member)) writeArray(member, put);
+		if (Array.isArray(member)) writeArray(member, { put, ...writer });
 	}
 	put("}");
 }
 
-function writeArray(array: readonly unknown[], put: (piece: string) => void): void {
+function writeArray(array: readonly unknown[], { put, putBytes }: Writer): void {
 	put("[");
 	for (let i = 0; i < array.length; i++) {
+		if (i > 0) put(",");
+		const element = array[i];
+		const known = (isPlainObject(element) || Array.isArray(element)) && Object.isFrozen(element);
+		const cached = known ? elementBytes.get(element) : undefined;
+		if (cached) {
+			putBytes(cached);
+			continue;
+		}
 		// An element JSON.stringify cannot write (undefined, a function) is `null` in an array.
-		put(`${i === 0 ? "" : ","}${JSON.stringify(withToJson(array[i], String(i))) ?? "null"}`);
+		const text = JSON.stringify(withToJson(element, String(i))) ?? "null";
+		if (!known) put(text);
+		else {
+			const chunk = Buffer.from(text, "utf8");
+			elementBytes.set(element, chunk);
+			putBytes(chunk);
+		}
 	}
 	put("]");
 }

@@ -132,6 +132,8 @@ export function toChatMessages(model: Model, context: Context): ChatMessage[] {
 		context.messages,
 		(message) => convertMessage(message, compat, replayed),
 		(intro, images): ChatMessage => ({ role: "user", content: [{ type: "text", text: intro }, ...images.map(toImagePart)] }),
+		// What convertMessage reads besides the message.
+		(message) => `chat:${compat.reasoningField ?? ""}:${replayed.has(message) ? "replay" : ""}`,
 	);
 	if (!context.systemPrompt) return messages;
 	const role = compat.supportsDeveloperRole && model.reasoning ? "developer" : "system";

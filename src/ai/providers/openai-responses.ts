@@ -119,6 +119,8 @@ export function toResponsesInput(model: Model, context: Context): ResponsesInput
 			];
 		},
 		(intro, images) => ({ role: "user", content: [{ type: "input_text", text: intro }, ...images.map(toImageInput)] }),
+		// Reasoning items and item ids are kept for the model that made them (assistantItems).
+		() => `responses:${model.api}:${model.provider}:${model.id}`,
 	);
 }
 
