@@ -4,6 +4,7 @@
 // (a built checkout of another commit, e.g. main before the change) the same runs of that code sit
 // beside ours. `--quick`: 200 calls and 2,000 messages.
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./lib/apps.mjs";
 import { fmt, table } from "./lib/report.mjs";
@@ -28,6 +29,11 @@ export function memoryCeilingSection({ quick, baseline }, log) {
 	const ours = runSoak(sizes, undefined);
 	if (baseline) log(`  the same with ${baseline} …`);
 	const base = baseline ? runSoak(sizes, join(baseline, "bin", "rudder.js")) : undefined;
+	return memoryCeilingTable(ours, base, baseline);
+}
+
+/** The section from soak.mjs results: ours, and the baseline's (`label`) when given. */
+export function memoryCeilingTable(ours, base, label) {
 	const rows = [];
 	const row = (metric, pick, bar, holds) => {
 		const a = pick(ours);
@@ -50,6 +56,7 @@ export function memoryCeilingSection({ quick, baseline }, log) {
 		(r) => r.soak.peakMiB <= CEILING_MIB,
 	);
 	row("soak: ms per model call, last stretch", (r) => r.soak.samples.at(-1)?.msPerTurn);
+	row("soak: CPU ms of the rudder process per model call, last stretch", (r) => r.soak.samples.at(-1)?.cpuMsPerTurn);
 	const m = ours.resume;
 	row(`resume: session file (MiB; ${m.messages.toLocaleString("en")} messages)`, (r) => r.resume.fileMiB);
 	row("resume: largest request (MiB)", (r) => r.resume.requestMiB);
@@ -64,7 +71,16 @@ export function memoryCeilingSection({ quick, baseline }, log) {
 	row("resume: 1.5 × idle + largest request (MiB)", (r) => r.resume.ceilingMiB);
 	row("resume: peak RSS, sampled every 50 ms (MiB)", (r) => r.resume.peakMiB);
 	row("resume: prompt → agent_end, median (ms)", (r) => r.resume.promptMs);
+	row("resume: CPU ms of the rudder process per prompt, median", (r) => r.resume.promptCpuMs);
 	const how = `Rudder in rpc mode against a local model server; RSS of the rudder process from /proc. Soak: one session of ${ours.soak.turns.toLocaleString("en")} model calls, prompts of ten (nine \`read\` calls and a reply). Resume: a generated ${m.messages.toLocaleString("en")}-message session (bench/lib/long-session.mjs: prompts, replies, tool calls, results of 3–45 KB), then ${m.afterMiB.length} prompts; steady state is the median RSS after the second half of them.`;
-	const header = ["metric", "Rudder", base ? `baseline (${baseline})` : "baseline", "bar", "holds"];
+	const header = ["metric", "Rudder", base ? `baseline (${label})` : "baseline", "bar", "holds"];
 	return `## Memory in a long session\n\n${how}\n\n${table(header, rows)}`;
+}
+
+// `node bench/memory-ceiling.mjs <ours.json> [<baseline.json> <label>]`: the section from saved soak.mjs
+// output (two checkouts run side by side, as for bench/RESULTS.md).
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const [oursFile, baseFile, label] = process.argv.slice(2);
+	const read = (file) => JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1));
+	console.log(memoryCeilingTable(read(oursFile), baseFile ? read(baseFile) : undefined, label));
 }

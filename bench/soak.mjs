@@ -12,7 +12,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeLongSession } from "./lib/long-session.mjs";
-import { makeHome, rssMiB, startModel, startRudder } from "./lib/rpc-driver.mjs";
+import { cpuMs, makeHome, rssMiB, startModel, startRudder } from "./lib/rpc-driver.mjs";
 import { median } from "./lib/terminal.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
@@ -50,13 +50,16 @@ async function soak({ turns, at }) {
 		const meter = peakMeter(rudder.pid);
 		const started = performance.now();
 		let lastAt = started;
+		let lastCpu = cpuMs(rudder.pid);
 		const wanted = [...at];
 		for (let prompt = 0; model.sizes.length < turns; prompt++) {
 			toolCalls = 0;
 			await rudder.prompt(`Soak prompt ${prompt}: read the notes and tell me the order of the steps.`);
 			if (model.sizes.length >= wanted[0]) {
 				const now = performance.now();
+				const cpu = cpuMs(rudder.pid);
 				const done = wanted.shift();
+				const calls = Math.max(1, done - (samples.at(-1)?.turn ?? 0));
 				const state = await rudder.call({ type: "get_state" });
 				samples.push({
 					turn: done,
@@ -64,9 +67,11 @@ async function soak({ turns, at }) {
 					messages: state.data?.messageCount,
 					rssMiB: rssMiB(rudder.pid),
 					requestMiB: model.sizes.at(-1) / MiB,
-					msPerTurn: (now - lastAt) / Math.max(1, done - (samples.at(-1)?.turn ?? 0)),
+					msPerTurn: (now - lastAt) / calls,
+					cpuMsPerTurn: (cpu - lastCpu) / calls,
 				});
 				lastAt = now;
+				lastCpu = cpu;
 				console.error(`  soak: turn ${done}: RSS ${samples.at(-1).rssMiB.toFixed(0)} MiB, ${samples.at(-1).messages} messages`);
 			}
 		}
@@ -94,10 +99,13 @@ async function resume({ messages, prompts }) {
 		const meter = peakMeter(rudder.pid);
 		const after = [];
 		const promptMs = [];
+		const promptCpuMs = [];
 		for (let i = 0; i < prompts; i++) {
 			const t = performance.now();
+			const cpu = cpuMs(rudder.pid);
 			await rudder.prompt(`Prompt ${i}: one more change to the step option.`);
 			promptMs.push(performance.now() - t);
+			promptCpuMs.push(cpuMs(rudder.pid) - cpu);
 			after.push(rssMiB(rudder.pid));
 		}
 		meter.stop();
@@ -113,6 +121,7 @@ async function resume({ messages, prompts }) {
 			steadyMiB,
 			peakMiB: meter.peak(),
 			promptMs: median(promptMs),
+			promptCpuMs: median(promptCpuMs),
 			ceilingMiB: 1.5 * idleMiB + requestMiB,
 		};
 	} finally {

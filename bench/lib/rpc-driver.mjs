@@ -14,6 +14,12 @@ export function rssMiB(pid) {
 	return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
+/** CPU ms (user + system) `pid` has used so far (Linux, clock ticks of 10 ms). */
+export function cpuMs(pid) {
+	const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 const chunk = (delta, finish = null) =>
 	`data: ${JSON.stringify({ id: "c", model: "mock-1", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
