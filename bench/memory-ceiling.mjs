@@ -72,7 +72,16 @@ export function memoryCeilingTable(ours, base, label) {
 	row("resume: peak RSS, sampled every 50 ms (MiB)", (r) => r.resume.peakMiB);
 	row("resume: prompt → agent_end, median (ms)", (r) => r.resume.promptMs);
 	row("resume: CPU ms of the rudder process per prompt, median", (r) => r.resume.promptCpuMs);
-	const how = `Rudder in rpc mode against a local model server; RSS of the rudder process from /proc. Soak: one session of ${ours.soak.turns.toLocaleString("en")} model calls, prompts of ten (nine \`read\` calls and a reply). Resume: a generated ${m.messages.toLocaleString("en")}-message session (bench/lib/long-session.mjs: prompts, replies, tool calls, results of 3–45 KB), then ${m.afterMiB.length} prompts; steady state is the median RSS after the second half of them.`;
+	if (ours.tui) {
+		row("app (TUI): RSS idle after resuming the same session (MiB)", (r) => r.tui?.idleMiB);
+		row(
+			`app (TUI): RSS at steady state, median after ${ours.tui.afterMiB.length} prompts (MiB)`,
+			(r) => r.tui?.steadyMiB,
+			`≤ ${CEILING_MIB} MiB`,
+			(r) => r.tui.steadyMiB <= CEILING_MIB,
+		);
+	}
+	const how = `Rudder in rpc mode against a local model server; RSS of the rudder process from /proc. Soak: one session of ${ours.soak.turns.toLocaleString("en")} model calls, prompts of ten (nine \`read\` calls and a reply). Resume: a generated ${m.messages.toLocaleString("en")}-message session (bench/lib/long-session.mjs: prompts, replies, tool calls, results of 3–45 KB), then ${m.afterMiB.length} prompts; steady state is the median RSS after the second half of them. The app (TUI) rows resume the same session in a tmux pane.`;
 	const header = ["metric", "Rudder", base ? `baseline (${label})` : "baseline", "bar", "holds"];
 	return `## Memory in a long session\n\n${how}\n\n${table(header, rows)}`;
 }

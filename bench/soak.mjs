@@ -7,13 +7,14 @@
 //   `--prompts` prompts; idle RSS, RSS after each prompt (steady state: the median of the second half),
 //   peak, the largest request, and the ceiling 1.5 × idle + largest request.
 // `--bin=<path>` runs another checkout's bin/rudder.js (main's, for the comparison in bench/RESULTS.md).
-// Usage: node bench/soak.mjs [--turns=10000] [--at=100,1000,10000] [--messages=20000] [--prompts=20] [--only=soak|resume] [--bin=…]
+// - tui: the same session resumed in the app (a tmux pane), RSS idle and after up to six prompts.
+// Usage: node bench/soak.mjs [--turns=10000] [--at=100,1000,10000] [--messages=20000] [--prompts=20] [--only=soak|resume|tui] [--bin=…]
 // Prints one JSON line.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeLongSession } from "./lib/long-session.mjs";
 import { cpuMs, makeHome, rssMiB, startModel, startRudder } from "./lib/rpc-driver.mjs";
-import { median } from "./lib/terminal.mjs";
+import { median, sleep, startPane, waitForScreen } from "./lib/terminal.mjs";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
 const bin = args.bin;
@@ -131,8 +132,44 @@ async function resume({ messages, prompts }) {
 	}
 }
 
+/** The same long session resumed in the app (tmux pane): what the transcript on screen adds. */
+async function tui({ messages, prompts }) {
+	const model = await startModel((i) => ({ text: `Done, reply ${i}: the step option is read after the defaults now.` }));
+	const home = makeHome(model.url);
+	await writeLongSession({ home: home.home, cwd: home.cwd, messages });
+	const app = bin ?? join(import.meta.dirname, "..", "bin", "rudder.js");
+	const env = {
+		RUDDER_HOME: home.home,
+		HOME: home.home,
+		XDG_CACHE_HOME: join(home.home, "cache"),
+		NO_UPDATE_NOTIFIER: "1",
+		RUDDER_DISCOVERY_PORTS: "",
+	};
+	const pane = startPane({ command: `node ${app} --model mock/mock-1 --continue`, env, cwd: home.cwd });
+	try {
+		await waitForScreen(pane, (screen) => /mock-1/.test(screen), { timeoutMs: 120_000 });
+		await sleep(2000);
+		const pid = pane.appPid();
+		const idleMiB = rssMiB(pid);
+		const after = [];
+		for (let i = 0; i < prompts; i++) {
+			const reply = `reply ${model.sizes.length}:`;
+			pane.literal(`Prompt ${i}: one more change.`);
+			pane.keys("Enter");
+			await waitForScreen(pane, (screen) => screen.includes(reply), { timeoutMs: 120_000 });
+			await sleep(500);
+			after.push(rssMiB(pid));
+		}
+		return { idleMiB, afterMiB: after, steadyMiB: median(after.slice(Math.floor(after.length / 2))) };
+	} finally {
+		pane.kill();
+		await model.close();
+		home.dispose();
+	}
+}
+
 const out = {};
-if (args.only !== "resume") {
+if (!args.only || args.only === "soak") {
 	const turns = Number(args.turns ?? 10_000);
 	const at = (args.at ?? "100,1000,10000")
 		.split(",")
@@ -140,5 +177,7 @@ if (args.only !== "resume") {
 		.filter((n) => n <= turns);
 	out.soak = await soak({ turns, at });
 }
-if (args.only !== "soak") out.resume = await resume({ messages: Number(args.messages ?? 20_000), prompts: Number(args.prompts ?? 20) });
+const long = { messages: Number(args.messages ?? 20_000), prompts: Number(args.prompts ?? 20) };
+if (!args.only || args.only === "resume") out.resume = await resume(long);
+if (!args.only || args.only === "tui") out.tui = await tui({ ...long, prompts: Math.min(long.prompts, 6) });
 console.log(JSON.stringify(out));
