@@ -95,7 +95,11 @@ export function post(
 		});
 		if (typeof body === "string") request.end(body);
 		else {
+			// Corked: one writev for the chunks, not a write call (and a TCP segment) each; a reused
+			// keep-alive socket is written at once, not buffered until connect as a new one is.
+			request.cork();
 			for (const chunk of body.chunks) request.write(chunk);
+			request.uncork();
 			request.end();
 		}
 	});

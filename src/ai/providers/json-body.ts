@@ -59,7 +59,7 @@ interface Writer {
 
 /**
  * The bytes of frozen array elements (converted-messages.ts: a transcript message's wire form, sent
- * again by every later request), made once; gone with the element.
+ * again by every later request), made once with a comma before them; gone with the element.
  */
 const elementBytes = new WeakMap<object, Buffer>();
 
@@ -81,22 +81,21 @@ function writeObject(object: Record<string, unknown>, { put, ...writer }: Writer
 function writeArray(array: readonly unknown[], { put, putBytes }: Writer): void {
 	put("[");
 	for (let i = 0; i < array.length; i++) {
-		if (i > 0) put(",");
 		const element = array[i];
 		const known = (isPlainObject(element) || Array.isArray(element)) && Object.isFrozen(element);
-		const cached = known ? elementBytes.get(element) : undefined;
-		if (cached) {
-			putBytes(cached);
-			continue;
+		// Kept with the comma that goes before every element but the first: one chunk per element.
+		let withComma = known ? elementBytes.get(element) : undefined;
+		if (!withComma) {
+			// An element JSON.stringify cannot write (undefined, a function) is `null` in an array.
+			const text = JSON.stringify(withToJson(element, String(i))) ?? "null";
+			if (!known) {
+				put(i === 0 ? text : `,${text}`);
+				continue;
+			}
+			withComma = Buffer.from(`,${text}`, "utf8");
+			elementBytes.set(element, withComma);
 		}
-		// An element JSON.stringify cannot write (undefined, a function) is `null` in an array.
-		const text = JSON.stringify(withToJson(element, String(i))) ?? "null";
-		if (!known) put(text);
-		else {
-			const chunk = Buffer.from(text, "utf8");
-			elementBytes.set(element, chunk);
-			putBytes(chunk);
-		}
+		putBytes(i === 0 ? withComma.subarray(1) : withComma);
 	}
 	put("]");
 }
