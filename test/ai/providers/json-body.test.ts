@@ -92,6 +92,22 @@ async function digestingServer(reply: string) {
 	return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
+describe("jsonBody with frozen elements (converted messages)", () => {
+	it("writes a frozen element's cached bytes again, each in a buffer of its own, not a slice of Node's shared pool", () => {
+		const messages = [1, 2, 3].map((i) => Object.freeze({ role: "user", content: `short message ${i} — é` }));
+		const first = jsonBody({ model: "m", messages });
+		const second = jsonBody({ model: "m", messages });
+		expect(text(first)).toBe(JSON.stringify({ model: "m", messages }));
+		expect(text(second)).toBe(text(first));
+		const elements = second.chunks.filter((c) => c.includes("short message"));
+		expect(elements).toHaveLength(3);
+		// The same memory as the first request's: made once.
+		for (const chunk of elements) expect(first.chunks.some((c) => c.buffer === chunk.buffer)).toBe(true);
+		// A session-long slice of the 8 KiB pool would keep the whole slab alive.
+		for (const chunk of elements) expect(chunk.buffer.byteLength).toBeLessThanOrEqual(chunk.length + 1);
+	});
+});
+
 describe("a long session's request through a provider", () => {
 	let server: Awaited<ReturnType<typeof digestingServer>> | undefined;
 	afterEach(async () => {
