@@ -2,7 +2,7 @@
 // `npm run bench`: Rudder beside the references (pi, Claude Code, Codex, Gemini CLI) in the same run:
 // streaming replies (cold and warm, per size and rate), launch against a bare-node floor, and the other
 // benchmarks; medians and ratios. `--quick` is CI's smoke run (Rudder only, small, no installs).
-// `--write` writes bench/RESULTS.md. Flags: --only= --apps= --sizes= --rates= --runs= --long-runs= --serial.
+// `--write` writes bench/RESULTS.md. Flags: --only= --apps= --sizes= --rates= --runs= --long-runs= --serial --baseline=<built checkout>.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -13,6 +13,7 @@ import { parseOptions } from "./lib/options.mjs";
 import { APPS } from "./lib/registry.mjs";
 import { cpuTable, fmt, frameTable, launchTable, rowsTable } from "./lib/report.mjs";
 import { median } from "./lib/terminal.mjs";
+import { memoryCeilingSection } from "./memory-ceiling.mjs";
 import { runOthers } from "./others.mjs";
 import { key, planCells, runMatrix } from "./reply-matrix.mjs";
 
@@ -116,6 +117,15 @@ if (options.want("stream")) {
 // 3. The other benchmarks (Rudder beside pi).
 await runOthers({ want: options.want, quick: options.quick, runs: options.runs, haveRef, row });
 if (rows.length) sections.push(`## Other benchmarks\n\n${rowsTable(rows)}`);
+
+// 4. Memory in a long session: its own table, with a baseline checkout beside ours when given.
+if (options.want("soak")) {
+	try {
+		sections.push(memoryCeilingSection(options, log));
+	} catch (error) {
+		notes.push(`memory in a long session: ${String(error.message).split("\n")[0]}`);
+	}
+}
 
 const totalS = (performance.now() - started) / 1000;
 const duration = `${Math.floor(totalS / 60)} min ${Math.round(totalS % 60)} s`;

@@ -15,6 +15,7 @@ const BENCHES = [
 	"sanitize",
 	"hooks",
 	"subagents",
+	"soak",
 ];
 
 /** argv → options; throws a one-line error naming the flag for a bad value. */
@@ -29,7 +30,7 @@ export function parseOptions(argv) {
 	const known = new Set(["--quick", "--write", "--serial"]);
 	for (const a of argv) {
 		const name = a.split("=")[0];
-		if (!known.has(a) && !["--only", "--apps", "--sizes", "--rates", "--runs", "--long-runs"].includes(name)) {
+		if (!known.has(a) && !["--only", "--apps", "--sizes", "--rates", "--runs", "--long-runs", "--baseline"].includes(name)) {
 			throw new Error(`unknown flag ${a} (see bench/RESULTS.md for the flags)`);
 		}
 	}
@@ -52,6 +53,8 @@ export function parseOptions(argv) {
 		// Cells whose reply is explicit keep every app (no default trimming).
 		explicitMatrix: Boolean(value("sizes") || value("rates")),
 		runs,
+		// A built checkout of another commit whose memory-in-a-long-session runs sit beside ours.
+		baseline: value("baseline"),
 		// Replies over LONG_REPLY_S average their own noise: one run each unless asked.
 		longRuns: numbers("long-runs")?.[0] ?? 1,
 	};

@@ -4,7 +4,7 @@ import { APPS } from "./registry.mjs";
 export const fmt = (n) =>
 	n === undefined || Number.isNaN(n) ? "—" : Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(Math.abs(n) < 1 ? 3 : 2);
 
-const table = (head, rows) =>
+export const table = (head, rows) =>
 	[`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
 
 /** The best (lowest) CPU of the bar's references measured for this cell and reply, with its app. */

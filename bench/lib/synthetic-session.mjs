@@ -2,19 +2,12 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./apps.mjs";
+import { usage } from "./long-session.mjs";
 
 export async function writeSyntheticSession(app, messages) {
 	if (app.name !== "rudder") throw new Error(`no synthetic session writer for ${app.name}`);
 	const { SessionLog } = await import(pathToFileURL(join(root, "dist", "src", "session", "session-log.js")).href);
 	const writer = SessionLog.create({ cwd: app.cwd, env: { RUDDER_HOME: app.home } });
-	const usage = {
-		input: 100,
-		output: 50,
-		cacheRead: 0,
-		cacheWrite: 0,
-		totalTokens: 150,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-	};
 	const paragraph = "This reply explains a change to the render path in a few sentences of ordinary length. ".repeat(4);
 	for (let i = 0; i < messages; i++) {
 		const timestamp = Date.now();

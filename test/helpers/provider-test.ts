@@ -1,7 +1,8 @@
 // What every provider test starts from: a recorded vendor stream, a model pointed at the local test
 // server (only what the test is about spelled out), and the one-line conversation most tests send.
 import { readFileSync } from "node:fs";
-import type { Context, Model } from "../../src/ai/types.js";
+import type { AssistantMessage, Context, Model } from "../../src/ai/types.js";
+import { emptyUsage } from "../../src/ai/usage.js";
 
 /** A recorded vendor stream: `test/fixtures/<folder>/<name>.sse`. */
 export function sseFixture(folder: string, name: string): string {
@@ -31,5 +32,19 @@ export function providerModel(fields: ModelFields): Model {
 		contextWindow: 128_000,
 		maxTokens: 16_384,
 		...fields,
+	};
+}
+
+/** A finished assistant message of an OpenAI Responses model that stopped for tool calls (`model` is its id). */
+export function responsesReply(model: string, content: AssistantMessage["content"]): AssistantMessage {
+	return {
+		role: "assistant",
+		content,
+		api: "openai-responses",
+		provider: "openai",
+		model,
+		usage: emptyUsage(),
+		stopReason: "toolUse",
+		timestamp: 2,
 	};
 }

@@ -16,6 +16,7 @@ import { type Duplex, finished } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { type ReadPace, readPace } from "../read-pace.js";
 import { tapBody } from "./body-tap.js";
+import type { JsonBody } from "./json-body.js";
 import { parking, preconnect } from "./preconnect.js";
 
 export interface PostResponse {
@@ -47,12 +48,13 @@ export const preconnectTo = (url: string): boolean => preconnect(url.startsWith(
 /**
  * POSTs `body`; resolves once the status line and headers are in. `signal` aborting before or during
  * the body destroys the connection; the body's iteration then throws. `clock` paces the body's reads.
- * `connect`, when given, is the connection for this one request instead of one of the pool.
+ * `connect`, when given, is the connection for this one request instead of one of the pool. A body
+ * in chunks (json-body.ts) is written chunk by chunk: no copy of it is made here.
  */
 export function post(
 	url: string,
 	headers: Record<string, string>,
-	body: string,
+	body: string | JsonBody,
 	signal: AbortSignal,
 	clock: ReadPace = readPace(),
 	connect?: () => Duplex,
@@ -67,7 +69,7 @@ export function post(
 		const send = protocol === "https:" ? httpsRequest : httpRequest;
 		const request = send(target, {
 			method: "POST",
-			headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+			headers: { ...headers, "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.bytes) },
 			// A request with `createConnection` and no agent uses that connection alone (agent: false would make an agent).
 			...(connect ? { createConnection: connect } : { agent: agents[protocol] }),
 		});
@@ -91,7 +93,15 @@ export function post(
 			response.on("error", () => {});
 			resolve(wrap(response, clock));
 		});
-		request.end(body);
+		if (typeof body === "string") request.end(body);
+		else {
+			// Corked: one writev for the chunks, not a write call (and a TCP segment) each; a reused
+			// keep-alive socket is written at once, not buffered until connect as a new one is.
+			request.cork();
+			for (const chunk of body.chunks) request.write(chunk);
+			request.uncork();
+			request.end();
+		}
 	});
 }
 

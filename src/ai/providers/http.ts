@@ -7,6 +7,7 @@ import { redactSecrets } from "../../safety/secrets.js";
 import type { Model, ResponseInfo, RetryInfo } from "../types.js";
 import { notFoundHint, whereTo } from "./http-error-hint.js";
 import { type PostResponse, post } from "./http-post.js";
+import { jsonBody } from "./json-body.js";
 
 export interface SseRequest {
 	/** Human name used in error text, e.g. "Anthropic". */
@@ -119,7 +120,8 @@ async function fetchWithRetry(req: SseRequest, controller: AbortController, onSt
 	const maxRetries = req.maxRetries ?? 3;
 	const maxDelay = req.maxRetryDelayMs ?? 60_000;
 	const baseDelay = req.retryBaseDelayMs ?? 1000;
-	const payload = JSON.stringify(req.body);
+	// In chunks, never one string: a long session's body is tens of MiB (json-body.ts).
+	const payload = jsonBody(req.body);
 	for (let attempt = 0; ; attempt++) {
 		let response: PostResponse;
 		const headerTimer = setTimeout(() => {

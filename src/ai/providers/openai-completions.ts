@@ -130,10 +130,14 @@ function toChatTool(tool: Tool): unknown {
 export function toChatMessages(model: Model, context: Context): ChatMessage[] {
 	const compat = resolveCompat(model);
 	const replayed = replayedMessages(context.messages, compat.replayReasoning);
+	// What convertMessage reads besides the message; made once per request, not once per message.
+	const key = `chat:${compat.reasoningField ?? ""}:`;
+	const replayKey = `${key}replay`;
 	const messages = convertWithToolResultImages(
 		context.messages,
 		(message) => convertMessage(message, compat, replayed),
 		(intro, images): ChatMessage => ({ role: "user", content: [{ type: "text", text: intro }, ...images.map(toImagePart)] }),
+		(message) => (replayed.has(message) ? replayKey : key),
 	);
 	if (!context.systemPrompt) return messages;
 	const role = compat.supportsDeveloperRole && model.reasoning ? "developer" : "system";

@@ -136,6 +136,8 @@ function toResponsesTool(tool: Tool): unknown {
 
 /** Our transcript as Responses input items. */
 export function toResponsesInput(model: Model, context: Context): ResponsesInputItem[] {
+	// Reasoning items and item ids are kept for the model that made them (assistantItems).
+	const key = `responses:${model.api}:${model.provider}:${model.id}`;
 	return convertWithToolResultImages<ResponsesInputItem>(
 		context.messages,
 		(message) => {
@@ -146,6 +148,7 @@ export function toResponsesInput(model: Model, context: Context): ResponsesInput
 			];
 		},
 		(intro, images) => ({ role: "user", content: [{ type: "input_text", text: intro }, ...images.map(toImageInput)] }),
+		() => key,
 	);
 }
 

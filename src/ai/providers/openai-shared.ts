@@ -2,6 +2,7 @@
 // key it needs, the request headers, and how our content parts become OpenAI's.
 import { PROVIDER_KEY_ENV } from "../constants.js";
 import type { ImageContent, Message, Model, SimpleStreamOptions, TextContent } from "../types.js";
+import { convertOnce } from "./converted-messages.js";
 import { joinUrl } from "./http.js";
 import type { ProviderRequest } from "./provider-request.js";
 
@@ -68,11 +69,14 @@ export function toolResultText(content: (TextContent | ImageContent)[]): string 
  * Converts a transcript for a protocol whose tool messages take no images. Nothing may come between an
  * assistant's tool calls and their results, so the images of a run of tool results wait until the run
  * ends and then go out as one user message, made by `imagesMessage` from an intro line and the images.
+ * Each message is converted once per `key(message)` (converted-messages.ts): `key` names what else
+ * `convert` depends on.
  */
 export function convertWithToolResultImages<T>(
 	messages: Message[],
 	convert: (message: Message) => T[],
 	imagesMessage: (intro: string, images: ImageContent[]) => T,
+	key: (message: Message) => string,
 ): T[] {
 	const out: T[] = [];
 	let pendingImages: ImageContent[] = [];
@@ -83,7 +87,7 @@ export function convertWithToolResultImages<T>(
 	};
 	for (const message of messages) {
 		if (message.role !== "toolResult") flushImages();
-		out.push(...convert(message));
+		out.push(...convertOnce(message, key(message), convert));
 		if (message.role === "toolResult") {
 			for (const c of message.content) if (c.type === "image") pendingImages.push(c);
 		}

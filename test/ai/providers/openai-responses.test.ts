@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { streamOpenAIResponses } from "../../../src/ai/providers/openai-responses.js";
 import type { AssistantMessage, AssistantMessageEvent, Context, Model, SimpleStreamOptions } from "../../../src/ai/types.js";
-import { emptyUsage } from "../../../src/ai/usage.js";
 import { block, collectEvents, eventShape, finalMessage } from "../../helpers/assistant-events.js";
-import { hello as helloWith, price, providerModel, sseFixture } from "../../helpers/provider-test.js";
+import { hello as helloWith, price, providerModel, responsesReply, sseFixture } from "../../helpers/provider-test.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 import { byteChunks, type ScriptedServer } from "../../helpers/sse-server.js";
 
@@ -183,20 +182,12 @@ describe("streamOpenAIResponses: the request", () => {
 	const png = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
 	const tools = [{ name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } }];
 	const reasoningItem = { id: REASONING_ID, type: "reasoning", encrypted_content: "enc==", summary: [] };
-	const assistant = (model: string): AssistantMessage => ({
-		role: "assistant",
-		content: [
+	const assistant = (model: string): AssistantMessage =>
+		responsesReply(model, [
 			{ type: "thinking", thinking: "Look first.", thinkingSignature: JSON.stringify(reasoningItem) },
 			{ type: "text", text: "Reading.", textSignature: MESSAGE_ID },
 			{ type: "toolCall", id: "call_1|fc_1", name: "read", arguments: { path: "a.png" } },
-		],
-		api: "openai-responses",
-		provider: "openai",
-		model,
-		usage: emptyUsage(),
-		stopReason: "toolUse",
-		timestamp: 2,
-	});
+		]);
 	const contextWith = (assistantModel: string): Context => ({
 		systemPrompt: "You are Rudder.",
 		tools,
