@@ -123,9 +123,12 @@ describe("streamOpenAIResponses: responses", () => {
 		);
 	});
 
-	it("an `error` event that nests its message under `error` shows that message (the live API's shape)", async () => {
-		server.enqueue({ kind: "sse", chunks: [fixture("quota-error-event")] });
-		const message = finalMessage(await collect(testModel(server), hello));
+	it("an `error` event that nests its message under `error` shows that message (a recorded stream)", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("recorded-quota-error")] });
+		const events = await collect(testModel(server), hello);
+		// One error, though the recording follows the `error` event with a `response.failed` for the same cause.
+		expect(eventShape(events)).toEqual(["start", "error"]);
+		const message = finalMessage(events);
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe(
 			"OpenAI: You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors. (insufficient_quota)",
