@@ -67,4 +67,34 @@ describe("Gemini Google Search grounding", () => {
 			parts: [{ text: "Node.js 24 became the Active LTS line in October 2025." }],
 		});
 	});
+
+	it("reads a recorded grounded stream: the search block with the query and the five pages, the text's citations", async () => {
+		// gemini-2.5-pro with googleSearch, recorded by pydantic-ai (test/fixtures/google/README.md):
+		// nine text chunks carrying an empty `groundingMetadata`, the metadata whole on the last one.
+		server.enqueue({ kind: "sse", chunks: [sseFixture("google", "recorded-grounding")] });
+		const m = model({ id: "gemini-2.5-pro" });
+		const message = (await collectEvents(streamGoogle(m, context(), { apiKey: "g-test", maxRetries: 0 }))).message;
+		expect(message.stopReason).toBe("stop");
+		expect(message.responseId).toBe("ftnJaMmAMcm-qtsPwvCCoAo");
+		expect(message.content.map((c) => c.type)).toEqual(["text", "webSearch"]);
+		const [text, search] = message.content;
+		if (text.type !== "text" || search.type !== "webSearch") throw new Error("unexpected blocks");
+		expect(text.text).toMatch(/^### Weather in San Francisco is Mild and Partly Cloudy Today\n\n\*\*San Francisco, CA\*\*/);
+		expect(text.text).toMatch(/The chance of rain remains low throughout the day\.$/);
+		expect(text.text).toHaveLength(926);
+		expect(search.query).toBe("weather in San Francisco today");
+		expect(search.sources.map((s) => s.title)).toEqual([
+			"Weather information for San Francisco, CA, US",
+			"timeanddate.com",
+			"weather.gov",
+			"wunderground.com",
+			"accuweather.com",
+		]);
+		expect(search.sources[1].url).toBe(
+			"https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQE9XF-Y6nU0j1wObrFC2SexrS5DFq99jug8F3RhftMwfKdkLkcSVMWq_H3qgRJRC02Lp0nIyyB7EtTA9TkUIOV4vzEh0VmWYIkoeQRmbB3K6IaR4luRiN1n0lni5mP4x4JjiXd7y8V__w50hGwbk3k=",
+		);
+		expect(new URL(search.sources[0].url).hostname).toBe("www.google.com");
+		// Every page is cited by some support, first-cited first.
+		expect(text.citations).toEqual(search.sources);
+	});
 });

@@ -85,18 +85,22 @@ describe("streamGoogle events", () => {
 		expect(new Set(ids).size).toBe(2);
 	});
 
-	it("ends a tool-call turn with the calls: the closing empty text part opens no block", async () => {
-		server.enqueue({ kind: "sse", chunks: [fixture("tool-call-empty-text")] });
+	it("ends a tool-call turn with the calls: the closing empty text part opens no block (recorded stream)", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("recorded-tool-call-empty-text")] });
 		const { events, message } = await collect(server);
 		expect(eventShape(events)).toEqual(["start", ...block("toolcall", 0, 1), "done"]);
 		expect(message.stopReason).toBe("toolUse");
 		expect(message.content).toHaveLength(1);
-		expect(message.content[0]).toMatchObject({
-			type: "toolCall",
-			name: "read",
-			arguments: { path: "package.json" },
-			thoughtSignature: "CiQB0e2Kb3RoaW5rLXNpZy1mb3ItY2FsbA==",
-		});
+		const [call] = message.content;
+		expect(call).toMatchObject({ type: "toolCall", name: "weather", arguments: { location: "San Francisco" } });
+		const signature = call.type === "toolCall" ? call.thoughtSignature : undefined;
+		expect(signature).toHaveLength(5488);
+		expect(signature).toMatch(/^EpEgCo4gAb4\+.*KivQw3YcJ1FX$/s);
+		// Next turn the call goes back alone, with its signature, and no empty text part beside it.
+		const body = buildGoogleRequest(model("http://x"), { messages: [message] });
+		expect(body.contents).toEqual([
+			{ role: "model", parts: [{ functionCall: { name: "weather", args: { location: "San Francisco" } }, thoughtSignature: signature }] },
+		]);
 	});
 
 	it("attaches a signature that arrives on an empty part to the block it ends, opening nothing", async () => {

@@ -430,17 +430,26 @@ describe("DeepSeek (the built-in preset over chat completions)", () => {
 		expect(models.every((m) => m.baseUrl === "https://api.deepseek.com" && m.api === "openai-completions")).toBe(true);
 	});
 
-	it("keeps reasoning_content and sends it back on the tool loop's assistant message, not on earlier turns'", async () => {
-		server.enqueue({ kind: "sse", chunks: [sseFixture("deepseek", "tool-loop-reasoning")] });
+	it("keeps reasoning_content and sends it back on the tool loop's assistant message, not on earlier turns' (recorded stream)", async () => {
+		server.enqueue({ kind: "sse", chunks: [sseFixture("deepseek", "recorded-tool-call-reasoning")] });
 		const first = await withEnv("DEEPSEEK_API_KEY", "sk-deepseek", async () =>
 			finalMessage((await collectEvents(streamSimple(deepseek(server), hello, { reasoning: "high" }))).events),
 		);
 		expect(first.stopReason).toBe("toolUse");
-		const thinking = "The user wants the date tomorrow. I need today's date first, so I call get_date.";
-		expect(first.content.map((c) => c.type)).toEqual(["thinking", "text", "toolCall"]);
+		const thinking =
+			'The user is asking for the weather in San Francisco. I need to use the weather tool to get this information. Let me invoke the weather tool with the location parameter set to "San Francisco".';
+		// The closing chunk's `content: ""` opens no text block.
+		expect(first.content.map((c) => c.type)).toEqual(["thinking", "toolCall"]);
 		expect(first.content[0]).toMatchObject({ type: "thinking", thinking });
-		const callId = first.content[2].type === "toolCall" ? first.content[2].id : "";
-		expect(callId).toBe("call_00_Xq3mHf7sLk2PvR9tYw1cNb");
+		const call = first.content[1];
+		expect(call).toMatchObject({
+			type: "toolCall",
+			id: "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF",
+			name: "weather",
+			arguments: { location: "San Francisco" },
+		});
+		const callId = call.type === "toolCall" ? call.id : "";
+		expect(first.usage).toMatchObject({ input: 19, cacheRead: 320, output: 83 });
 		const request = server.requests[0];
 		expect(request.url).toBe("/chat/completions");
 		expect(request.headers.authorization).toBe("Bearer sk-deepseek");
@@ -450,11 +459,10 @@ describe("DeepSeek (the built-in preset over chat completions)", () => {
 		server.enqueue({ kind: "sse", chunks: [fixture("text")] });
 		const loop = [...hello.messages, first, toolResult(callId)];
 		await collectEvents(streamSimple(deepseek(server), { messages: loop }, { apiKey: "sk-deepseek" }));
-		expect(server.requests[1].body.messages[1]).toEqual({
+		expect(server.requests[1].body.messages[1]).toMatchObject({
 			role: "assistant",
-			content: "Let me check today's date.",
 			reasoning_content: thinking,
-			tool_calls: [{ id: callId, type: "function", function: { name: "get_date", arguments: "{}" } }],
+			tool_calls: [{ id: callId, type: "function", function: { name: "weather", arguments: '{"location":"San Francisco"}' } }],
 		});
 
 		// A new user turn: the earlier turn's reasoning stays home.

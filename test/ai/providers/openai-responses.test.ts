@@ -122,9 +122,12 @@ describe("streamOpenAIResponses: responses", () => {
 		);
 	});
 
-	it("an `error` event that nests its message under `error` shows that message (the live API's shape)", async () => {
-		server.enqueue({ kind: "sse", chunks: [fixture("quota-error-event")] });
-		const message = finalMessage(await collect(testModel(server), hello));
+	it("an `error` event that nests its message under `error` shows that message (a recorded stream)", async () => {
+		server.enqueue({ kind: "sse", chunks: [fixture("recorded-quota-error")] });
+		const events = await collect(testModel(server), hello);
+		// One error, though the recording follows the `error` event with a `response.failed` for the same cause.
+		expect(eventShape(events)).toEqual(["start", "error"]);
+		const message = finalMessage(events);
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe(
 			"OpenAI: You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors. (insufficient_quota)",
@@ -139,32 +142,37 @@ describe("streamOpenAIResponses: responses", () => {
 		);
 	});
 
-	it("keeps the phase of a message item on its text block and sends it back in the next request", async () => {
-		server.enqueue({ kind: "sse", chunks: [fixture("phase-commentary")] });
-		const model = testModel(server, { id: "gpt-5.3-codex" });
+	it("keeps the phase of a message item on its text block and sends it back in the next request (recorded stream)", async () => {
+		// gpt-5.5 told to narrate before each tool call: a reasoning item, a commentary message, a function call.
+		server.enqueue({ kind: "sse", chunks: [fixture("recorded-phase-commentary")] });
+		const model = testModel(server, { id: "gpt-5.5" });
 		const first = finalMessage(await collect(model, hello));
-		expect(first.content[0]).toEqual({
-			type: "text",
-			text: "I'm checking the test file first.",
-			textSignature: "msg_commentary01",
-			phase: "commentary",
-		});
+		expect(first.stopReason).toBe("toolUse");
+		expect(first.content.map((c) => c.type)).toEqual(["thinking", "text", "toolCall"]);
+		const commentary = "I’ll check the capital lookup tool for “PotatoLand.”";
+		const messageId = "msg_0fabc13af1ee0049006a691dfebdc881a1ae18d027c313d8ce";
+		expect(first.content[1]).toEqual({ type: "text", text: commentary, textSignature: messageId, phase: "commentary" });
+		const callId = "call_LabG58Uhrq9kZvR52BYKjToD|fc_0fabc13af1ee0049006a691dff0c1481a1b4a0eec7e3c753bb";
+		expect(first.content[2]).toMatchObject({ type: "toolCall", id: callId, name: "get_capital", arguments: { country: "PotatoLand" } });
 		server.enqueue({ kind: "sse", chunks: [fixture("incomplete")] });
 		const toolResult = {
 			role: "toolResult" as const,
-			toolCallId: "call_phase01|fc_phase01",
-			toolName: "read",
-			content: [{ type: "text" as const, text: "test('a')" }],
+			toolCallId: callId,
+			toolName: "get_capital",
+			content: [{ type: "text" as const, text: "Potato City" }],
 			isError: false,
 			timestamp: 3,
 		};
 		await collect(model, { messages: [...hello.messages, first, toolResult] });
-		expect(server.requests[1].body.input[1]).toEqual({
+		const input = server.requests[1].body.input as { type: string }[];
+		// After the user message: the reasoning item, the commentary message, the call and its output.
+		expect(input.slice(1).map((item) => item.type)).toEqual(["reasoning", "message", "function_call", "function_call_output"]);
+		expect(input[2]).toEqual({
 			type: "message",
 			role: "assistant",
-			id: "msg_commentary01",
+			id: messageId,
 			status: "completed",
-			content: [{ type: "output_text", text: "I'm checking the test file first.", annotations: [] }],
+			content: [{ type: "output_text", text: commentary, annotations: [] }],
 			phase: "commentary",
 		});
 	});
