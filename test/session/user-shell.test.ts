@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
 import { maxShellOutputChars, runUserShell } from "../../src/session/user-shell.js";
 import { liveProcessGroups } from "../../src/tools/process-registry.js";
 
