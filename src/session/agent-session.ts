@@ -698,9 +698,12 @@ export class AgentSession implements AgentSessionApi, SlashCommandHost {
 		const moved = this.p.jobs.adoptForeground();
 		this.p.events.notify(
 			"info",
-			moved.length === 0
-				? "No bash command is running in the foreground."
-				: `Moved to the background: ${moved.map((j) => `${j.id} (${j.command})`).join(", ")}. /ps lists the jobs; Esc does not stop them.`,
+			moved.length > 0
+				? `Moved to the background: ${moved.map((j) => `${j.id} (${j.command})`).join(", ")}. /ps lists the jobs; Esc does not stop them.`
+				: // Only the model's bash calls can move; a running `!cmd` must not be met with "nothing runs".
+					this.p.shells.active
+					? "Ctrl+B moves the model's bash commands; your !command stays in the foreground (Esc stops it)."
+					: "No bash command is running in the foreground.",
 		);
 		return moved.map((j) => j.id);
 	}

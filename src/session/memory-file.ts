@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { configDir } from "../config/paths.js";
+import { sanitizeTerminalText } from "../safety/sanitize.js";
 import { redactSecrets } from "../safety/secrets.js";
 import { foldersRootToCwd } from "./context-files.js";
 
@@ -58,11 +59,12 @@ function writablePath(target: MemoryTarget): string {
 }
 
 /**
- * Appends `- text` (one line, known secrets redacted) to the target's AGENTS.md, creating it (and the
+ * Appends `- text` (one line, known secrets redacted, in the visible form the picker showed: a pasted
+ * escape sequence or bidi override must not reach the file raw, where `cat` or the next reader runs it) to the target's AGENTS.md, creating it (and the
  * config folder) when missing. Returns the file written; throws one line naming the file on failure.
  */
 export function appendMemory(target: MemoryTarget, text: string): string {
-	const line = redactSecrets(text.replace(/\s+/g, " ").trim());
+	const line = sanitizeTerminalText(redactSecrets(text.replace(/\s+/g, " ").trim()));
 	if (!line) throw new Error("Nothing to add: #text adds the text after # as a line of AGENTS.md");
 	const file = writablePath(target);
 	const before = existsSync(file) ? readFileSync(file, "utf8") : "";

@@ -18,10 +18,11 @@ export interface UserShellResult {
 	truncated?: boolean;
 }
 
-/** Keeps the end of long output: errors and summaries come last. */
-function capOutput(text: string): string {
-	if (text.length <= maxShellOutputChars) return text;
-	return `[... ${text.length - maxShellOutputChars} earlier characters cut ...]\n${text.slice(-maxShellOutputChars)}`;
+/** Keeps the end of long output: errors and summaries come last. `droppedChars` were let go while it ran. */
+function capOutput(text: string, droppedChars: number): string {
+	if (text.length <= maxShellOutputChars && droppedChars === 0) return text;
+	const cut = droppedChars + Math.max(0, text.length - maxShellOutputChars);
+	return `[... ${cut} earlier characters cut ...]\n${text.slice(-maxShellOutputChars)}`;
 }
 
 /** `onOutput` hears each piece of output (stdout and stderr, as they come) while the command runs. */
@@ -38,7 +39,8 @@ export function runUserShell(
 		const chunks: string[] = [];
 		let size = 0;
 		let aborted = false;
-		let dropped = false;
+		// Characters let go while it ran, so the note says how much was cut in all.
+		let droppedChars = 0;
 		// A decoder per stream: a character split between two reads of it is not cut in half.
 		const collect = (decoder: TextDecoder) => (chunk: Buffer) => {
 			const text = decoder.decode(chunk, { stream: true });
@@ -47,8 +49,9 @@ export function runUserShell(
 			size += Buffer.byteLength(text);
 			// Drop old chunks early so a runaway command cannot fill memory.
 			while (size > maxShellOutputChars * 4 && chunks.length > 1) {
-				size -= Buffer.byteLength(chunks.shift() as string);
-				dropped = true;
+				const old = chunks.shift() as string;
+				size -= Buffer.byteLength(old);
+				droppedChars += old.length;
 			}
 		};
 		const onAbort = () => {
@@ -66,10 +69,10 @@ export function runUserShell(
 			signal?.removeEventListener("abort", onAbort);
 			const full = chunks.join("").replace(/\n$/, "");
 			resolve({
-				output: capOutput(full),
+				output: capOutput(full, droppedChars),
 				exitCode: code,
 				aborted,
-				...(dropped || full.length > maxShellOutputChars ? { truncated: true } : {}),
+				...(droppedChars > 0 || full.length > maxShellOutputChars ? { truncated: true } : {}),
 			});
 		});
 	});

@@ -51,6 +51,11 @@ export class UserShells {
 		return result;
 	}
 
+	/** A `!cmd` is running. */
+	get active(): boolean {
+		return this.running.size > 0;
+	}
+
 	/** Stops running `!cmd`s (and what they started). */
 	abort(): void {
 		for (const shell of this.running) shell.abort();

@@ -68,4 +68,15 @@ describe("background jobs in a session", { timeout: 30_000 }, () => {
 		expect(fx.notices().at(-1)).toMatch(/^bg1 {2}is running {2}\d+s {2}\d+B {2}echo serving; sleep 60$/);
 		await session.submit("/ps kill bg1");
 	});
+	it("Ctrl+B while only the user's own !command runs says that one stays in the foreground (it is not the model's bash)", async () => {
+		fx = await createFixture();
+		const session = await fx.open({ tools: ["bash"], permissionMode: "yolo", sandboxFactory: () => undefined });
+		const shell = session.runShell("sleep 30");
+		expect(session.moveToBackground()).toEqual([]);
+		expect(fx.notices().at(-1)).toBe("Ctrl+B moves the model's bash commands; your !command stays in the foreground (Esc stops it).");
+		session.abortShells();
+		expect((await shell).aborted).toBe(true);
+		expect(session.moveToBackground()).toEqual([]);
+		expect(fx.notices().at(-1)).toBe("No bash command is running in the foreground.");
+	});
 });

@@ -53,6 +53,14 @@ describe("memory targets", () => {
 });
 
 describe("appendMemory", () => {
+	it("writes the line as the picker showed it: controls visible, colour codes dropped, a bidi override marked, never raw", () => {
+		const project = target(repo, "project");
+		appendMemory(project, "esc \u001b[31mred\u001b[0m \u001b]0;pwned\u0007 title \u202e rtl \u001b[2J end");
+		const written = readFileSync(join(repo, "AGENTS.md"), "utf8");
+		expect(written).toBe("- esc red ^[]0;pwned^G title ⟪U+202E⟫ rtl ^[[2J end\n");
+		expect(written).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+	});
+
 	it("creates the file, then appends a line each time (a missing final newline is added first), keeping the mode", () => {
 		const project = target(repo, "project");
 		expect(appendMemory(project, "use pnpm, not npm")).toBe(join(repo, "AGENTS.md"));

@@ -1,5 +1,6 @@
+import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { runUserShell } from "../../src/session/user-shell.js";
+import { maxShellOutputChars, runUserShell } from "../../src/session/user-shell.js";
 import { liveProcessGroups } from "../../src/tools/process-registry.js";
 
 // `!cmd` starts through the same spawn as the bash tool, so its process group is registered and killed
@@ -15,5 +16,17 @@ describe("!cmd process groups", () => {
 		controller.abort();
 		const result = await running;
 		expect(result.aborted).toBe(true);
+	});
+});
+
+describe("!cmd long output", () => {
+	it("says how many characters were cut in all, counting the chunks dropped while it ran", { timeout: 20_000 }, async () => {
+		// 2,000,000 characters of 'x' and a final line: far past the window kept while it runs.
+		const result = await runUserShell("head -c 2000000 /dev/zero | tr '\\0' x; echo; echo last", tmpdir());
+		expect(result.truncated).toBe(true);
+		const [head, ...rest] = result.output.split("\n");
+		expect(head).toBe(`[... ${2_000_005 - maxShellOutputChars} earlier characters cut ...]`);
+		expect(rest.join("\n").length).toBe(maxShellOutputChars);
+		expect(result.output.endsWith("\nlast")).toBe(true);
 	});
 });

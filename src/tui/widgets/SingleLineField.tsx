@@ -5,7 +5,10 @@
 // Backspace or Delete. Enter, Esc and arrows are left to whoever owns the field.
 import { useStdin } from "ink";
 import TextInput from "ink-text-input";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+
+/** The end of a bracketed paste. */
+const PASTE_END = "\x1b[201~";
 
 /** Whether a raw input sequence may change the field's text. */
 export function editsField(raw: string): boolean {
@@ -24,9 +27,14 @@ export interface SingleLineFieldProps {
 export function SingleLineField({ value, onChange, placeholder, mask }: SingleLineFieldProps) {
 	const { internal_eventEmitter: events } = useStdin();
 	const lastRaw = useRef("");
+	// ink-text-input moves its cursor on every input, the paste markers too, and the pieces of one chunk
+	// all start from the same stale cursor: after a paste it sat mid-text and typing went inside the
+	// pasted rule. A fresh TextInput starts with its cursor at the end, where a paste leaves it.
+	const [pastes, setPastes] = useState(0);
 	useEffect(() => {
 		const listener = (raw: string) => {
 			lastRaw.current = raw;
+			if (raw === PASTE_END) setPastes((n) => n + 1);
 		};
 		events.prependListener("input", listener);
 		return () => {
@@ -35,6 +43,7 @@ export function SingleLineField({ value, onChange, placeholder, mask }: SingleLi
 	}, [events]);
 	return (
 		<TextInput
+			key={pastes}
 			value={value}
 			placeholder={placeholder}
 			mask={mask}

@@ -119,4 +119,15 @@ describe("the /permissions screen", () => {
 		expect(frame()).not.toContain("\x1b]0;");
 		expect(frame()).toMatch(/Remove allow rule "bash\(x.*⏎fake row\)" from session \(this run only\)\?/);
 	});
+	it("a rule pasted into the field is kept, and what is typed after it goes after it (the cursor ends after the paste)", async () => {
+		const { type, files, frame } = await openScreen();
+		await type("a");
+		await type(DOWN);
+		await type(ENTER);
+		await type("\x1b[200~bash(make clean\x1b[201~");
+		await type("*)");
+		expect(frame()).toContain("› bash(make clean*)");
+		await type(ENTER);
+		expect(readJson(files.globalFile).permissions.deny).toEqual(["bash(git push*)", "bash(make clean*)"]);
+	});
 });
