@@ -31,12 +31,18 @@ function countRun(run: string): string {
 	return `⟨${spaces} spaces, ${tabs} ${tabs === 1 ? "tab" : "tabs"}⟩`;
 }
 
+/** ESC and CSI: shown as text before the sanitiser, which drops a complete colour code elsewhere. */
+const ESCAPES = /[\x1b\x9b]/g;
+
 /**
- * One line made whole to the eye: runs of blanks counted (a tab is always marked, so an indented
- * here-document cannot hide one), odd spaces named, then redacted and sanitised for the screen.
+ * One line made whole to the eye: every escape shown (`^[[31m`: in an approval even a colour code is
+ * part of what runs, so it is not dropped as the sanitiser drops it from output), runs of blanks counted
+ * (a tab is always marked, so an indented here-document cannot hide one), odd spaces named, then
+ * redacted and sanitised for the screen.
  */
 export function visibleLine(line: string): string {
 	const marked = line
+		.replace(ESCAPES, (ch) => (ch === "\x1b" ? "^[" : unicodeMarker(0x9b)))
 		.replace(ODD_SPACES, (ch) => unicodeMarker(ch.charCodeAt(0)))
 		.replace(/[ \t]+/g, (run, offset: number) => {
 			const leading = offset === 0;

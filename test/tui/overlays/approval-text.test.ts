@@ -31,6 +31,13 @@ describe("an approval's preview at 60 columns", () => {
 		expect(shown.join("\n")).not.toContain("…");
 	});
 
+	it("shows a colour code in the command as the bytes that run, not as colour (the sanitiser drops it from output)", () => {
+		const shown = joined(rows(command("echo sub \x1b[31mred\x1b[0m \x9b2J end")));
+		expect(shown).toContain("$ echo sub ^[[31mred^[[0m ⟪U+009B⟫2J end");
+		const diff = joined(rows({ type: "diff", path: "a.sh", diff: "@@ -1 +1 @@\n-x\n+printf '\x1b[2Jhi'", truncatedLines: 0 }, 30, "edit"));
+		expect(diff).toContain("+printf '^[[2Jhi'");
+	});
+
 	it("wraps a long && chain: every command of it is on screen, its end included", () => {
 		const chain = [
 			"npm run build",
