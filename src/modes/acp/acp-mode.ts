@@ -9,11 +9,13 @@ import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
+import { childEnv } from "../../safety/child-env.js";
 import type { AgentSession } from "../../session/agent-session.js";
 import { AcpError, internalError, invalidParams, invalidRequest, sessionNotFound } from "./acp-error.js";
 import { AcpSession } from "./acp-session.js";
 import { clientFilesOf, routeFilesThroughClient } from "./client-files.js";
 import { type ClientMcpServers, clientMcpServers } from "./client-mcp.js";
+import { clientTerminalOf, routeBashThroughClient } from "./client-terminal.js";
 import { type AcpIo, acpStream } from "./stdio-stream.js";
 
 /** What the CLI provides: sessions opened for a folder, new or saved. */
@@ -71,6 +73,14 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 		await sessions.get(id)?.close();
 		if (clientCapabilities.fs?.readTextFile && clientCapabilities.fs.writeTextFile) {
 			routeFilesThroughClient(rudder.agent.state.tools, clientFilesOf(client, id), rudder.cwd);
+		}
+		// Only for commands that run unsandboxed anyway (client-terminal.ts); the child env Rudder gives commands.
+		if (clientCapabilities.terminal) {
+			routeBashThroughClient(rudder.agent.state.tools, clientTerminalOf(client, id), {
+				cwd: rudder.cwd,
+				env: childEnv(process.env, rudder.settings.shell.passEnv),
+				sandbox: () => rudder.getState().sandbox,
+			});
 		}
 		const session = new AcpSession(id, rudder, client);
 		sessions.set(id, session);
