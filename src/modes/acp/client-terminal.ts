@@ -1,5 +1,6 @@
 // bash through the editor's terminal (ACP `terminal/*`) when the client offers it, for a command Rudder
-// would run unsandboxed anyway: permission mode `yolo`, or no working sandbox on this machine. A client
+// would run unsandboxed anyway: permission mode `yolo`, no working sandbox on this machine, or a command
+// the user approved to run outside the sandbox (`terminalBash`, given to the session). A client
 // terminal runs in the editor's environment, outside Rudder's bubblewrap sandbox, so a command that would
 // run sandboxed keeps running in Rudder's own sandboxed bash. The permission gate still decides before
 // every call; only where an allowed command runs changes. The editor shows the terminal live (the tool
@@ -38,9 +39,11 @@ export interface ClientTerminal {
 	show(toolCallId: string, terminalId: string): Promise<void>;
 }
 
-export function clientTerminalOf(client: AgentContext, sessionId: string): ClientTerminal {
+/** `sessionId` is read at each command: a new session's id is its Rudder session's, known once it is open. */
+export function clientTerminalOf(client: AgentContext, sessionIdOf: () => string): ClientTerminal {
 	return {
 		create: async (command) => {
+			const sessionId = sessionIdOf();
 			const env = Object.entries(command.env).map(([name, value]) => ({ name, value }));
 			// The SDK infers this response type as a string; the schema says `{ terminalId }`.
 			const { terminalId } = (await client.request("terminal/create", {
@@ -65,6 +68,7 @@ export function clientTerminalOf(client: AgentContext, sessionId: string): Clien
 			};
 		},
 		show: (toolCallId, terminalId) => {
+			const sessionId = sessionIdOf();
 			const update: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId, content: [{ type: "terminal", terminalId }] };
 			return client.notify("session/update", { sessionId, update }).catch(() => {});
 		},
@@ -84,8 +88,16 @@ export function clientTerminalBash(
 	terminal: ClientTerminal,
 	c: { cwd: string; env: Record<string, string>; sandbox: SandboxState; own: Execute },
 ): Execute {
+	const inTerminal = terminalBash(terminal, c);
 	return async (toolCallId, params: BashToolInput, signal, onUpdate) => {
 		if (params.run_in_background || c.sandbox() === "bwrap") return c.own(toolCallId, params, signal, onUpdate);
+		return inTerminal(toolCallId, params, signal, onUpdate);
+	};
+}
+
+/** bash's execute in the editor's terminal, always (a command the user approved to run outside the sandbox). */
+export function terminalBash(terminal: ClientTerminal, c: { cwd: string; env: Record<string, string> }): Execute {
+	return async (toolCallId, params: BashToolInput, signal) => {
 		if (params.timeout !== undefined && !(params.timeout > 0)) {
 			throw new Error(`Invalid timeout ${params.timeout}: give a positive number of seconds`);
 		}

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type ClientTerminal, clientTerminalBash } from "../../../src/modes/acp/client-terminal.js";
 import { textRecords, toolCallBody } from "../../helpers/openai-chunks.js";
+import { withPongServer } from "../../helpers/pong-server.js";
 import { cliPerTest } from "../../helpers/rudder-cli.js";
 import { type AcpTestClient, initialize, startAcp } from "./acp-client.js";
 
@@ -78,6 +79,27 @@ describe("acp: bash through the client's terminal", () => {
 		expect(methods(c)[0]).toBe("terminal/create");
 		expect(toolResults(server.requests[3]?.body).at(-1)).toBe("free");
 		expect(await c.end()).toBe(0);
+	});
+
+	it("a command that failed in the sandbox and that the user approved to run outside it runs in the editor's terminal", {
+		timeout: LONG,
+	}, async () => {
+		await withPongServer(async (port) => {
+			const { server, c, sessionId } = await start("auto");
+			const command = `head -1 < /dev/tcp/127.0.0.1/${port}`;
+			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command }, "call_o")] });
+			server.enqueue({ kind: "sse", chunks: textRecords(["ok"]) });
+			c.answer = () => ({ outcome: { outcome: "selected", optionId: "allow_once" } });
+			await c.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "ping" }] });
+			// It ran sandboxed first (no terminal, no network), then outside: in the terminal.
+			expect(c.permissionRequests.map((r) => r.options.map((o) => o.optionId))).toEqual([["allow_once", "allow_network", "reject_once"]]);
+			expect(c.terminalCalls[0]).toMatchObject({ method: "terminal/create", params: { sessionId, args: ["-c", command] } });
+			const env = (c.terminalCalls[0]?.params.env as { name: string }[]).map((v) => v.name);
+			expect(env).toContain("RUDDER_TEST_PLAIN");
+			expect(env).not.toContain("OPENAI_API_KEY");
+			expect(toolResults(server.requests[1]?.body)).toEqual(["pong"]);
+			expect(await c.end()).toBe(0);
+		});
 	});
 
 	it("session/cancel mid-command kills and releases the terminal; the turn ends cancelled", { timeout: LONG }, async () => {
