@@ -130,6 +130,8 @@ async function runToEnd(run: TerminalRun, params: BashToolInput, signal: AbortSi
 			.finally(killed);
 	};
 	const stopWatchingAbort = signal ? onAbort(signal, () => stop("Command aborted")) : undefined;
+	// Cancelled while the editor was creating the terminal: the command started, and stops now.
+	if (signal?.aborted) stop("Command aborted");
 	const seconds = params.timeout;
 	const timer = seconds !== undefined ? setTimeout(() => stop(`Command timed out after ${seconds} seconds`), seconds * 1000) : undefined;
 	try {

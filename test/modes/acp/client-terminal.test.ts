@@ -94,7 +94,7 @@ describe("acp: bash through the client's terminal", () => {
 			// It ran sandboxed first (no terminal, no network), then outside: in the terminal.
 			expect(c.permissionRequests.map((r) => r.options.map((o) => o.optionId))).toEqual([["allow_once", "allow_network", "reject_once"]]);
 			expect(c.terminalCalls[0]).toMatchObject({ method: "terminal/create", params: { sessionId, args: ["-c", command] } });
-			const env = (c.terminalCalls[0]?.params.env as { name: string }[]).map((v) => v.name);
+			const env = ((c.terminalCalls[0]?.params.env ?? []) as { name: string }[]).map((v) => v.name);
 			expect(env).toContain("RUDDER_TEST_PLAIN");
 			expect(env).not.toContain("OPENAI_API_KEY");
 			expect(toolResults(server.requests[1]?.body)).toEqual(["pong"]);
@@ -155,5 +155,31 @@ describe("clientTerminalBash: where a command runs", () => {
 			expect(created).toEqual(sandbox === "bwrap" ? [] : ["-c echo x"]);
 			expect(text(await bash("c2", { command: "sleep 1", run_in_background: true }))).toBe("from Rudder");
 		}
+	});
+
+	it("cancelled while the editor was creating the terminal: the command is killed and released at once", async () => {
+		const calls: string[] = [];
+		const controller = new AbortController();
+		const terminal: ClientTerminal = {
+			create: async () => {
+				controller.abort();
+				return {
+					id: "t1",
+					// An editor whose command never ends by itself.
+					waitForExit: () => new Promise(() => {}),
+					output: async () => ({ output: "partial\n", truncated: false }),
+					kill: async () => {
+						calls.push("kill");
+					},
+					release: async () => {
+						calls.push("release");
+					},
+				};
+			},
+			show: async () => {},
+		};
+		const bash = clientTerminalBash(terminal, { cwd: "/", env: {}, sandbox: () => "off", own });
+		await expect(bash("c1", { command: "sleep 60" }, controller.signal)).rejects.toThrow("partial\n\nCommand aborted");
+		expect(calls).toEqual(["kill", "release"]);
 	});
 });
