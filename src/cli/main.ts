@@ -240,10 +240,11 @@ async function runAcpMode(
 				persist,
 				hasSaved: (cwd, id) => listSessions(cwd, env).some((s) => s.id === id),
 				list: (cwd) => listSessions(cwd, env),
-				open: async (cwd, savedId, mcpServers) => {
+				open: async (cwd, savedId, mcpServers, outsideBash) => {
 					const permissions = await setUpPermissions(args, "acp", cwd, env);
 					if (!permissions.ok) throw new Error(permissions.message);
 					const path = savedId === undefined ? undefined : findSession(cwd, savedId, env).path;
+					const { settings } = loadSettingsChecked({ cwd, env });
 					return await createAgentSession({
 						cwd,
 						// A loaded session keeps the model it was using unless a flag names one.
@@ -254,12 +255,14 @@ async function runAcpMode(
 						appendSystemPrompt: args.appendSystemPrompt,
 						sessionMode: path ? { kind: "file", path } : persist ? { kind: "new" } : { kind: "none" },
 						registry,
-						settings: loadSettingsChecked({ cwd, env }).settings,
+						settings,
 						env,
 						apiKey: args.apiKey,
 						permissions: permissions.setup,
 						approvals: "prompt",
 						mcpServers,
+						// The environment the session gives its commands (see src/safety/child-env.ts).
+						outsideBash: outsideBash?.(childEnv(env, settings.shell.passEnv)),
 					});
 				},
 			},

@@ -102,6 +102,8 @@ export interface CreateAgentSessionOptions {
 	approvals?: ApprovalChannel;
 	/** Replaces the platform's bash sandbox (tests). */
 	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
+	/** Runs a bash call the user approved to run again outside the sandbox (ACP: the editor's terminal). */
+	outsideBash?: AgentTool["execute"];
 	/**
 	 * MCP servers given by the client with the session (ACP's `session/new`), in the settings' shape: trusted
 	 * (they are the client's own), over a configured server of the same name.
@@ -444,7 +446,7 @@ function sessionPermissions(
 		setup.resolved.modeChosen = true;
 	}
 	const channel = options.approvals ?? "print";
-	return new SessionPermissions({ ...parts, setup, channel, sandboxFactory: options.sandboxFactory });
+	return new SessionPermissions({ ...parts, setup, channel, sandboxFactory: options.sandboxFactory, outsideBash: options.outsideBash });
 }
 
 /** The chosen tools, wired to the permission gate and the checkpoint store; commands run without credentials. */

@@ -1,7 +1,7 @@
 // A session's permissions: loads the policy from settings and flags (with the project's trust), runs
 // the gate on every tool call, and starts bash in the sandbox. A call that needs the user's answer goes
 // to the channel given at construction (`ask`, see approval-prompts.ts); without one it is denied.
-import type { AgentToolResult } from "../agent/types.js";
+import type { AgentTool, AgentToolResult } from "../agent/types.js";
 import { cacheDir, configDir, configFile, dataDir } from "../config/paths.js";
 import { denyingRule, pathRulesFor } from "../permissions/denied-paths.js";
 import { type ApprovalRequest, type ApprovalResponse, type GateHost, PermissionGate } from "../permissions/gate.js";
@@ -86,6 +86,8 @@ export interface SessionPermissionsOptions {
 	ask: (request: ApprovalRequest, signal?: AbortSignal) => Promise<ApprovalResponse>;
 	/** Replaces the platform's sandbox (tests). */
 	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
+	/** Runs a call approved to run outside the sandbox; default Rudder's own unsandboxed bash. */
+	outsideBash?: AgentTool["execute"];
 	/** The user's PreToolUse hooks (SessionHooks.preToolUse), asked by the gate on every call. */
 	toolHook?: GateHost["toolHook"];
 }
@@ -269,8 +271,9 @@ export class SessionPermissions {
 	): Promise<{ result: AgentToolResult<any>; isError: boolean }> {
 		const networked = how === "network" ? this.networkSandbox() : undefined;
 		const bash = createBashTool(this.options.cwd, networked ? { wrapSpawn: (file, a, cwd, id) => networked.wrap(file, a, cwd, id) } : {});
+		const execute = how === "outside" && this.options.outsideBash ? this.options.outsideBash : bash.execute;
 		try {
-			return { result: await bash.execute(toolCallId, args as never, signal), isError: false };
+			return { result: await execute(toolCallId, args as never, signal), isError: false };
 		} catch (error) {
 			return {
 				result: { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], details: {} },

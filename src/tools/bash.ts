@@ -203,7 +203,7 @@ function movedResult(job: JobInfo, soFar: string) {
 }
 
 /** What the call answers once the command exited: its output, or an error naming the exit code or signal. */
-function exitResult(snap: OutputSnapshot, exit: { code: number | null; signal: NodeJS.Signals | null }, seen: readonly string[]) {
+export function exitResult(snap: OutputSnapshot, exit: { code: number | null; signal: NodeJS.Signals | null }, seen: readonly string[]) {
 	const { code, signal } = exit;
 	if (code === 0) {
 		return {
@@ -243,7 +243,7 @@ function snapshotDetails(snap: OutputSnapshot): BashToolDetails {
 }
 
 /** Output tail, then a note on what was cut, then the status line (exit code, timeout, abort). */
-function formatOutput(snap: OutputSnapshot, status: string, emptyText: string): string {
+export function formatOutput(snap: OutputSnapshot, status: string, emptyText: string): string {
 	const parts: string[] = [snap.text || emptyText];
 	const t = snap.truncation;
 	if (t.truncated) {

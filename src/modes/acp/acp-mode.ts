@@ -9,11 +9,14 @@ import { randomUUID } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
+import type { AgentTool } from "../../agent/types.js";
+import { childEnv } from "../../safety/child-env.js";
 import type { AgentSession } from "../../session/agent-session.js";
 import { AcpError, internalError, invalidParams, invalidRequest, sessionNotFound } from "./acp-error.js";
 import { AcpSession } from "./acp-session.js";
 import { clientFilesOf, routeFilesThroughClient } from "./client-files.js";
 import { type ClientMcpServers, clientMcpServers } from "./client-mcp.js";
+import { clientTerminalOf, routeBashThroughClient, terminalBash } from "./client-terminal.js";
 import { type AcpIo, acpStream } from "./stdio-stream.js";
 
 /** What the CLI provides: sessions opened for a folder, new or saved. */
@@ -24,7 +27,16 @@ export interface AcpSessionSource {
 	 * A new session in `cwd`, or (`savedId`) the saved session of `cwd` with that id, with the client's MCP
 	 * servers (settings' shape, trusted). Throws one line.
 	 */
-	open(cwd: string, savedId: string | undefined, mcpServers: Record<string, unknown>): Promise<AgentSession>;
+	open(
+		cwd: string,
+		savedId: string | undefined,
+		mcpServers: Record<string, unknown>,
+		/**
+		 * What runs a command approved to run outside the sandbox (the editor's terminal, when offered),
+		 * given the environment the session gives its commands.
+		 */
+		outsideBash?: (commandEnv: Record<string, string>) => AgentTool["execute"],
+	): Promise<AgentSession>;
 	/** Whether `cwd` has a saved session with this id. */
 	hasSaved(cwd: string, id: string): boolean;
 	/** The saved sessions of `cwd`, newest first. */
@@ -66,11 +78,27 @@ export async function runAcp(io: AcpIo, options: AcpOptions): Promise<number> {
 
 	const open = async (client: AgentContext, cwd: string, mcpServers: ClientMcpServers, savedId?: string): Promise<AcpSession> => {
 		checkCwd(cwd);
-		const rudder = await options.sessions.open(cwd, savedId, mcpServers.servers);
-		const id = savedId ?? (rudder.getState().sessionId || randomUUID());
+		// The editor's terminal (client-terminal.ts), for commands that run unsandboxed anyway; the env is
+		// the one Rudder gives its commands. A new session's id is its Rudder session's, read once it is open.
+		let id = savedId ?? "";
+		const terminal = clientCapabilities.terminal ? clientTerminalOf(client, () => id) : undefined;
+		const rudder = await options.sessions.open(
+			cwd,
+			savedId,
+			mcpServers.servers,
+			terminal && ((env) => terminalBash(terminal, { cwd, env })),
+		);
+		id = savedId ?? (rudder.getState().sessionId || randomUUID());
 		await sessions.get(id)?.close();
 		if (clientCapabilities.fs?.readTextFile && clientCapabilities.fs.writeTextFile) {
 			routeFilesThroughClient(rudder.agent.state.tools, clientFilesOf(client, id), rudder.cwd);
+		}
+		if (terminal) {
+			routeBashThroughClient(rudder.agent.state.tools, terminal, {
+				cwd: rudder.cwd,
+				env: childEnv(process.env, rudder.settings.shell.passEnv),
+				sandbox: () => rudder.getState().sandbox,
+			});
 		}
 		const session = new AcpSession(id, rudder, client);
 		sessions.set(id, session);

@@ -24,6 +24,8 @@ export interface AcpTestClient {
 	/** Editor buffers (path → unsaved text); reads fall back to the disk. */
 	buffers: Map<string, string>;
 	writes: { path: string; content: string }[];
+	/** Every `terminal/*` request, in arrival order (the test client runs each command for real). */
+	terminalCalls: { method: string; params: Record<string, unknown> }[];
 	/** Resolves with the first update from index `from` on matching `predicate`. */
 	waitForUpdate(predicate: (n: SessionNotification) => boolean, from?: number): Promise<SessionNotification>;
 	/** Writes a raw line to the agent's stdin. */
@@ -34,7 +36,7 @@ export interface AcpTestClient {
 	end(): Promise<number | null>;
 }
 
-export function startAcp(home: CliHome, args: string[], options: { fs?: boolean } = {}): AcpTestClient {
+export function startAcp(home: CliHome, args: string[], options: { fs?: boolean; terminal?: boolean } = {}): AcpTestClient {
 	const child = spawn(process.execPath, [BIN, ...args], { cwd: home.cwd, env: home.env, stdio: ["pipe", "pipe", "pipe"] });
 	let stderr = "";
 	child.stderr?.setEncoding("utf8").on("data", (s: string) => (stderr += s));
@@ -47,6 +49,7 @@ export function startAcp(home: CliHome, args: string[], options: { fs?: boolean 
 		answer: (request) => ({ outcome: { outcome: "selected", optionId: request.options[0]?.optionId ?? "" } }),
 		buffers: new Map(),
 		writes: [],
+		terminalCalls: [],
 		waitForUpdate: (predicate, from = 0) =>
 			new Promise((resolve, reject) => {
 				const timer = setTimeout(() => {
@@ -94,6 +97,7 @@ export function startAcp(home: CliHome, args: string[], options: { fs?: boolean 
 			return {};
 		});
 	}
+	if (options.terminal) serveTerminals(app, state);
 	const stream = ndJsonStream(
 		Writable.toWeb(child.stdin as Writable) as WritableStream<Uint8Array>,
 		Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>,
@@ -102,11 +106,11 @@ export function startAcp(home: CliHome, args: string[], options: { fs?: boolean 
 	return state;
 }
 
-/** `initialize` as an editor sends it, with or without the fs capability. */
-export function initialize(c: AcpTestClient, fs = false) {
+/** `initialize` as an editor sends it, with or without the fs and terminal capabilities. */
+export function initialize(c: AcpTestClient, fs = false, terminal = false) {
 	return c.agent.request("initialize", {
 		protocolVersion: 1,
-		clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, terminal: false },
+		clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs }, terminal },
 		clientInfo: { name: "rudder-test", version: "1.0.0" },
 	});
 }
@@ -117,4 +121,75 @@ export function agentText(updates: readonly SessionNotification[]): string {
 		.map((n) => n.update)
 		.map((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : ""))
 		.join("");
+}
+
+interface Terminal {
+	child: ChildProcess;
+	output: string;
+	exit: Promise<{ exitCode: number | null; signal: string | null }>;
+}
+
+/** `terminal/*` as an editor serves them: each command really runs (its own process group, killed whole). */
+function serveTerminals(app: ReturnType<typeof client>, state: AcpTestClient): void {
+	const terminals = new Map<string, Terminal>();
+	let next = 0;
+	const record = (method: string, params: object) => state.terminalCalls.push({ method, params: params as Record<string, unknown> });
+	const terminal = (id: string): Terminal => {
+		const found = terminals.get(id);
+		if (!found) throw new Error(`no terminal ${id}`);
+		return found;
+	};
+	app.onRequest("terminal/create", ({ params }) => {
+		record("terminal/create", params);
+		const env = Object.fromEntries((params.env ?? []).map((v) => [v.name, v.value]));
+		const child = spawn(params.command, params.args ?? [], {
+			cwd: params.cwd ?? undefined,
+			env,
+			detached: true,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		const t: Terminal = {
+			child,
+			output: "",
+			exit: new Promise((resolve) => child.on("close", (exitCode, signal) => resolve({ exitCode, signal }))),
+		};
+		const onData = (chunk: Buffer) => {
+			t.output += chunk.toString("utf8");
+		};
+		child.stdout?.on("data", onData);
+		child.stderr?.on("data", onData);
+		const terminalId = `term-${++next}`;
+		terminals.set(terminalId, t);
+		return { terminalId };
+	});
+	app.onRequest("terminal/output", async ({ params }) => {
+		record("terminal/output", params);
+		const t = terminal(params.terminalId);
+		const done = t.child.exitCode !== null || t.child.signalCode !== null ? await t.exit : undefined;
+		return { output: t.output, truncated: false, ...(done ? { exitStatus: done } : {}) };
+	});
+	app.onRequest("terminal/wait_for_exit", async ({ params }) => {
+		record("terminal/wait_for_exit", params);
+		return terminal(params.terminalId).exit;
+	});
+	app.onRequest("terminal/kill", ({ params }) => {
+		record("terminal/kill", params);
+		stopGroup(terminal(params.terminalId).child);
+		return {};
+	});
+	app.onRequest("terminal/release", ({ params }) => {
+		record("terminal/release", params);
+		stopGroup(terminal(params.terminalId).child);
+		terminals.delete(params.terminalId);
+		return {};
+	});
+}
+
+function stopGroup(child: ChildProcess): void {
+	if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+	try {
+		process.kill(-child.pid, "SIGKILL");
+	} catch {
+		// Already gone.
+	}
 }

@@ -1,9 +1,9 @@
 // `rudder --mode acp` driven by the official SDK's client side (built CLI, scripted model on 127.0.0.1).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { textRecords, toolCallBody } from "../../helpers/openai-chunks.js";
+import { withPongServer } from "../../helpers/pong-server.js";
 import { cliPerTest } from "../../helpers/rudder-cli.js";
 import { sse } from "../../helpers/sse-server.js";
 import { type AcpTestClient, agentText, initialize, startAcp } from "./acp-client.js";
@@ -240,10 +240,7 @@ describe("acp mode", () => {
 	it("the sandbox applies as in the terminal: a command that failed inside asks again with outside / inside with network / reject", {
 		timeout: LONG,
 	}, async () => {
-		const listener = createServer((socket) => socket.end("pong\n"));
-		await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-		try {
-			const port = (listener.address() as AddressInfo).port;
+		await withPongServer(async (port) => {
 			const { server, home } = await cli.setUp();
 			const command = `head -1 < /dev/tcp/127.0.0.1/${port}`;
 			server.enqueue({ kind: "sse", chunks: [toolCallBody("bash", { command }, "call_n")] });
@@ -260,9 +257,7 @@ describe("acp mode", () => {
 			expect(JSON.stringify(retry?.toolCall.content)).toContain("It failed inside the sandbox");
 			expect(server.requests[1]?.body.messages.find((m: any) => m.role === "tool")?.content).toBe("pong");
 			expect(await c.end()).toBe(0);
-		} finally {
-			await new Promise<void>((resolve) => listener.close(() => resolve()));
-		}
+		});
 	});
 
 	it("the model and thinking level are config options: the editor's pick is the next request's model", { timeout: LONG }, async () => {

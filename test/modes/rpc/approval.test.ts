@@ -2,10 +2,10 @@
 // gets `approval_request` with the preview and answers with `approve`; json and print deny such a
 // call with the flag that allows it, and the run goes on.
 import { existsSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { textBody, toolCallBody } from "../../helpers/openai-chunks.js";
+import { withPongServer } from "../../helpers/pong-server.js";
 import { cliPerTest, runCli } from "../../helpers/rudder-cli.js";
 
 const LONG = 90_000;
@@ -43,10 +43,7 @@ describe("approvals over rpc", () => {
 	it("a command that failed in the sandbox: approve with network: true runs it again inside, with the network; always adds a session rule", {
 		timeout: LONG,
 	}, async () => {
-		const listener = createServer((socket) => socket.end("pong\n"));
-		await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
-		try {
-			const port = (listener.address() as AddressInfo).port;
+		await withPongServer(async (port) => {
 			const { server, home } = await cli.setUp();
 			// ask: in auto, the default where bwrap works, a sandboxed command would not ask.
 			const client = cli.rpc(["--permission-mode", "ask"]);
@@ -72,9 +69,7 @@ describe("approvals over rpc", () => {
 			expect(client.lines.filter((l: any) => l.type === "approval_request")).toHaveLength(3);
 			expect(existsSync(join(home.cwd, ".rudder"))).toBe(false);
 			expect((await client.end()).code).toBe(0);
-		} finally {
-			await new Promise<void>((resolve) => listener.close(() => resolve()));
-		}
+		});
 	});
 
 	it("a client that did not opt in is never left waiting: the call fails as in -p, naming what allows it", { timeout: LONG }, async () => {
