@@ -151,7 +151,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		},
 		phases,
 	});
-	const permissions = sessionPermissions(options, { cwd, env, ask: approvals.ask, toolHook: hooks.preToolUse });
+	// What every command gets: the model's, background jobs and a command run again outside the sandbox.
+	const commandEnv = childEnv(env, settings.shell.passEnv);
+	const permissions = sessionPermissions(options, { cwd, env, commandEnv, ask: approvals.ask, toolHook: hooks.preToolUse });
 	notices.push(...permissions.notices, ...commands.warnings, ...skills.warnings, ...mcpConfig.warnings);
 	// Before the tools: edit and write show each file to the store before changing it.
 	const persist = mode.kind !== "none";
@@ -164,7 +166,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	// Background jobs run like the model's other commands: sandbox wrapper, environment without credentials.
 	const jobs = new BackgroundJobs(cwd, {
 		wrapSpawn: permissions.wrapSpawn,
-		env: childEnv(env, settings.shell.passEnv),
+		env: commandEnv,
 		// job_started / job_exited for json and rpc clients (the command is the model's, as in tool events).
 		onEvent: (event) => events.emit(event),
 	});
@@ -437,7 +439,7 @@ async function chooseModel(options: CreateAgentSessionOptions, loaded: LoadedSes
 /** The permission set-up of `cwd` (or the caller's), with a mode from a flag over the settings' one. */
 function sessionPermissions(
 	options: CreateAgentSessionOptions,
-	parts: { cwd: string; env: Env; ask: ApprovalPrompts["ask"]; toolHook: SessionHooks["preToolUse"] },
+	parts: { cwd: string; env: Env; commandEnv: Record<string, string>; ask: ApprovalPrompts["ask"]; toolHook: SessionHooks["preToolUse"] },
 ): SessionPermissions {
 	const setup = options.permissions ?? loadPermissionSetup({ cwd: parts.cwd, env: parts.env });
 	if (options.permissionMode) {

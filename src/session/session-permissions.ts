@@ -88,6 +88,8 @@ export interface SessionPermissionsOptions {
 	sandboxFactory?: (spec: SandboxSpec) => CommandSandbox | undefined;
 	/** Runs a call approved to run outside the sandbox; default Rudder's own unsandboxed bash. */
 	outsideBash?: AgentTool["execute"];
+	/** The environment commands get (childEnv: no credentials), also for a command run again outside the sandbox. */
+	commandEnv: Record<string, string>;
 	/** The user's PreToolUse hooks (SessionHooks.preToolUse), asked by the gate on every call. */
 	toolHook?: GateHost["toolHook"];
 }
@@ -270,7 +272,10 @@ export class SessionPermissions {
 		how: "outside" | "network",
 	): Promise<{ result: AgentToolResult<any>; isError: boolean }> {
 		const networked = how === "network" ? this.networkSandbox() : undefined;
-		const bash = createBashTool(this.options.cwd, networked ? { wrapSpawn: (file, a, cwd, id) => networked.wrap(file, a, cwd, id) } : {});
+		const bash = createBashTool(this.options.cwd, {
+			env: this.options.commandEnv,
+			...(networked ? { wrapSpawn: (file, a, cwd, id) => networked.wrap(file, a, cwd, id) } : {}),
+		});
 		const execute = how === "outside" && this.options.outsideBash ? this.options.outsideBash : bash.execute;
 		try {
 			return { result: await execute(toolCallId, args as never, signal), isError: false };

@@ -238,6 +238,24 @@ describe("a command that fails in the sandbox", { timeout: 30_000 }, () => {
 		expect(readFileSync(join(outside, "x.txt"), "utf8")).toBe("hi\n");
 	});
 
+	it("run outside after an approval, still gets the commands' environment: no credential-named variable", async () => {
+		fx = await createFixture();
+		const outside = makeOutside();
+		process.env.RUDDER_TEST_SERVICE_TOKEN = "tok-outside-123";
+		try {
+			const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "auto" });
+			const command = `(exec 3<>/dev/tcp/127.0.0.1/9) 2>/dev/null; echo "tok=\${RUDDER_TEST_SERVICE_TOKEN:-none}" > ${outside}/env.txt`;
+			fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command })]), fauxAssistantMessage([fauxText("ok")])]);
+			const run = session.prompt("go");
+			const retry = await fx.waitForEvent("approval_request", (e) => e.kind === "unsandboxed");
+			session.respondToApproval(retry.id, { decision: "allow" });
+			await run;
+			expect(readFileSync(join(outside, "env.txt"), "utf8")).toBe("tok=none\n");
+		} finally {
+			delete process.env.RUDDER_TEST_SERVICE_TOKEN;
+		}
+	});
+
 	it("is not offered on what the command printed: a script that prints EROFS and fails asks nothing more", async () => {
 		fx = await createFixture();
 		const session = await fx.open({ tools: ["bash"], approvals: "prompt", permissionMode: "ask" });
