@@ -2,7 +2,7 @@
 // running tools, the queue, the input, the footer), kept shorter than the terminal. It renders session
 // state and calls session methods; no business logic lives here. Its hooks are in app-hooks.ts.
 import { Box, Text } from "ink";
-import { useMemo, useReducer, useState } from "react";
+import { useEffect, useMemo, useReducer, useState } from "react";
 import { sanitizeTerminalText } from "../../safety/sanitize.js";
 import type { NotificationSettings } from "../../session/settings.js";
 import type { AgentSessionApi, SubAgentInfo } from "../../session/types.js";
@@ -195,23 +195,29 @@ export function App(props: AppProps) {
 	const helpShown = useHelp(session, view, bindings, refresh, state.messages.length);
 	// The sub-agent transcript pager takes the screen but the footer.
 	const pagerPage = Math.max(3, size.rows - PAGER_FRAME_ROWS - 2);
-	const { onRaw, picker, setPickerQuery, field, setFieldValue, transcriptPager, openResumePicker } = useInputController({
-		bindings,
-		session,
-		view,
-		editor,
-		history,
-		menu,
-		exit: props.onExit,
-		redraw: reprint,
-		refresh,
-		flash: status.flash,
-		showHelp: helpShown.show,
-		editExternally,
-		approval,
-		elicitation,
-		pagerSize: () => ({ page: pagerPage, columns: size.columns }),
-	});
+	const { onRaw, picker, setPickerQuery, field, setFieldValue, transcriptPager, refreshTranscriptPager, openResumePicker } =
+		useInputController({
+			bindings,
+			session,
+			view,
+			editor,
+			history,
+			menu,
+			exit: props.onExit,
+			redraw: reprint,
+			refresh,
+			flash: status.flash,
+			showHelp: helpShown.show,
+			editExternally,
+			approval,
+			elicitation,
+			pagerSize: () => ({ page: pagerPage, columns: size.columns }),
+		});
+	// An open sub-agent pager follows its sub-agent: new messages and its status as they come.
+	// biome-ignore lint/correctness/useExhaustiveDependencies: state.subagents: each change of a sub-agent's row is the cue
+	useEffect(() => {
+		if (transcriptPager) refreshTranscriptPager();
+	}, [state.subagents]);
 	const prepareForReply = useKeyInput(session, onRaw);
 	useStartup({ ...props, view, refresh, prepareForReply, openResumePicker: props.openResumePicker ? openResumePicker : undefined });
 	useSessionEvents(session, props.onExit, editor);

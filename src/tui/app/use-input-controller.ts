@@ -16,7 +16,7 @@ import { type Intent, intentFor, type KeyPress, keyOf, parseKeyPress, QUIT_WINDO
 import { type Action, DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
 import { useFieldPrompt } from "../overlays/FieldPrompt.js";
 import { memoryLine } from "../overlays/memory-picker.js";
-import { openTranscriptPager } from "../overlays/transcript-pager.js";
+import { openTranscriptPager, refreshTranscriptPager } from "../overlays/transcript-pager.js";
 import { openMemoryPicker, openResumePicker, openRewindMenu, openUiRequest, type UiRequestHost } from "../overlays/ui-requests.js";
 import { type TranscriptPagerHandle, useTranscriptPager } from "../overlays/use-transcript-pager.js";
 import type { SessionView } from "../transcript/session-view.js";
@@ -109,6 +109,7 @@ export function useInputController(deps: InputControllerDeps) {
 		field: fields.field,
 		setFieldValue: fields.setValue,
 		transcriptPager: transcripts.pager,
+		refreshTranscriptPager: () => refreshSubAgentTranscript(c),
 		openResumePicker: () => openResumePicker(c),
 	};
 }
@@ -223,6 +224,17 @@ function openSubAgentTranscript(c: Controller): boolean {
 	const { page, columns } = pagerSize();
 	c.transcripts.open(openTranscriptPager(transcript, columns, page));
 	return true;
+}
+
+/** The open sub-agent pager drawn again from its transcript (called when the sub-agents' state changes). */
+function refreshSubAgentTranscript(c: Controller): void {
+	const { session, pagerSize } = c.deps;
+	c.transcripts.update((current) => {
+		const transcript = session.subAgentTranscript(current.agentId);
+		if (!transcript) return current;
+		const { page, columns } = pagerSize();
+		return refreshTranscriptPager(current, transcript, columns, page);
+	});
 }
 
 /**

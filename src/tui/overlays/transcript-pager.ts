@@ -10,6 +10,8 @@ import { screenText } from "../text/screen-text.js";
 import { wrapLine } from "../text/text-width.js";
 
 export interface TranscriptPagerState {
+	/** The sub-agent shown: the pager is drawn again from its transcript as it goes on. */
+	agentId: string;
 	title: string;
 	lines: readonly string[];
 	/** The first line shown. */
@@ -53,7 +55,28 @@ export function openTranscriptPager(transcript: SubAgentMessages, width: number,
 	const { info } = transcript;
 	const lines = transcript.messages.flatMap((m) => messageLines(m, Math.max(10, width)));
 	const title = screenText(`Sub-agent ${info.name} (${info.agentId}) · ${info.status} · ${info.task}`).replace(/\s*\n\s*/g, " ");
-	return { title, lines: lines.length > 0 ? lines : ["(no finished message yet)"], top: Math.max(0, lines.length - page) };
+	return {
+		agentId: info.agentId,
+		title,
+		lines: lines.length > 0 ? lines : ["(no finished message yet)"],
+		top: Math.max(0, lines.length - page),
+	};
+}
+
+/**
+ * The open pager drawn again from the sub-agent's transcript now (its status and new messages): a pager
+ * at its end follows the end, one scrolled up keeps its place. The same state when nothing changed.
+ */
+export function refreshTranscriptPager(
+	state: TranscriptPagerState,
+	transcript: SubAgentMessages,
+	width: number,
+	page: number,
+): TranscriptPagerState {
+	const next = openTranscriptPager(transcript, width, page);
+	if (next.title === state.title && next.lines.length === state.lines.length) return state;
+	const atEnd = state.top >= Math.max(0, state.lines.length - page);
+	return { ...next, top: atEnd ? next.top : Math.min(state.top, next.top) };
 }
 
 /** The pager after `action`, or undefined when it closes. Keys of no pager action leave it as it is. */

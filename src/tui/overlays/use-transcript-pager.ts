@@ -8,6 +8,8 @@ export interface TranscriptPagerHandle {
 	pager: TranscriptPagerState | undefined;
 	isOpen(): boolean;
 	open(state: TranscriptPagerState): void;
+	/** The open pager replaced by `update(current)` (a sub-agent's transcript went on); nothing when closed. */
+	update(update: (current: TranscriptPagerState) => TranscriptPagerState): void;
 	/** A pager action (or none) with `page` lines on a page; pagerClose closes it. */
 	key(action: Action | undefined, page: number): void;
 }
@@ -27,5 +29,13 @@ export function useTranscriptPager(): TranscriptPagerHandle {
 		},
 		[set],
 	);
-	return { pager, isOpen: () => ref.current !== undefined, open: set, key };
+	const update = useCallback(
+		(next: (current: TranscriptPagerState) => TranscriptPagerState) => {
+			if (!ref.current) return;
+			const updated = next(ref.current);
+			if (updated !== ref.current) set(updated);
+		},
+		[set],
+	);
+	return { pager, isOpen: () => ref.current !== undefined, open: set, update, key };
 }

@@ -137,6 +137,35 @@ describe("sub-agents, todos and the plan in the app", () => {
 		await vi.waitFor(() => expect(frame()).not.toContain("Sub-agent explore (explore-2)"));
 	});
 
+	it("the open pager follows its sub-agent: its new messages and its status as they come, without reopening", async () => {
+		const { released, release } = latch();
+		const { frame, type } = await start(async (r) => {
+			if (isMain(r))
+				return toolResults(r).size === 0
+					? toolCallsReply([
+							{ id: "task_a", name: "task", args: { agent: "explore", description: "look for alpha", prompt: "Find alpha" } },
+						])
+					: textReply("All done.");
+			if (toolResults(r).size === 0) {
+				await released;
+				return toolCallsReply([{ id: "ls_alpha", name: "ls", args: {} }]);
+			}
+			return textReply("alpha found");
+		});
+		await type("search");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("explore (explore-1) look for alpha"), { timeout: 10_000 });
+		await type("\x0f");
+		await vi.waitFor(() => expect(frame()).toContain("Sub-agent explore (explore-1) · running · look for alpha"));
+		expect(frame()).not.toContain("alpha found");
+		release();
+		await vi.waitFor(() => expect(frame()).toContain("Sub-agent explore (explore-1) · done · look for alpha"), { timeout: 10_000 });
+		expect(frame()).toContain("  alpha found");
+		expect(frame()).toContain("⏺ ls(");
+		await type("q");
+		await vi.waitFor(() => expect(frame()).toContain("All done."), { timeout: 10_000 });
+	});
+
 	it("an approval asked by a sub-agent names it", async () => {
 		const { frame, type } = await start((r) => {
 			if (isMain(r))

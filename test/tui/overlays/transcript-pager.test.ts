@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../src/agent/types.js";
 import { emptyUsage } from "../../../src/ai/usage.js";
 import type { SubAgentMessages } from "../../../src/session/types.js";
-import { openTranscriptPager, transcriptPagerKey } from "../../../src/tui/overlays/transcript-pager.js";
+import { openTranscriptPager, refreshTranscriptPager, transcriptPagerKey } from "../../../src/tui/overlays/transcript-pager.js";
 
 const info = {
 	agentId: "explore-1",
@@ -80,5 +80,18 @@ describe("the sub-agent transcript pager", () => {
 		expect(transcriptPagerKey(open, undefined, 5)).toBe(open);
 		expect(transcriptPagerKey(open, "pagerClose", 5)).toBeUndefined();
 		expect(openTranscriptPager(transcript([]), 80, 5).lines).toEqual(["(no finished message yet)"]);
+	});
+
+	it("drawn again as the sub-agent goes on: at the end it follows the end, scrolled up it keeps its place, unchanged it is the same state", () => {
+		const lines = (n: number) => Array.from({ length: n }, (_, i) => assistant([{ type: "text", text: `line ${i}` }]));
+		const first = openTranscriptPager(transcript(lines(10)), 40, 4);
+		expect(first.top).toBe(6);
+		expect(refreshTranscriptPager(first, transcript(lines(10)), 40, 4)).toBe(first);
+		const followed = refreshTranscriptPager(first, transcript(lines(15)), 40, 4);
+		expect(followed.top).toBe(11);
+		const scrolled = transcriptPagerKey(first, "pagerUp", 4) as ReturnType<typeof openTranscriptPager>;
+		expect(refreshTranscriptPager(scrolled, transcript(lines(15)), 40, 4).top).toBe(5);
+		const finished = refreshTranscriptPager(followed, { info: { ...info, status: "done" }, messages: lines(15) }, 40, 4);
+		expect(finished).toBe(followed);
 	});
 });
