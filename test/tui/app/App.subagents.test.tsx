@@ -26,6 +26,31 @@ afterEach(async () => {
 const isMain = (r: ChatRequest) => r.system.startsWith("You are Rudder");
 const taskOf = (r: ChatRequest) => JSON.stringify(r.messages.find((m) => m.role === "user")?.content ?? "");
 
+/**
+ * The main agent starts one explore sub-agent per name (`look for <name>`) and then says "All done.";
+ * each sub-agent waits for `released`, lists the folder, and answers `<name> <word>`.
+ */
+function exploreScript(names: string[], released: Promise<void>, word: string) {
+	return async (r: ChatRequest): Promise<RoutedReply> => {
+		if (isMain(r))
+			return toolResults(r).size === 0
+				? toolCallsReply(
+						names.map((name, i) => ({
+							id: `task_${String.fromCharCode(97 + i)}`,
+							name: "task",
+							args: { agent: "explore", description: `look for ${name}`, prompt: `Find ${name}` },
+						})),
+					)
+				: textReply("All done.");
+		const which = names.find((name) => taskOf(r).includes(name)) ?? names[0];
+		if (toolResults(r).size === 0) {
+			await released;
+			return toolCallsReply([{ id: `ls_${which}`, name: "ls", args: {} }]);
+		}
+		return textReply(`${which} ${word}`);
+	};
+}
+
 async function start(reply: (r: ChatRequest) => RoutedReply | Promise<RoutedReply>, permissionMode: "ask" | "plan" = "ask") {
 	const fx = await bed.open(reply, { session: { sessionMode: { kind: "none" }, permissionMode, approvals: "prompt" } });
 	session = fx.session;
@@ -94,21 +119,7 @@ describe("sub-agents, todos and the plan in the app", () => {
 
 	it("Ctrl+O shows the selected sub-agent's transcript in a pager, q closes it; after the run it shows the last one's", async () => {
 		const { released, release } = latch();
-		const { frame, type } = await start(async (r) => {
-			if (isMain(r))
-				return toolResults(r).size === 0
-					? toolCallsReply([
-							{ id: "task_a", name: "task", args: { agent: "explore", description: "look for alpha", prompt: "Find alpha" } },
-							{ id: "task_b", name: "task", args: { agent: "explore", description: "look for beta", prompt: "Find beta" } },
-						])
-					: textReply("All done.");
-			const which = taskOf(r).includes("alpha") ? "alpha" : "beta";
-			if (toolResults(r).size === 0) {
-				await released;
-				return toolCallsReply([{ id: `ls_${which}`, name: "ls", args: {} }]);
-			}
-			return textReply(`${which} done`);
-		});
+		const { frame, type } = await start(exploreScript(["alpha", "beta"], released, "done"));
 		writeFileSync(join(session?.cwd as string, "beta-notes.txt"), "b");
 		await type("search");
 		await type("\r");
@@ -139,19 +150,7 @@ describe("sub-agents, todos and the plan in the app", () => {
 
 	it("the open pager follows its sub-agent: its new messages and its status as they come, without reopening", async () => {
 		const { released, release } = latch();
-		const { frame, type } = await start(async (r) => {
-			if (isMain(r))
-				return toolResults(r).size === 0
-					? toolCallsReply([
-							{ id: "task_a", name: "task", args: { agent: "explore", description: "look for alpha", prompt: "Find alpha" } },
-						])
-					: textReply("All done.");
-			if (toolResults(r).size === 0) {
-				await released;
-				return toolCallsReply([{ id: "ls_alpha", name: "ls", args: {} }]);
-			}
-			return textReply("alpha found");
-		});
+		const { frame, type } = await start(exploreScript(["alpha"], released, "found"));
 		await type("search");
 		await type("\r");
 		await vi.waitFor(() => expect(frame()).toContain("explore (explore-1) look for alpha"), { timeout: 10_000 });
