@@ -7,6 +7,7 @@
 //   `--prompts` prompts; idle RSS, RSS after each prompt (steady state: the median of the second half),
 //   peak, the largest request, and the ceiling 1.5 × idle + largest request.
 // `--bin=<path>` runs another checkout's bin/rudder.js (main's, for the comparison in bench/RESULTS.md).
+// `--node=<flags>` (comma-separated) go to the rudder process's node, e.g. `--node=--cpu-prof,--cpu-prof-dir=/tmp/p`.
 // - tui: the same session resumed in the app (a tmux pane), RSS idle and after up to six prompts.
 // Usage: node bench/soak.mjs [--turns=10000] [--at=100,1000,10000] [--messages=20000] [--prompts=20] [--only=soak|resume|tui] [--bin=…]
 // Prints one JSON line.
@@ -16,8 +17,9 @@ import { writeLongSession } from "./lib/long-session.mjs";
 import { cpuMs, makeHome, rssMiB, startModel, startRudder } from "./lib/rpc-driver.mjs";
 import { median, sleep, startPane, waitForScreen } from "./lib/terminal.mjs";
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")));
+const args = Object.fromEntries(process.argv.slice(2).map((a) => /^--([^=]+)=?(.*)$/s.exec(a)?.slice(1) ?? [a, ""]));
 const bin = args.bin;
+const nodeArgs = args.node ? args.node.split(",") : [];
 const MiB = 2 ** 20;
 /** Model calls per prompt in the soak: TOOLS_PER_PROMPT `read` calls and the text reply. */
 const TOOLS_PER_PROMPT = 9;
@@ -44,7 +46,7 @@ async function soak({ turns, at }) {
 	const home = makeHome(model.url);
 	for (let i = 0; i < 20; i++)
 		writeFileSync(join(home.cwd, `notes-${i}.md`), `# Note ${i}\n\n${"A line of notes about the build — step by step.\n".repeat(30)}`);
-	const rudder = startRudder({ home: home.home, cwd: home.cwd, bin });
+	const rudder = startRudder({ home: home.home, cwd: home.cwd, bin, nodeArgs });
 	const samples = [];
 	try {
 		await rudder.call({ type: "get_state" });
@@ -91,7 +93,7 @@ async function resume({ messages, prompts }) {
 	const file = await writeLongSession({ home: home.home, cwd: home.cwd, messages });
 	const fileMiB = (await import("node:fs")).statSync(file).size / MiB;
 	const started = performance.now();
-	const rudder = startRudder({ home: home.home, cwd: home.cwd, args: ["--continue"], bin });
+	const rudder = startRudder({ home: home.home, cwd: home.cwd, args: ["--continue"], bin, nodeArgs });
 	try {
 		const state = await rudder.call({ type: "get_state" });
 		const resumeMs = performance.now() - started;

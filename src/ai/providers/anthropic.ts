@@ -7,6 +7,7 @@ import type {
 	AssistantMessage,
 	Context,
 	ImageContent,
+	Message,
 	Model,
 	SimpleStreamOptions,
 	StopReason,
@@ -18,8 +19,10 @@ import type {
 import { addSource, cleanSource, cleanTitle, hostedWebSearch, webSearchText } from "../web-search.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 import { joinUrl, oneLine, ProviderError, parseSseJson } from "./http.js";
+import { withKnownJson } from "./json-body.js";
 import { readEventBatches, streamProviderRequest } from "./provider-request.js";
 import { thinkingBudgetFor } from "./thinking-budget.js";
+import { type HistoryProtocol, makesAssistantTurn, wireHistory } from "./wire-history.js";
 
 const PROVIDER_NAME = "Anthropic";
 const API_KEY_ENV = PROVIDER_KEY_ENV.anthropic[0];
@@ -77,13 +80,19 @@ export function buildAnthropicRequest(model: Model, context: Context, options?: 
 		model: model.id,
 		max_tokens: maxTokens,
 		stream: true,
-		messages: convertMessages(model, context.messages),
+		messages: [],
 	};
 	const cache = cacheControlFor(options?.cacheRetention);
 	if (context.systemPrompt) {
 		body.system = [{ type: "text", text: context.systemPrompt, ...(cache && { cache_control: cache }) }];
 	}
-	if (cache) markLastUserBlock(body.messages, cache);
+	// The earlier messages' wire form and bytes are those of the request before (wire-history.ts); the
+	// cache mark moves to each request's last user turn, so it goes on a copy, never on a kept element.
+	const history = wireHistory(context.messages, anthropicProtocol(model));
+	const messages = history.elements;
+	const marked = cache ? markLastUserBlock(messages, cache) : messages.length;
+	const known = Math.min(history.kept, marked);
+	body.messages = withKnownJson(messages, 0, known, history.bytes(known));
 	if (context.tools?.length) {
 		const hosted = hostedWebSearch(model);
 		body.tools = context.tools.map((tool) =>
@@ -112,20 +121,38 @@ function cacheControlFor(retention: SimpleStreamOptions["cacheRetention"]): Cach
 	return retention === "long" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
 }
 
-/** Marks the end of the last user turn, so the next request reads the whole prefix from the cache. */
-function markLastUserBlock(messages: AnthropicMessageParam[], cache: CacheControl): void {
+/**
+ * Marks the end of the last user turn, so the next request reads the whole prefix from the cache: that
+ * turn is replaced by a marked copy (the elements may be kept ones, frozen). Returns its index.
+ */
+function markLastUserBlock(messages: AnthropicMessageParam[], cache: CacheControl): number {
 	for (let i = messages.length - 1; i >= 0; i--) {
-		const message = messages[i];
+		const message = messages[i] as AnthropicMessageParam;
 		if (message.role !== "user") continue;
-		const last = message.content[message.content.length - 1];
-		if (last) last.cache_control = cache;
-		return;
+		const last = message.content.at(-1);
+		if (last) messages[i] = { role: "user", content: [...message.content.slice(0, -1), { ...last, cache_control: cache }] };
+		return i;
 	}
+	return messages.length;
 }
 
-function convertMessages(model: Model, messages: Context["messages"]): AnthropicMessageParam[] {
+/**
+ * How Anthropic turns are made from a transcript. Tool results join the user turn before them when it
+ * holds only tool results, so a conversion starts afresh at an assistant message that makes a turn of
+ * its own (a tool call or some text always does).
+ */
+export function anthropicProtocol(model: Model): HistoryProtocol<AnthropicMessageParam> {
+	return {
+		key: `anthropic:${model.api}`,
+		startsSegment: makesAssistantTurn,
+		convert: (messages, from, to) => convertMessages(model, messages, from, to),
+	};
+}
+
+function convertMessages(model: Model, messages: readonly Message[], from: number, to: number): AnthropicMessageParam[] {
 	const out: AnthropicMessageParam[] = [];
-	for (const message of messages) {
+	for (let i = from; i < to; i++) {
+		const message = messages[i] as Message;
 		if (message.role === "user") {
 			const content = userBlocks(message);
 			if (content.length > 0) out.push({ role: "user", content });

@@ -7,6 +7,7 @@ import type {
 	AssistantMessage,
 	Context,
 	ImageContent,
+	Message,
 	Model,
 	SimpleStreamOptions,
 	TextContent,
@@ -16,8 +17,10 @@ import type {
 import { addSource, cleanSource, cleanTitle, hostedWebSearch, webSearchText } from "../web-search.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 import { joinUrl, oneLine, ProviderError, parseSseJson } from "./http.js";
+import { withKnownJson } from "./json-body.js";
 import { readEventBatches, streamProviderRequest } from "./provider-request.js";
 import { thinkingBudgetFor } from "./thinking-budget.js";
+import { type HistoryProtocol, makesAssistantTurn, wireHistory } from "./wire-history.js";
 
 const PROVIDER_NAME = "Google";
 const API_KEY_ENV = PROVIDER_KEY_ENV.google[0];
@@ -50,7 +53,7 @@ export interface GoogleRequestBody {
 /** Builds the request body for `context`; pure, so the wire shape can be tested without a server. */
 export function buildGoogleRequest(model: Model, context: Context, options?: SimpleStreamOptions): GoogleRequestBody {
 	const body: GoogleRequestBody = {
-		contents: convertMessages(model, context.messages),
+		contents: googleContents(model, context.messages),
 		generationConfig: { maxOutputTokens: options?.maxTokens ?? model.maxTokens },
 	};
 	if (context.systemPrompt) body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
@@ -80,9 +83,29 @@ export function buildGoogleRequest(model: Model, context: Context, options?: Sim
 	return body;
 }
 
-function convertMessages(model: Model, messages: Context["messages"]): GoogleContent[] {
+/**
+ * Our transcript as Gemini contents; the earlier messages' are those of the request before
+ * (wire-history.ts). Function responses join the user content before them when it holds one, so a
+ * conversion starts afresh at an assistant message that makes a model turn of its own.
+ */
+function googleContents(model: Model, messages: readonly Message[]): GoogleContent[] {
+	const history = wireHistory(messages, googleProtocol(model));
+	return withKnownJson(history.elements, 0, history.kept, history.bytes(history.kept));
+}
+
+/** How Gemini contents are made from a transcript. */
+export function googleProtocol(model: Model): HistoryProtocol<GoogleContent> {
+	return {
+		key: `google:${model.api}`,
+		startsSegment: makesAssistantTurn,
+		convert: (messages, from, to) => convertMessages(model, messages, from, to),
+	};
+}
+
+function convertMessages(model: Model, messages: readonly Message[], from: number, to: number): GoogleContent[] {
 	const out: GoogleContent[] = [];
-	for (const message of messages) {
+	for (let i = from; i < to; i++) {
+		const message = messages[i] as Message;
 		if (message.role === "user") {
 			const parts = typeof message.content === "string" ? textParts(message.content) : mediaParts(message.content);
 			if (parts.length > 0) out.push({ role: "user", parts });

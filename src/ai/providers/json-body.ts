@@ -5,7 +5,8 @@
 // garbage the moment the request is sent, and V8 lets a heap that size grow to ~1 GiB before a full
 // collection (bench/RESULTS.md, "Memory in a long session"). Here each element of the body's arrays
 // (a message, a tool) is stringified alone, so every string is small and dies young, and the bytes
-// live outside the JS heap only until the socket has taken them.
+// live outside the JS heap only until the socket has taken them. A run of elements whose bytes are
+// already known (a transcript's earlier messages, wire-history.ts) is written as those bytes.
 
 /** A serialised body: its chunks, in order, and their total length in bytes. */
 export interface JsonBody {
@@ -57,11 +58,26 @@ interface Writer {
 	putBytes(chunk: Buffer): void;
 }
 
+/** Elements of an array whose JSON is known: `count` of them from `from`, joined by commas, in `chunks`. */
+interface KnownRun {
+	readonly from: number;
+	readonly count: number;
+	readonly chunks: readonly Buffer[];
+}
+
+/** Arrays with a run of elements already serialised (wire-history.ts): a transcript's kept messages. */
+const knownRuns = new WeakMap<readonly unknown[], KnownRun>();
+
 /**
- * The bytes of frozen array elements (converted-messages.ts: a transcript message's wire form, sent
- * again by every later request), made once with a comma before them; gone with the element.
+ * Freezes `array` and records that its elements `[from, from + count)`, joined by commas, are the bytes
+ * of `chunks`: jsonBody writes those instead of serialising the elements again. Frozen, so the array
+ * cannot change under the record; its elements must be frozen too (the caller's part). Returns `array`.
  */
-const elementBytes = new WeakMap<object, Buffer>();
+export function withKnownJson<T>(array: T[], from: number, count: number, chunks: readonly Buffer[]): T[] {
+	Object.freeze(array);
+	if (count > 0) knownRuns.set(array, { from, count, chunks });
+	return array;
+}
 
 function writeObject(object: Record<string, unknown>, { put, ...writer }: Writer): void {
 	put("{");
@@ -80,35 +96,20 @@ function writeObject(object: Record<string, unknown>, { put, ...writer }: Writer
 
 function writeArray(array: readonly unknown[], { put, putBytes }: Writer): void {
 	put("[");
+	// Only while frozen: an array changed since its run was recorded would be sent as it was.
+	const known = Object.isFrozen(array) ? knownRuns.get(array) : undefined;
 	for (let i = 0; i < array.length; i++) {
-		const element = array[i];
-		const known = (isPlainObject(element) || Array.isArray(element)) && Object.isFrozen(element);
-		// Kept with the comma that goes before every element but the first: one chunk per element.
-		let withComma = known ? elementBytes.get(element) : undefined;
-		if (!withComma) {
-			// An element JSON.stringify cannot write (undefined, a function) is `null` in an array.
-			const text = JSON.stringify(withToJson(element, String(i))) ?? "null";
-			if (!known) {
-				put(i === 0 ? text : `,${text}`);
-				continue;
-			}
-			withComma = ownBytes(`,${text}`);
-			elementBytes.set(element, withComma);
+		if (known && i === known.from && known.from + known.count <= array.length) {
+			if (i > 0) put(",");
+			for (const chunk of known.chunks) putBytes(chunk);
+			i += known.count - 1;
+			continue;
 		}
-		putBytes(i === 0 ? withComma.subarray(1) : withComma);
+		// An element JSON.stringify cannot write (undefined, a function) is `null` in an array.
+		const text = JSON.stringify(withToJson(array[i], String(i))) ?? "null";
+		put(i === 0 ? text : `,${text}`);
 	}
 	put("]");
-}
-
-/**
- * `text` as UTF-8 in a buffer of its own. Not `Buffer.from`: a short string goes into Node's shared 8 KiB
- * pool, and a cached slice kept for the whole session would keep its slab alive with whatever else was
- * cut from it (a soak of 3,000 calls held 26 MiB of ArrayBuffers for ~5 MiB of cached bytes).
- */
-function ownBytes(text: string): Buffer {
-	const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, "utf8"));
-	bytes.write(text, "utf8");
-	return bytes;
 }
 
 function stringifyAt(value: unknown, key: string): string {

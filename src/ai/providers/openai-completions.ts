@@ -19,15 +19,18 @@ import type {
 import { webSearchText } from "../web-search.js";
 import { type AssistantBuilder, runProviderStream } from "./assistant-builder.js";
 import { ProviderError, parseSseJson } from "./http.js";
+import { withKnownJson } from "./json-body.js";
 import {
 	convertWithToolResultImages,
 	imageDataUrl,
 	openAIRequest,
 	reasoningEffort,
 	splitToolCallId,
+	startsOpenAISegment,
 	toolResultText,
 } from "./openai-shared.js";
 import { readEventBatches, streamProviderRequest } from "./provider-request.js";
+import { type HistoryProtocol, wireHistory } from "./wire-history.js";
 
 // ---- Wire types (the subset we send and read) ----
 
@@ -126,37 +129,50 @@ function toChatTool(tool: Tool): unknown {
 	return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
 }
 
-/** Our transcript as chat messages. Thinking is dropped unless the compat asks to replay it. */
+/**
+ * Our transcript as chat messages, the system prompt first. Thinking is dropped unless the compat asks
+ * to replay it. The earlier messages' elements and bytes are those of the request before (wire-history.ts).
+ */
 export function toChatMessages(model: Model, context: Context): ChatMessage[] {
 	const compat = resolveCompat(model);
-	const replayed = replayedMessages(context.messages, compat.replayReasoning);
-	// What convertMessage reads besides the message; made once per request, not once per message.
-	const key = `chat:${compat.reasoningField ?? ""}:`;
-	const replayKey = `${key}replay`;
-	const messages = convertWithToolResultImages(
-		context.messages,
-		(message) => convertMessage(message, compat, replayed),
-		(intro, images): ChatMessage => ({ role: "user", content: [{ type: "text", text: intro }, ...images.map(toImagePart)] }),
-		(message) => (replayed.has(message) ? replayKey : key),
-	);
-	if (!context.systemPrompt) return messages;
+	const history = wireHistory(context.messages, chatProtocol(model, context.messages));
+	if (!context.systemPrompt) return withKnownJson(history.elements, 0, history.kept, history.bytes(history.kept));
 	const role = compat.supportsDeveloperRole && model.reasoning ? "developer" : "system";
-	return [{ role, content: context.systemPrompt }, ...messages];
+	const messages: ChatMessage[] = [{ role, content: context.systemPrompt }, ...history.elements];
+	return withKnownJson(messages, 1, history.kept, history.bytes(history.kept));
 }
 
-/** The assistant messages whose thinking goes back to the server. */
-function replayedMessages(messages: Message[], replay: boolean | "tool-loop"): ReadonlySet<Message> {
-	if (!replay) return new Set();
-	const from = replay === "tool-loop" ? messages.findLastIndex((m) => m.role === "user") + 1 : 0;
-	return new Set(messages.slice(from).filter((m) => m.role === "assistant"));
+/**
+ * How chat messages are made from a transcript. Replayed thinking: with `replayReasoning: true` every
+ * assistant message carries it (part of the key); with "tool-loop" only those after the last user
+ * message, which a later prompt takes it from again, so they are converted anew by every request.
+ */
+export function chatProtocol(model: Model, messages: readonly Message[]): HistoryProtocol<ChatMessage> {
+	const compat = resolveCompat(model);
+	const replay = compat.replayReasoning;
+	const loopFrom = replay === "tool-loop" ? messages.findLastIndex((m) => m.role === "user") + 1 : messages.length;
+	const replayed = (message: Message, index: number) => message.role === "assistant" && (replay === true || index >= loopFrom);
+	return {
+		key: `chat:${compat.reasoningField ?? ""}:${replay === true ? "replay" : ""}`,
+		startsSegment: startsOpenAISegment,
+		volatileFrom: loopFrom,
+		convert: (all, from, to) =>
+			convertWithToolResultImages(
+				all,
+				from,
+				to,
+				(message, index) => convertMessage(message, compat, replayed(message, index)),
+				(intro, images): ChatMessage => ({ role: "user", content: [{ type: "text", text: intro }, ...images.map(toImagePart)] }),
+			),
+	};
 }
 
-function convertMessage(message: Message, compat: ReturnType<typeof resolveCompat>, replayed: ReadonlySet<Message>): ChatMessage[] {
+function convertMessage(message: Message, compat: ReturnType<typeof resolveCompat>, replayed: boolean): ChatMessage[] {
 	if (message.role === "user") return [{ role: "user", content: userContent(message) }];
 	if (message.role === "toolResult") {
 		return [{ role: "tool", tool_call_id: splitToolCallId(message.toolCallId).callId, content: toolResultText(message.content) }];
 	}
-	const assistant = assistantMessage(message, compat.reasoningField, replayed.has(message));
+	const assistant = assistantMessage(message, compat.reasoningField, replayed);
 	return assistant ? [assistant] : [];
 }
 

@@ -16,15 +16,18 @@ import { addSource, cleanSource, cleanTitle, hostedWebSearch, webSearchText } fr
 import type { AssistantBuilder } from "./assistant-builder.js";
 import { runProviderStream } from "./assistant-builder.js";
 import { ProviderError, parseSseJson } from "./http.js";
+import { withKnownJson } from "./json-body.js";
 import {
 	convertWithToolResultImages,
 	imageDataUrl,
 	openAIRequest,
 	reasoningEffort,
 	splitToolCallId,
+	startsOpenAISegment,
 	toolResultText,
 } from "./openai-shared.js";
 import { readEventBatches, streamProviderRequest } from "./provider-request.js";
+import { type HistoryProtocol, wireHistory } from "./wire-history.js";
 
 // ---- Wire types (the subset we send and read) ----
 
@@ -134,22 +137,33 @@ function toResponsesTool(tool: Tool): unknown {
 	return { type: "function", name: tool.name, description: tool.description, parameters: tool.parameters };
 }
 
-/** Our transcript as Responses input items. */
+/** Our transcript as Responses input items; the earlier messages' are those of the request before (wire-history.ts). */
 export function toResponsesInput(model: Model, context: Context): ResponsesInputItem[] {
-	// Reasoning items and item ids are kept for the model that made them (assistantItems).
-	const key = `responses:${model.api}:${model.provider}:${model.id}`;
-	return convertWithToolResultImages<ResponsesInputItem>(
-		context.messages,
-		(message) => {
-			if (message.role === "user") return [{ role: "user", content: userContent(message) }];
-			if (message.role === "assistant") return assistantItems(model, message);
-			return [
-				{ type: "function_call_output", call_id: splitToolCallId(message.toolCallId).callId, output: toolResultText(message.content) },
-			];
-		},
-		(intro, images) => ({ role: "user", content: [{ type: "input_text", text: intro }, ...images.map(toImageInput)] }),
-		() => key,
-	);
+	const history = wireHistory(context.messages, responsesProtocol(model));
+	return withKnownJson(history.elements, 0, history.kept, history.bytes(history.kept));
+}
+
+/** How Responses input items are made from a transcript. */
+export function responsesProtocol(model: Model): HistoryProtocol<ResponsesInputItem> {
+	return {
+		// Reasoning items and item ids are kept for the model that made them (assistantItems).
+		key: `responses:${model.api}:${model.provider}:${model.id}`,
+		startsSegment: startsOpenAISegment,
+		convert: (messages, from, to) =>
+			convertWithToolResultImages<ResponsesInputItem>(
+				messages,
+				from,
+				to,
+				(message) => {
+					if (message.role === "user") return [{ role: "user", content: userContent(message) }];
+					if (message.role === "assistant") return assistantItems(model, message);
+					return [
+						{ type: "function_call_output", call_id: splitToolCallId(message.toolCallId).callId, output: toolResultText(message.content) },
+					];
+				},
+				(intro, images) => ({ role: "user", content: [{ type: "input_text", text: intro }, ...images.map(toImageInput)] }),
+			),
+	};
 }
 
 function userContent(message: UserMessage): string | InputContent[] {

@@ -2,7 +2,6 @@
 // key it needs, the request headers, and how our content parts become OpenAI's.
 import { PROVIDER_KEY_ENV } from "../constants.js";
 import type { ImageContent, Message, Model, SimpleStreamOptions, TextContent } from "../types.js";
-import { convertOnce } from "./converted-messages.js";
 import { joinUrl } from "./http.js";
 import type { ProviderRequest } from "./provider-request.js";
 
@@ -66,17 +65,18 @@ export function toolResultText(content: (TextContent | ImageContent)[]): string 
 }
 
 /**
- * Converts a transcript for a protocol whose tool messages take no images. Nothing may come between an
- * assistant's tool calls and their results, so the images of a run of tool results wait until the run
- * ends and then go out as one user message, made by `imagesMessage` from an intro line and the images.
- * Each message is converted once per `key(message)` (converted-messages.ts): `key` names what else
- * `convert` depends on.
+ * Converts `messages[from, to)` for a protocol whose tool messages take no images. Nothing may come
+ * between an assistant's tool calls and their results, so the images of a run of tool results wait
+ * until the run ends and then go out as one user message, made by `imagesMessage` from an intro line
+ * and the images. A run ends at the next message that is not a tool result, so a conversion may start
+ * afresh at any such message (`startsOpenAISegment`, wire-history.ts).
  */
 export function convertWithToolResultImages<T>(
-	messages: Message[],
-	convert: (message: Message) => T[],
+	messages: readonly Message[],
+	from: number,
+	to: number,
+	convert: (message: Message, index: number) => T[],
 	imagesMessage: (intro: string, images: ImageContent[]) => T,
-	key: (message: Message) => string,
 ): T[] {
 	const out: T[] = [];
 	let pendingImages: ImageContent[] = [];
@@ -85,9 +85,10 @@ export function convertWithToolResultImages<T>(
 		out.push(imagesMessage("Images from the tool results above:", pendingImages));
 		pendingImages = [];
 	};
-	for (const message of messages) {
+	for (let i = from; i < to; i++) {
+		const message = messages[i] as Message;
 		if (message.role !== "toolResult") flushImages();
-		out.push(...convertOnce(message, key(message), convert));
+		out.push(...convert(message, i));
 		if (message.role === "toolResult") {
 			for (const c of message.content) if (c.type === "image") pendingImages.push(c);
 		}
@@ -95,6 +96,9 @@ export function convertWithToolResultImages<T>(
 	flushImages();
 	return out;
 }
+
+/** Where an OpenAI conversion starts afresh: any message but a tool result (convertWithToolResultImages). */
+export const startsOpenAISegment = (message: Message): boolean => message.role !== "toolResult";
 
 /**
  * OpenAI Responses tool calls carry two ids, the `call_id` the result must name and the item id

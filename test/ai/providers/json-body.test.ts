@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { getHeapSpaceStatistics } from "node:v8";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jsonBody } from "../../../src/ai/providers/json-body.js";
+import { jsonBody, withKnownJson } from "../../../src/ai/providers/json-body.js";
 import { streamOpenAICompletions } from "../../../src/ai/providers/openai-completions.js";
 import type { Context, Message } from "../../../src/ai/types.js";
 import { collectEvents } from "../../helpers/assistant-events.js";
@@ -92,19 +92,32 @@ async function digestingServer(reply: string) {
 	return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-describe("jsonBody with frozen elements (converted messages)", () => {
-	it("writes a frozen element's cached bytes again, each in a buffer of its own, not a slice of Node's shared pool", () => {
-		const messages = [1, 2, 3].map((i) => Object.freeze({ role: "user", content: `short message ${i} — é` }));
-		const first = jsonBody({ model: "m", messages });
-		const second = jsonBody({ model: "m", messages });
-		expect(text(first)).toBe(JSON.stringify({ model: "m", messages }));
-		expect(text(second)).toBe(text(first));
-		const elements = second.chunks.filter((c) => c.includes("short message"));
-		expect(elements).toHaveLength(3);
-		// The same memory as the first request's: made once.
-		for (const chunk of elements) expect(first.chunks.some((c) => c.buffer === chunk.buffer)).toBe(true);
-		// A session-long slice of the 8 KiB pool would keep the whole slab alive.
-		for (const chunk of elements) expect(chunk.buffer.byteLength).toBeLessThanOrEqual(chunk.length + 1);
+describe("jsonBody with a run of known elements (a transcript's kept messages)", () => {
+	const element = (i: number) => Object.freeze({ role: "user", content: `message ${i} — é` });
+	const joined = (elements: unknown[]) => elements.map((e) => JSON.stringify(e)).join(",");
+
+	it("writes the run as its chunks (the same memory, not serialised again) and the other elements as JSON.stringify does", () => {
+		const messages = [0, 1, 2, 3, 4].map(element);
+		const chunks = [Buffer.from(joined(messages.slice(1, 3)))];
+		withKnownJson(messages, 1, 2, chunks);
+		const body = jsonBody({ model: "m", messages });
+		expect(text(body)).toBe(JSON.stringify({ model: "m", messages }));
+		expect(body.chunks).toContain(chunks[0]);
+		// At the start, and the whole array.
+		const start = [0, 1].map(element);
+		withKnownJson(start, 0, 2, [Buffer.from(joined(start))]);
+		expect(text(jsonBody({ messages: start }))).toBe(JSON.stringify({ messages: start }));
+	});
+
+	it("sends what the chunks say, so the array is frozen: nobody changes an element of it in place", () => {
+		const messages = [0, 1].map(element);
+		withKnownJson(messages, 0, 2, [Buffer.from(joined(messages))]);
+		expect(() => {
+			(messages as unknown[])[0] = { role: "user", content: "changed" };
+		}).toThrow(TypeError);
+		// A copy someone made to change (an onPayload hook) is serialised as it is.
+		const copy = [{ role: "user", content: "changed" }, messages[1]];
+		expect(text(jsonBody({ messages: copy }))).toBe(JSON.stringify({ messages: copy }));
 	});
 });
 
