@@ -135,11 +135,10 @@ function toChatTool(tool: Tool): unknown {
  */
 export function toChatMessages(model: Model, context: Context): ChatMessage[] {
 	const compat = resolveCompat(model);
-	const history = wireHistory(context.messages, chatProtocol(model, context.messages));
-	if (!context.systemPrompt) return withKnownJson(history.elements, 0, history.kept, history.bytes(history.kept));
 	const role = compat.supportsDeveloperRole && model.reasoning ? "developer" : "system";
-	const messages: ChatMessage[] = [{ role, content: context.systemPrompt }, ...history.elements];
-	return withKnownJson(messages, 1, history.kept, history.bytes(history.kept));
+	const head: ChatMessage[] = context.systemPrompt ? [{ role, content: context.systemPrompt }] : [];
+	const history = wireHistory(context.messages, chatProtocol(model, context.messages), head);
+	return withKnownJson(history.elements, head.length, history.kept, history.bytes(history.kept));
 }
 
 /**

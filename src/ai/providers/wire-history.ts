@@ -31,11 +31,14 @@ export interface HistoryProtocol<T> {
 
 /** A transcript's wire elements, the kept ones first, with the JSON of those. */
 export interface WireHistory<T> {
-	/** Every element, in order: a new array each time (the kept elements are frozen). */
+	/** The head, then every element in order: a new array (the kept elements are frozen). */
 	readonly elements: T[];
-	/** How many leading elements are kept, with their bytes known. */
+	/** How many elements after the head are kept, with their bytes known. */
 	readonly kept: number;
-	/** The JSON of the first `count` (≤ kept) elements, joined by commas, as chunks (views, no copy). */
+	/**
+	 * The JSON of the first `count` (≤ kept) kept elements, joined by commas, as chunks (views, no copy).
+	 * For this request: a later one on the same transcript may cut what is kept.
+	 */
 	bytes(count: number): Buffer[];
 }
 
@@ -66,10 +69,13 @@ const fresh = <T>(key: string): Kept<T> => ({
 	bytes: new ByteLog(),
 });
 
-/** The wire form of `messages` under `protocol`, converting only what is not kept from earlier requests. */
-export function wireHistory<T>(messages: readonly Message[], protocol: HistoryProtocol<T>): WireHistory<T> {
+/**
+ * The wire form of `messages` under `protocol` after `head` (elements of the request's own, such as a
+ * system message), converting only what is not kept from earlier requests.
+ */
+export function wireHistory<T>(messages: readonly Message[], protocol: HistoryProtocol<T>, head: T[] = []): WireHistory<T> {
 	const first = messages[0];
-	if (!first) return { elements: [], kept: 0, bytes: () => [] };
+	if (!first) return { elements: [...head], kept: 0, bytes: () => [] };
 	let entry = kept.get(first) as Kept<T> | undefined;
 	if (entry?.key !== protocol.key) {
 		entry = fresh<T>(protocol.key);
@@ -93,7 +99,8 @@ export function wireHistory<T>(messages: readonly Message[], protocol: HistoryPr
 	}
 	const held = entry;
 	return {
-		elements: [...held.elements, ...protocol.convert(messages, start, messages.length)],
+		// One copy of the history per request, by concat: spreading 20k elements took ~3× as long (Node 20).
+		elements: head.concat(held.elements, protocol.convert(messages, start, messages.length)),
 		kept: held.elements.length,
 		bytes: (count) => held.bytes.chunks(count > 0 ? (held.ends[count - 1] as number) : 0),
 	};
