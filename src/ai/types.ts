@@ -220,7 +220,10 @@ export interface StreamOptions {
 	transport?: "sse" | "websocket" | "websocket-cached" | "auto";
 	cacheRetention?: "none" | "short" | "long";
 	sessionId?: string;
-	/** Sees the request body before it is sent; may return a replacement. */
+	/**
+	 * Sees the request body before it is sent; may return a replacement. Its message list is frozen, and so
+	 * are the earlier messages in it (their bytes are kept from request to request): change a copy.
+	 */
 	onPayload?: (payload: unknown, model: Model) => unknown | Promise<unknown>;
 	onResponse?: (response: ResponseInfo, model: Model) => void;
 	headers?: Record<string, string>;
