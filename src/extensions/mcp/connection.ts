@@ -80,9 +80,12 @@ export class McpConnection {
 					},
 				},
 			);
-			const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+			const { ElicitRequestSchema, ElicitationCompleteNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
 			client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
 				answerElicitation(this.config.name, request.params, extra.signal, this.elicit),
+			);
+			client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) =>
+				this.elicit?.completed(this.config.name, notification.params.elicitationId),
 			);
 			client.onclose = () => this.onClosed();
 			this.client = client;
