@@ -95,7 +95,7 @@ function tunnel(url: URL, address: string, proxy: URL, signal: AbortSignal): Pro
 	});
 }
 
-/** node:zlib, loaded with the first compressed body instead of at start-up (~2 ms of every launch). */
+/** node:zlib, loaded with the first compressed body instead of at start-up (~0.8 ms of every launch). */
 const zlib = (): typeof import("node:zlib") => createRequire(import.meta.url)("node:zlib");
 
 /** The body, decompressed as the server says it is encoded. */
