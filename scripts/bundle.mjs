@@ -84,6 +84,8 @@ const VENDOR_GROUPS = {
 	// The ACP SDK with its schemas (~165 KB), for `--mode acp` only.
 	acp: { packages: ["@agentclientprotocol/sdk"], lazy: true },
 	highlight: { packages: ["highlight.js"], lazy: true },
+	// HTML to Markdown for web_fetch (~290 KB with the entity tables), from the first HTML page fetched.
+	html: { packages: ["node-html-markdown", "node-html-parser"], lazy: true },
 	// The shell parser bash rules are judged on (src/permissions/shell-parse.ts), from the first rule check.
 	treesitter: { packages: ["@vscode/tree-sitter-wasm"], lazy: true },
 	typebox: { packages: ["typebox"] },

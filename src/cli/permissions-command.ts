@@ -62,7 +62,7 @@ function program(out: { stdout: string; stderr: string }, cwd: string, env: Env)
 		.option("--deny", "a deny rule (default: allow)")
 		.addOption(scopeOption())
 		.action((text: string, opts: { deny?: boolean; scope?: RuleScope }) => {
-			const entry = admin().add(opts.deny ? "deny" : "allow", text, opts.scope);
+			const entry = admin().add(opts.deny ? "deny" : "allow", text, { origin: "the <rule> argument", scope: opts.scope });
 			out.stdout += `Added ${describe(entry)}\n`;
 		});
 	root

@@ -51,13 +51,25 @@ export function fileOf(scope: RuleScope, files: RuleFiles): string | undefined {
 	return undefined;
 }
 
-/** Parses `text` as a rule of `scope`; throws one line naming the rule. */
-export function ruleFor(kind: RuleKind, text: string, scope: RuleScope, files: RuleFiles): PermissionRule {
+/**
+ * Parses `text` as a rule of `scope`; throws one line naming the rule and `origin`, where the text came
+ * from (the field it was typed in, the argument it was given as): the file it would be kept in had no
+ * part in a malformed rule.
+ */
+export function ruleFor(kind: RuleKind, text: string, scope: RuleScope, files: RuleFiles, origin: string): PermissionRule {
 	if (kind === "deny" && scope === "project")
 		throw new Error(`deny rules are not kept with your approvals: use --scope global or --scope project-settings for "${text}"`);
 	const file = fileOf(scope, files);
 	const source = scope === "session" ? "this session" : scope === "flag" ? "a flag" : (file as string);
-	return { ...parseRule(text, source), scope, ...(file ? { file } : {}) };
+	return { ...parseRule(text, origin), source, scope, ...(file ? { file } : {}) };
+}
+
+/** What `RuleAdmin.add` needs besides the rule: where the text came from, and where to keep it. */
+export interface AddRuleOptions {
+	/** Where the text came from, for the error of a malformed rule ("the rule you typed"). */
+	origin: string;
+	/** Default: allow rules with your approvals for the folder, deny rules in your settings. */
+	scope?: RuleScope;
 }
 
 /** Writes a rule to its file (session and flag rules live only in memory). */
@@ -133,9 +145,9 @@ export class RuleAdmin {
 		return ruleEntries(this.live.rules, this.files);
 	}
 
-	/** Throws one line for a malformed rule or a scope it cannot be kept in. */
-	add(kind: RuleKind, text: string, scope: RuleScope = defaultScope(kind)): RuleEntry {
-		const rule = ruleFor(kind, text, scope, this.files);
+	/** Throws one line for a malformed rule (naming `origin`) or a scope it cannot be kept in. */
+	add(kind: RuleKind, text: string, { origin, scope = defaultScope(kind) }: AddRuleOptions): RuleEntry {
+		const rule = ruleFor(kind, text, scope, this.files, origin);
 		persistRule(kind, rule, this.files);
 		this.live.addLiveRule(kind, rule);
 		return ruleEntries({ allow: kind === "allow" ? [rule] : [], deny: kind === "deny" ? [rule] : [] }, this.files)[0] as RuleEntry;

@@ -182,7 +182,7 @@ export const slashCommands: readonly SlashCommand[] = [
 						const removed = s.permissionRules().remove(text);
 						return s.notify("info", removed.map((e) => `Removed ${e.kind} ${e.text} (${e.scope})`).join("\n"));
 					}
-					const added = s.permissionRules().add(verb as RuleKind, text);
+					const added = s.permissionRules().add(verb as RuleKind, text, { origin: `/permissions ${verb}` });
 					return s.notify("info", `Added ${added.kind} ${added.text} (${added.scope}${added.file ? `, ${added.file}` : ""})`);
 				} catch (error) {
 					return s.notify("error", (error as Error).message);

@@ -1,7 +1,14 @@
 // A fetched body as text the model can read: HTML as Markdown (scripts, styles and navigation
-// dropped), text and JSON as they are, binary refused. Pure.
-import { NodeHtmlMarkdown } from "node-html-markdown";
-import { type HTMLElement, parse } from "node-html-parser";
+// dropped), text and JSON as they are, binary refused. No state; the HTML libraries (node-html-parser
+// and node-html-markdown with their entity tables, ~290 KB of the bundle) are loaded on the first HTML
+// page, not at start-up (docs/startup.md).
+import type { HTMLElement } from "node-html-parser";
+
+/** The HTML libraries, loaded once, when a page first needs them. */
+async function htmlLibraries() {
+	const [{ NodeHtmlMarkdown }, { parse }] = await Promise.all([import("node-html-markdown"), import("node-html-parser")]);
+	return { NodeHtmlMarkdown, parse };
+}
 
 /** Elements that carry no reading text: dropped before conversion. */
 const DROPPED = ["script", "style", "noscript", "template", "nav", "svg", "iframe", "object", "embed", "canvas", "link", "meta"];
@@ -28,7 +35,8 @@ function looksBinary(body: Buffer): boolean {
 	return body.subarray(0, 8192).includes(0);
 }
 
-function htmlToMarkdown(html: string, selector: string | undefined): { text: string; title?: string; note?: string } {
+async function htmlToMarkdown(html: string, selector: string | undefined): Promise<{ text: string; title?: string; note?: string }> {
+	const { NodeHtmlMarkdown, parse } = await htmlLibraries();
 	const root = parse(html, { comment: false, blockTextElements: { script: false, style: false, pre: true, noscript: false } });
 	for (const element of root.querySelectorAll(DROPPED.join(","))) element.remove();
 	const title = root.querySelector("title")?.text.trim() || undefined;
@@ -52,14 +60,14 @@ function htmlToMarkdown(html: string, selector: string | undefined): { text: str
 }
 
 /** The body as text, by its content type (and a look at its bytes when the type says nothing). */
-export function pageText(body: Buffer, contentTypeHeader: string | undefined, selector?: string): PageText {
+export async function pageText(body: Buffer, contentTypeHeader: string | undefined, selector?: string): Promise<PageText> {
 	const contentType = (contentTypeHeader ?? "").trim();
 	const type = contentType.toLowerCase();
 	const generic = type === "" || type.startsWith("application/octet-stream");
 	if (!TEXT_TYPES.test(type) && !(generic && !looksBinary(body))) return { kind: "binary", contentType: contentType || "unknown" };
 	const text = decoderFor(contentType).decode(body);
 	if (HTML_TYPES.test(type) || (generic && /^\s*(?:<!doctype html|<html)/i.test(text))) {
-		return { kind: "text", contentType: contentType || "text/html", ...htmlToMarkdown(text, selector) };
+		return { kind: "text", contentType: contentType || "text/html", ...(await htmlToMarkdown(text, selector)) };
 	}
 	const note = selector ? `The selector applies to HTML pages only; this is ${contentType || "text"}.` : undefined;
 	return { kind: "text", text, contentType: contentType || "text/plain", note };

@@ -73,9 +73,9 @@ function header(lines: (string | undefined)[]): string {
 	return lines.filter((l): l is string => l !== undefined).join("\n");
 }
 
-function formatPage(url: URL, response: WebResponse, params: WebFetchToolInput): Result {
+async function formatPage(url: URL, response: WebResponse, params: WebFetchToolInput): Promise<Result> {
 	const contentType = String(response.headers["content-type"] ?? "");
-	const page = pageText(response.body, contentType, params.selector);
+	const page = await pageText(response.body, contentType, params.selector);
 	const details: WebFetchToolDetails = { url: url.href, status: response.status, contentType, bytes: response.body.length };
 	if (page.kind === "binary") {
 		const text = `web_fetch: ${url.href} is binary (${page.contentType}, ${formatSize(response.body.length)}${response.capped ? "+" : ""}): not shown. Only HTML, text and JSON are fetched.`;
@@ -175,7 +175,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
 					details: { url: outcome.url.href, status: outcome.status, redirect: outcome.redirect.href },
 				};
 			}
-			const result = formatPage(outcome.url, outcome.response, params);
+			const result = await formatPage(outcome.url, outcome.response, params);
 			if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
 			cache.set(key, { at: Date.now(), result });
 			return result;

@@ -5,9 +5,9 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { createRequire } from "node:module";
 import { isIP, type LookupFunction, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { refusedAddress } from "./web-address.js";
 import { proxyAuthorization } from "./web-proxy.js";
 
@@ -95,14 +95,17 @@ function tunnel(url: URL, address: string, proxy: URL, signal: AbortSignal): Pro
 	});
 }
 
+/** node:zlib, loaded with the first compressed body instead of at start-up (~0.8 ms of every launch). */
+const zlib = (): typeof import("node:zlib") => createRequire(import.meta.url)("node:zlib");
+
 /** The body, decompressed as the server says it is encoded. */
 function decoded(response: IncomingMessage): NodeJS.ReadableStream {
 	const encoding = String(response.headers["content-encoding"] ?? "")
 		.toLowerCase()
 		.trim();
-	if (encoding === "gzip" || encoding === "x-gzip") return response.pipe(createGunzip());
-	if (encoding === "deflate") return response.pipe(createInflate());
-	if (encoding === "br") return response.pipe(createBrotliDecompress());
+	if (encoding === "gzip" || encoding === "x-gzip") return response.pipe(zlib().createGunzip());
+	if (encoding === "deflate") return response.pipe(zlib().createInflate());
+	if (encoding === "br") return response.pipe(zlib().createBrotliDecompress());
 	return response;
 }
 

@@ -2,6 +2,8 @@
 // launch, and ignored when missing, corrupt, stale or rejected by V8, the bundle running either way.
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -9,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript next to bin/rudder.js, without type declarations
 import { cacheFileFor, lazyModule, loadBundle, readCache } from "../../bin/load-bundle.js";
-import { textBody } from "../helpers/openai-chunks.js";
+import { textBody, toolCallBody } from "../helpers/openai-chunks.js";
 import { startScriptedServer } from "../helpers/sse-server.js";
 import { tmuxAppPerTest } from "../helpers/tmux-app.js";
 
@@ -391,7 +393,7 @@ describe("bin/rudder.js with the built bundle", () => {
 		expect([stageNow(), statSync(join(folder, name)).mtimeMs]).toEqual(["reply", written]);
 	}, 20_000);
 
-	it("the built bundle keeps MCP, the ACP SDK and highlight.js in scripts of their own, reached through require", () => {
+	it("the built bundle keeps MCP, the ACP SDK, highlight.js and the HTML libraries in scripts of their own, reached through require", () => {
 		const bundleDir = join(import.meta.dirname, "..", "..", "dist", "bundle");
 		const manifest = JSON.parse(readFileSync(join(bundleDir, "bundle.json"), "utf8")) as { file: string; vendors: Vendor[] };
 		const byFile = Object.fromEntries(manifest.vendors.map((v) => [v.file, v.modules]));
@@ -403,6 +405,8 @@ describe("bin/rudder.js with the built bundle", () => {
 		expect(byFile["vendor-highlight.cjs"]).toEqual(
 			expect.arrayContaining(["highlight.js/lib/core", "highlight.js/lib/languages/typescript"]),
 		);
+		// web_fetch's HTML to Markdown (~290 KB), from the first HTML page only.
+		expect(byFile["vendor-html.cjs"]).toEqual(["node-html-markdown", "node-html-parser"]);
 		const main = readFileSync(join(bundleDir, manifest.file), "utf8");
 		for (const { file, modules } of manifest.vendors) {
 			expect(existsSync(join(bundleDir, file))).toBe(true);
@@ -410,6 +414,44 @@ describe("bin/rudder.js with the built bundle", () => {
 			for (const m of modules) expect([main.includes(`require("${m}")`), main.includes(`import("${m}")`)]).toEqual([true, false]);
 		}
 	});
+
+	it("web_fetch of an HTML page runs the HTML script of the built bundle, loaded only then", async () => {
+		const server = await startScriptedServer();
+		const page = createServer((_req, res) => {
+			res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+			res.end(
+				"<html><head><title>Docs</title><script>evil()</script></head><body><main><h1>Install</h1><p>Run <code>npm i</code>.</p></main></body></html>",
+			);
+		});
+		await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+		try {
+			const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/docs`;
+			server.enqueue({ kind: "sse", chunks: [toolCallBody("web_fetch", { url })] }, { kind: "sse", chunks: [textBody("done")] });
+			const home = join(dir, "home");
+			mkdirSync(home, { recursive: true });
+			const provider = {
+				baseUrl: server.url,
+				api: "openai-completions",
+				apiKey: "k",
+				models: [{ id: "m", name: "m", contextWindow: 100000, maxTokens: 100 }],
+			};
+			writeFileSync(join(home, "models.json"), JSON.stringify({ providers: { local: provider } }));
+			const debugLog = join(dir, "cache.log");
+			const env = { ...process.env, XDG_CACHE_HOME: join(dir, "xdg"), RUDDER_HOME: home, RUDDER_DEBUG_CODE_CACHE: debugLog };
+			const args = [bin, "-p", "read the docs", "--no-session", "--model", "local/m", "--allow", "web_fetch(domain:127.0.0.1)"];
+			const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+			const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+			expect(code).toBe(0);
+			const result = JSON.stringify(server.requests[1]?.body.messages.at(-1));
+			expect(result).toContain("# Install");
+			expect(result).toContain("Run `npm i`.");
+			expect(result).not.toContain("evil()");
+			expect(readFileSync(debugLog, "utf8")).toMatch(/vendor-html\.cjs cache missing/);
+		} finally {
+			page.close();
+			await server.close();
+		}
+	}, 20_000);
 
 	it("writes none for a run over before start-up ends (--version)", () => {
 		const env = { ...process.env, XDG_CACHE_HOME: join(dir, "xdg"), RUDDER_HOME: join(dir, "home") };

@@ -95,7 +95,11 @@ describe("rudder permissions", () => {
 		const malformed = await rudder(["add", "bash("], home);
 		expect(malformed.code).toBe(1);
 		expect(malformed.stderr.split("\n")).toHaveLength(2);
-		expect(malformed.stderr).toContain('permission rule "bash(" must be a tool name or tool(pattern)');
+		// It names the argument the rule came from, not the approvals file it would have been kept in.
+		expect(malformed.stderr).toMatch(
+			/^rudder permissions: the <rule> argument: permission rule "bash\(" must be a tool name or tool\(pattern\)/,
+		);
+		expect(malformed.stderr).not.toContain("project-permissions.json");
 		const scope = await rudder(["add", "--scope", "everywhere", "bash(ls*)"], home);
 		expect(scope.code).toBe(2);
 		expect(scope.stderr.split("\n")).toHaveLength(2);

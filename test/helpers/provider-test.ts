@@ -48,3 +48,9 @@ export function responsesReply(model: string, content: AssistantMessage["content
 		timestamp: 2,
 	};
 }
+
+/** Claude Sonnet 4.5 on Anthropic's API (its prices and limits) at `baseUrl`. */
+export function sonnetModel(baseUrl: string, overrides: Partial<Model> = {}): Model {
+	const sonnet = { id: "claude-sonnet-4-5", api: "anthropic-messages", provider: "anthropic", reasoning: false } as const;
+	return providerModel({ ...sonnet, baseUrl, cost: price(3, 15), contextWindow: 200_000, maxTokens: 8_000, ...overrides });
+}

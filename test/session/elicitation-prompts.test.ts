@@ -19,11 +19,29 @@ const lastToolText = (fx: Fixture) => {
 	return last?.content.map((c) => c.text ?? "").join("") ?? "";
 };
 
-async function sessionWithFeatures(approvals: "prompt" | "print") {
+/** `serverEnv`: the feature server's environment, from the fixture's root folder. */
+async function sessionWithFeatures(approvals: "prompt" | "print", serverEnv: (root: string) => Record<string, string> = () => ({})) {
 	fx = await createFixture({ session: { approvals } });
-	writeGlobalSettings(fx, { permissions: { allow: ["mcp__*"] }, mcpServers: { features: featureServer() } });
+	writeGlobalSettings(fx, { permissions: { allow: ["mcp__*"] }, mcpServers: { features: featureServer(0, serverEnv(fx.root)) } });
 	fx.session = await fx.open({ approvals });
 	return fx.session;
+}
+
+/** A $BROWSER script that appends each URL it is given to the file it returns (which exists only after one). */
+function recordingBrowser(): string {
+	const opened = join(fx.root, "opened.txt");
+	const browser = join(fx.root, "browser.sh");
+	writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`);
+	chmodSync(browser, 0o755);
+	fx.env.BROWSER = browser;
+	return opened;
+}
+
+/** The model calls the feature server's `tool` once; resolves with the run and the question the call asked. */
+async function questionFrom(tool: string) {
+	fx.faux.setResponses([fauxAssistantMessage([fauxToolCall(`mcp__features__${tool}`, {})]), fauxAssistantMessage([fauxText("ok")])]);
+	const run = fx.session.prompt(`use ${tool}`);
+	return { run, asked: await fx.waitForEvent("elicitation_request") };
 }
 
 describe("MCP elicitation in a session", () => {
@@ -73,11 +91,7 @@ describe("MCP elicitation in a session", () => {
 
 	it("opens a URL only after the user accepts, and prints it", async () => {
 		const session = await sessionWithFeatures("prompt");
-		const opened = join(fx.root, "opened.txt");
-		const browser = join(fx.root, "browser.sh");
-		writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`);
-		chmodSync(browser, 0o755);
-		fx.env.BROWSER = browser;
+		const opened = recordingBrowser();
 		fx.faux.setResponses([
 			fauxAssistantMessage([fauxToolCall("mcp__features__ask_url", {})]),
 			fauxAssistantMessage([fauxToolCall("mcp__features__ask_url", {})]),
@@ -100,5 +114,30 @@ describe("MCP elicitation in a session", () => {
 			}
 		});
 		expect(fx.notices().some((n) => n.includes("Opened: https://example.com/connect?x=1"))).toBe(true);
+	});
+
+	it("marks an accepted URL done when the server sends notifications/elicitation/complete for it", async () => {
+		const session = await sessionWithFeatures("prompt", (root) => ({ FEATURE_URL_COMPLETION: join(root, "complete-now") }));
+		recordingBrowser();
+		const { run, asked } = await questionFrom("ask_url_then_done");
+		session.respondToElicitation(asked.id, { action: "accept" });
+		await run;
+		await eventually(() => fx.notices().includes('The MCP server "features" says "Connect the billing account" is done'));
+		expect(JSON.parse(lastToolText(fx))).toEqual({ action: "accept" });
+	});
+
+	it("closes a URL question still open when the server says its page is done; an unknown id is ignored", async () => {
+		const session = await sessionWithFeatures("prompt", (root) => ({ FEATURE_URL_COMPLETION: join(root, "complete-now") }));
+		const opened = recordingBrowser();
+		const { run, asked } = await questionFrom("ask_url_done_meanwhile");
+		expect(session.getState().pendingElicitation?.id).toBe(asked.id);
+		writeFileSync(join(fx.root, "complete-now"), "");
+		await eventually(() => session.getState().pendingElicitation === undefined);
+		await run;
+		expect(fx.events.some((e) => e.type === "elicitation_end" && e.id === asked.id && e.action === "accept")).toBe(true);
+		expect(fx.notices()).toContain('The MCP server "features" says "Approve on your phone" is done; its question is closed');
+		// Nothing to consent to any more: the page is not opened.
+		expect(() => readFileSync(opened, "utf8")).toThrow();
+		expect(JSON.parse(lastToolText(fx))).toEqual({ action: "accept" });
 	});
 });

@@ -39,7 +39,11 @@ describe("the session's rules: list, add, remove", { timeout: 30_000 }, () => {
 			{ kind: "allow", text: "bash(ls*)", scope: "flag" },
 			{ kind: "deny", text: "read(.env)", scope: "global", file: globalFile },
 		]);
-		expect(rules.add("allow", "bash(echo*)", "session")).toEqual({ kind: "allow", text: "bash(echo*)", scope: "session" });
+		expect(rules.add("allow", "bash(echo*)", { origin: "test", scope: "session" })).toEqual({
+			kind: "allow",
+			text: "bash(echo*)",
+			scope: "session",
+		});
 		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command: "echo ran" })]), fauxAssistantMessage([fauxText("ok")])]);
 		await session.prompt("go");
 		expect(lastResult(fx)).toEqual({ isError: false, text: "ran" });
@@ -57,7 +61,7 @@ describe("the session's rules: list, add, remove", { timeout: 30_000 }, () => {
 		const session = await fx.open({ tools: ["bash"], approvals: "print", sandboxFactory: () => undefined, permissionMode: "ask" });
 		const rules = session.permissionRules();
 		const approvals = trustFilePath(dataDir(fx.env));
-		expect(rules.add("allow", "bash(npm test*)")).toEqual({
+		expect(rules.add("allow", "bash(npm test*)", { origin: "test" })).toEqual({
 			kind: "allow",
 			text: "bash(npm test*)",
 			scope: "project",
@@ -66,11 +70,13 @@ describe("the session's rules: list, add, remove", { timeout: 30_000 }, () => {
 		expect(statSync(approvals).mode & 0o777).toBe(0o600);
 		expect(readFileSync(approvals, "utf8")).toContain("bash(npm test*)");
 		const globalFile = globalSettingsPath(fx.env);
-		rules.add("deny", "bash(git push*)", "global");
+		rules.add("deny", "bash(git push*)", { origin: "test", scope: "global" });
 		expect(JSON.parse(readFileSync(globalFile, "utf8"))).toEqual({ permissions: { deny: ["bash(git push*)"] } });
 		expect(statSync(globalFile).mode & 0o777).toBe(0o600);
-		expect(() => rules.add("deny", "bash(x*)", "project")).toThrow("deny rules are not kept with your approvals");
-		expect(() => rules.add("allow", "bash(")).toThrow('permission rule "bash(" must be');
+		expect(() => rules.add("deny", "bash(x*)", { origin: "test", scope: "project" })).toThrow(
+			"deny rules are not kept with your approvals",
+		);
+		expect(() => rules.add("allow", "bash(", { origin: "test" })).toThrow('permission rule "bash(" must be');
 
 		// A new session of the folder sees both, by scope; removing them empties the files' lists.
 		const next = await fx.open({ tools: ["bash"], approvals: "print", sandboxFactory: () => undefined, permissionMode: "ask" });

@@ -47,7 +47,8 @@ describe("/permissions", () => {
 		await session.submit("/permissions remove bash(npm test*)");
 		expect(fx.notices().at(-1)).toBe('no rule "bash(npm test*)"');
 		await session.submit("/permissions allow bash(");
-		expect(fx.notices().at(-1)).toContain('permission rule "bash(" must be a tool name or tool(pattern)');
+		expect(fx.notices().at(-1)).toMatch(/^\/permissions allow: permission rule "bash\(" must be a tool name or tool\(pattern\)/);
+		expect(fx.notices().at(-1)).not.toContain("project-permissions.json");
 	});
 
 	it("asks the app for its rules screen when the caller can show one, after the mode, sandbox and workspace", async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Model, ToolResultMessage } from "../../src/ai/index.js";
 import { fauxAssistantMessage, fauxText } from "../../src/ai/index.js";
 import { offerWebSearch } from "../../src/session/web-search-offer.js";
-import { price, providerModel, sseFixture } from "../helpers/provider-test.js";
+import { sonnetModel, sseFixture } from "../helpers/provider-test.js";
 import { scriptedServerPerTest } from "../helpers/scripted-server-per-test.js";
 import { sse } from "../helpers/sse-server.js";
 import { createFixture, type Fixture } from "./session-fixture.js";
@@ -57,15 +57,7 @@ function callsWebSearch(): string {
 describe("web search in a session", { timeout: 30_000 }, () => {
 	it("asks once: the first call is a function the gate asks about, then Anthropic's own search runs and is replayed", async () => {
 		fx = await createFixture();
-		const model = providerModel({
-			id: "claude-sonnet-4-5",
-			api: "anthropic-messages",
-			provider: "anthropic",
-			baseUrl: server.url,
-			cost: price(3, 15),
-			contextWindow: 200_000,
-			maxTokens: 8_000,
-		});
+		const model = sonnetModel(server.url);
 		const session = await fx.open({
 			model,
 			apiKey: "sk-test",

@@ -31,6 +31,11 @@ const API_VERSION = "2023-06-01";
 const FINE_GRAINED_TOOL_STREAMING = "fine-grained-tool-streaming-2025-05-14";
 /** Anthropic's smallest accepted thinking budget. */
 const MIN_THINKING_BUDGET = 1024;
+/**
+ * How many times one reply is resumed after `stop_reason: "pause_turn"` (a long server-side tool loop,
+ * such as web searches, paused by the API) before it ends as an error instead of asking again.
+ */
+export const MAX_PAUSE_CONTINUATIONS = 5;
 /** Anthropic's server-side web search (GA, no beta header) and how many searches one request may run. */
 const WEB_SEARCH_TOOL = { type: "web_search_20250305", name: "web_search", max_uses: 5 } as const;
 
@@ -278,15 +283,19 @@ interface RefusalDetails {
 	explanation?: string | null;
 }
 
-/** What a finished stream said about why it stopped; `error` carries the text for the user. */
-type StopOutcome = { reason: Extract<StopReason, "stop" | "length" | "toolUse"> } | { error: string };
+/**
+ * What a finished stream said about why it stopped; `error` carries the text for the user, `paused` a
+ * turn the API wants sent back as it is so the model can go on with it.
+ */
+type StopOutcome = { reason: Extract<StopReason, "stop" | "length" | "toolUse"> } | { paused: true } | { error: string };
 
 function mapStopReason(reason: string, details: RefusalDetails | null | undefined): StopOutcome {
 	switch (reason) {
 		case "end_turn":
 		case "stop_sequence":
-		case "pause_turn":
 			return { reason: "stop" };
+		case "pause_turn":
+			return { paused: true };
 		case "max_tokens":
 		case "model_context_window_exceeded":
 			return { reason: "length" };
@@ -306,15 +315,32 @@ function refusalText(details: RefusalDetails | null | undefined): string {
 	return `${PROVIDER_NAME} declined to answer${category}${explanation || " (stop_reason: refusal)"}`;
 }
 
-/** Reads one Anthropic stream into `builder`; keeps only per-stream state, no history. */
+/** A server tool call (a web search) whose input is streaming or complete, waiting for its result. */
+type ServerCall = { id: string; name: string; json: string };
+type TokenCounts = { input: number; output: number; cacheRead: number; cacheWrite: number };
+/** What a paused response hands to the reader of its continuation. */
+type PausedState = { calls: ServerCall[]; usage: TokenCounts };
+
+/**
+ * Reads one Anthropic stream into `builder`; keeps only per-stream state, no history. A paused turn's
+ * continuation is read by a new reader into the same builder: `carried` holds what the paused response
+ * left open (searches still waiting for their result, the tokens already counted).
+ */
 class AnthropicStreamReader {
 	private stop: StopOutcome | undefined;
 	/** Which of our blocks each Anthropic `index` opened. */
 	private readonly kinds = new Map<number, string>();
 	/** Server tool calls (web searches) by Anthropic index while their input streams, then by id until their result. */
-	private readonly serverCalls = new Map<number | string, { id: string; name: string; json: string }>();
+	private readonly serverCalls = new Map<number | string, ServerCall>();
+	/** This response's own token counts; the builder gets them added to the paused responses' counts. */
+	private readonly counts: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 
-	constructor(private readonly builder: AssistantBuilder) {}
+	constructor(
+		private readonly builder: AssistantBuilder,
+		private readonly carried: PausedState = { calls: [], usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } },
+	) {
+		for (const call of carried.calls) this.serverCalls.set(call.id, call);
+	}
 
 	handle(event: AnthropicStreamEvent): void {
 		const b = this.builder;
@@ -359,12 +385,25 @@ class AnthropicStreamReader {
 		}
 	}
 
-	/** Ends the message once the body is read. */
-	finish(): void {
+	/**
+	 * Ends the message once the body is read, or, when the API paused the turn, returns what the next
+	 * reader carries on with; the builder stays open for the continuation.
+	 */
+	finish(): PausedState | undefined {
 		const stop = this.stop;
 		if (!stop) throw new ProviderError(`${PROVIDER_NAME}: stream ended before the message was complete`);
 		if ("error" in stop) throw new ProviderError(stop.error);
+		if ("paused" in stop) {
+			const { input, output, cacheRead, cacheWrite } = this.builder.output.usage;
+			return { calls: this.waitingCalls(), usage: { input, output, cacheRead, cacheWrite } };
+		}
 		this.builder.finish(stop.reason);
+		return undefined;
+	}
+
+	/** Searches whose input is complete but whose result has not come (filed by id, not by index). */
+	private waitingCalls(): ServerCall[] {
+		return [...this.serverCalls].flatMap(([key, call]) => (typeof key === "string" ? [call] : []));
 	}
 
 	private blockStart(index: number, block: Extract<AnthropicStreamEvent, { type: "content_block_start" }>["content_block"]): void {
@@ -397,13 +436,8 @@ class AnthropicStreamReader {
 	private searchResult(block: AnthropicSearchResult): void {
 		const call = this.serverCalls.get(block.tool_use_id);
 		this.serverCalls.delete(block.tool_use_id);
-		let input: Record<string, unknown> = {};
-		try {
-			const parsed = call?.json ? JSON.parse(call.json) : {};
-			if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) input = parsed;
-		} catch {
-			// A broken input still gets its result replayed; the query is just unknown.
-		}
+		// A broken input still gets its result replayed; the query is just unknown.
+		const input = parseServerInput(call?.json ?? "");
 		const search: WebSearchContent = {
 			type: "webSearch",
 			id: block.tool_use_id,
@@ -441,34 +475,81 @@ class AnthropicStreamReader {
 
 	private usage(usage: AnthropicUsage): void {
 		// input_tokens already excludes cached reads and writes, which are billed at their own prices.
+		const counts = this.counts;
+		counts.input = usage.input_tokens ?? counts.input;
+		counts.output = usage.output_tokens ?? counts.output;
+		counts.cacheRead = usage.cache_read_input_tokens ?? counts.cacheRead;
+		counts.cacheWrite = usage.cache_creation_input_tokens ?? counts.cacheWrite;
+		// Each request of a resumed turn is billed on its own: the reply costs their sum.
+		const before = this.carried.usage;
 		this.builder.setUsage({
-			input: usage.input_tokens ?? undefined,
-			output: usage.output_tokens ?? undefined,
-			cacheRead: usage.cache_read_input_tokens ?? undefined,
-			cacheWrite: usage.cache_creation_input_tokens ?? undefined,
+			input: before.input + counts.input,
+			output: before.output + counts.output,
+			cacheRead: before.cacheRead + counts.cacheRead,
+			cacheWrite: before.cacheWrite + counts.cacheWrite,
 		});
+	}
+}
+
+/**
+ * The context a paused turn is resumed with: the request as before, then the paused reply as the last
+ * (assistant) message, sent back as it came and with no user message after it, so the model goes on
+ * with its own turn. A search still waiting for its result goes back as its server_tool_use block.
+ */
+function pausedContext(context: Context, paused: AssistantMessage, waiting: ServerCall[]): Context {
+	const searches: WebSearchContent[] = waiting.map((call) => ({
+		type: "webSearch",
+		id: call.id,
+		query: "",
+		sources: [],
+		replay: [{ type: "server_tool_use", id: call.id, name: call.name, input: parseServerInput(call.json) }],
+	}));
+	// A copy: the builder's message goes on growing, and a message in a request is never changed later.
+	const message: AssistantMessage = { ...paused, content: [...paused.content, ...searches] };
+	return { ...context, messages: [...context.messages, message] };
+}
+
+function parseServerInput(json: string): Record<string, unknown> {
+	try {
+		const parsed = json ? JSON.parse(json) : {};
+		return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
+	} catch {
+		return {};
 	}
 }
 
 export const streamAnthropic: StreamFunction = (model, context, options) =>
 	runProviderStream(model, options, async (builder) => {
 		const apiKey = options?.apiKey ?? process.env[API_KEY_ENV];
-		const events = await streamProviderRequest(model, options, {
-			providerName: PROVIDER_NAME,
-			apiKeyEnv: API_KEY_ENV,
-			url: joinUrl(model.baseUrl, "v1/messages"),
-			headers: {
-				"anthropic-version": API_VERSION,
-				...(apiKey && { "x-api-key": apiKey }),
-				...(context.tools?.length && { "anthropic-beta": FINE_GRAINED_TOOL_STREAMING }),
-				...model.headers,
-				...options?.headers,
-			},
-			body: buildAnthropicRequest(model, context, options),
-		});
-		// `start` goes out before the request, so even an HTTP error arrives as start → error.
-		builder.start();
-		const reader = new AnthropicStreamReader(builder);
-		await readEventBatches(builder, events, (event) => reader.handle(parseSseJson<AnthropicStreamEvent>(PROVIDER_NAME, event.data)));
-		reader.finish();
+		const headers = {
+			"anthropic-version": API_VERSION,
+			...(apiKey && { "x-api-key": apiKey }),
+			...(context.tools?.length && { "anthropic-beta": FINE_GRAINED_TOOL_STREAMING }),
+			...model.headers,
+			...options?.headers,
+		};
+		let request = context;
+		let carried: PausedState | undefined;
+		// One reply, over one request and then one more per pause: the continuation's blocks extend it.
+		for (let pauses = 0; ; pauses++) {
+			const events = await streamProviderRequest(model, options, {
+				providerName: PROVIDER_NAME,
+				apiKeyEnv: API_KEY_ENV,
+				url: joinUrl(model.baseUrl, "v1/messages"),
+				headers,
+				body: buildAnthropicRequest(model, request, options),
+			});
+			// `start` goes out before the request, so even an HTTP error arrives as start → error.
+			builder.start();
+			const reader = new AnthropicStreamReader(builder, carried);
+			await readEventBatches(builder, events, (event) => reader.handle(parseSseJson<AnthropicStreamEvent>(PROVIDER_NAME, event.data)));
+			carried = reader.finish();
+			if (!carried) return;
+			if (pauses === MAX_PAUSE_CONTINUATIONS) {
+				throw new ProviderError(
+					`${PROVIDER_NAME} paused the reply ${pauses + 1} times (stop_reason: pause_turn, server tools running long); stopped resuming it`,
+				);
+			}
+			request = pausedContext(context, builder.output, carried.calls);
+		}
 	});

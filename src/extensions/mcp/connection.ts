@@ -7,7 +7,7 @@ import { redactSecrets } from "../../safety/secrets.js";
 import type { AuthFailure, ServerAuth } from "./auth/server-auth.js";
 import type { McpServerConfig } from "./config.js";
 import { answerElicitation, type McpElicitHandler } from "./elicitation-handler.js";
-import { listAll, type McpPromptDefinition, type McpResourceDefinition, offeredPrompts, offeredResources } from "./server-lists.js";
+import { listAll, listedPrompts, type McpPromptDefinition, type McpResourceDefinition, offeredResources } from "./server-lists.js";
 
 export type McpServerStatus = "untrusted" | "declined" | "starting" | "ready" | "failed" | "stopped" | "needs-login";
 
@@ -32,6 +32,8 @@ export class McpConnection {
 	status: McpServerStatus = "stopped";
 	tools: McpToolDefinition[] = [];
 	prompts: McpPromptDefinition[] = [];
+	/** Names of the prompts not offered as commands (name not allowed), visible-safe, for `/mcp`. */
+	unusablePrompts: string[] = [];
 	resources: McpResourceDefinition[] = [];
 	/** Why it failed or stopped, one line, secrets masked. */
 	error?: string;
@@ -71,16 +73,19 @@ export class McpConnection {
 					capabilities: { elicitation: { form: {}, url: {} } },
 					listChanged: {
 						tools: { onChanged: (error, tools) => !error && tools && this.setLists({ tools }) },
-						prompts: { onChanged: (error, prompts) => !error && prompts && this.setLists({ prompts: offeredPrompts(prompts) }) },
+						prompts: { onChanged: (error, prompts) => !error && prompts && this.setLists(listedPrompts(prompts)) },
 						resources: {
 							onChanged: (error, resources) => !error && resources && this.setLists({ resources: offeredResources(resources) }),
 						},
 					},
 				},
 			);
-			const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+			const { ElicitRequestSchema, ElicitationCompleteNotificationSchema } = await import("@modelcontextprotocol/sdk/types.js");
 			client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
 				answerElicitation(this.config.name, request.params, extra.signal, this.elicit),
+			);
+			client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) =>
+				this.elicit?.completed(this.config.name, notification.params.elicitationId),
 			);
 			client.onclose = () => this.onClosed();
 			this.client = client;
@@ -88,13 +93,13 @@ export class McpConnection {
 			const listed = await listAll((c) => client.listTools(c, { timeout: START_TIMEOUT_MS }), "tools");
 			const capabilities = client.getServerCapabilities();
 			const options = { timeout: START_TIMEOUT_MS };
-			const prompts = capabilities?.prompts ? offeredPrompts(await listAll((c) => client.listPrompts(c, options), "prompts")) : [];
+			const prompts = listedPrompts(capabilities?.prompts ? await listAll((c) => client.listPrompts(c, options), "prompts") : []);
 			const resources = capabilities?.resources
 				? offeredResources(await listAll((c) => client.listResources(c, options), "resources"))
 				: [];
 			if (this.closing) return;
 			this.tools = listed;
-			this.prompts = prompts;
+			Object.assign(this, prompts);
 			this.resources = resources;
 			this.set("ready");
 		} catch (error) {
@@ -236,7 +241,7 @@ export class McpConnection {
 	}
 
 	/** A `list_changed` notification's new list (the SDK fetched it): tools, prompts or resources. */
-	private setLists(lists: Partial<Pick<McpConnection, "tools" | "prompts" | "resources">>): void {
+	private setLists(lists: Partial<Pick<McpConnection, "tools" | "prompts" | "unusablePrompts" | "resources">>): void {
 		Object.assign(this, lists);
 		this.onChange(this);
 	}

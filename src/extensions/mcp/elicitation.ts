@@ -44,6 +44,11 @@ export interface McpElicitHandler {
 	ask(request: McpElicitation, signal: AbortSignal): Promise<ElicitAnswer>;
 	/** A request that could not be shown (`reason`) was declined. */
 	refused(server: string, reason: string): void;
+	/**
+	 * The server's `notifications/elicitation/complete`: the page of its URL elicitation `elicitationId`
+	 * is done. Unknown or already completed ids are ignored (MCP 2025-11-25).
+	 */
+	completed(server: string, elicitationId: string): void;
 }
 
 /** Caps on what a server may put on the screen. */

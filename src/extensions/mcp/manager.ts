@@ -18,6 +18,7 @@ import type { McpElicitHandler } from "./elicitation.js";
 import { promptCommandName, promptMessage } from "./prompts.js";
 import { resourceBlock } from "./resources.js";
 import type { McpPromptDefinition } from "./server-lists.js";
+import { UNUSABLE_PROMPT_REASON } from "./server-lists.js";
 import { agentToolName, createMcpTool } from "./tools.js";
 import { rememberTrust, trustStates } from "./trust.js";
 import { type McpTrustServer, trustDetails } from "./trust-details.js";
@@ -35,6 +36,8 @@ export interface McpServerInfo {
 	tools: string[];
 	/** Its prompts' slash commands (`mcp__<server>__<prompt>`). */
 	prompts: string[];
+	/** Its prompts left out because their names cannot be commands (visible-safe); `/mcp` shows them with the reason. */
+	unusablePrompts: string[];
 	/** Its resources, attachable as `@<server>:<uri>`. */
 	resources: { uri: string; name: string }[];
 	error?: string;
@@ -341,6 +344,7 @@ export class McpManager {
 			target: describeTransport(c.config),
 			tools: c.tools.map((t) => agentToolName(c.config.name, t.name)),
 			prompts: c.prompts.map((p) => promptCommandName(c.config.name, p.name)),
+			unusablePrompts: c.unusablePrompts,
 			resources: c.resources.map((r) => ({ uri: r.uri, name: r.name })),
 			...(c.error && c.status === "failed" ? { error: c.error } : {}),
 		}));
@@ -362,7 +366,11 @@ export function formatMcpServers(servers: readonly McpServerInfo[]): string {
 		const tools = s.tools.length > 0 ? `\n    tools: ${s.tools.join(", ")}` : "";
 		const prompts = s.prompts.length > 0 ? `\n    prompts: ${s.prompts.map((p) => `/${p}`).join(", ")}` : "";
 		const resources = s.resources.length > 0 ? `\n    resources: ${s.resources.map((r) => `@${s.name}:${r.uri}`).join(", ")}` : "";
-		return head + detail + tools + prompts + resources;
+		const unusable =
+			s.unusablePrompts.length > 0
+				? `\n    prompts not usable (${UNUSABLE_PROMPT_REASON}): ${s.unusablePrompts.map((p) => JSON.stringify(p)).join(", ")}`
+				: "";
+		return head + detail + tools + prompts + resources + unusable;
 	});
 	return `MCP servers:\n${lines.join("\n")}`;
 }

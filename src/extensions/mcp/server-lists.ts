@@ -45,8 +45,26 @@ export async function listAll<K extends string, R extends { nextCursor?: string 
 	return items;
 }
 
-/** Prompts whose names can be typed as a command; their text made visible-safe. */
-export function offeredPrompts(prompts: readonly Prompt[]): McpPromptDefinition[] {
+/** A server's prompts: those offered as commands, and the names of those left out. */
+export interface McpPromptLists {
+	prompts: McpPromptDefinition[];
+	/** Names that cannot be typed as a command, visible-safe and on one line: `/mcp` says why they are missing. */
+	unusablePrompts: string[];
+}
+
+/** Why a prompt in `unusable` is not a command; `/mcp` says it next to them. */
+export const UNUSABLE_PROMPT_REASON = "name not allowed: a command name takes letters, digits, _ and - only, up to 64";
+
+/** The prompts whose names can be typed as a command, their text made visible-safe; the other names kept to be shown. */
+export function listedPrompts(prompts: readonly Prompt[]): McpPromptLists {
+	const unusable = prompts.filter((p) => !PROMPT_NAME.test(p.name)).slice(0, MAX_UNUSABLE_SHOWN);
+	return { prompts: offeredPrompts(prompts), unusablePrompts: unusable.map((p) => elicitLine(p.name, 80) || '""') };
+}
+
+/** How many left-out prompt names a server gets shown (its own choice of names must not flood `/mcp`). */
+const MAX_UNUSABLE_SHOWN = 20;
+
+function offeredPrompts(prompts: readonly Prompt[]): McpPromptDefinition[] {
 	return prompts
 		.filter((p) => PROMPT_NAME.test(p.name))
 		.slice(0, MAX_LISTED)

@@ -30,6 +30,7 @@ export interface LoadedAgentDefinitions {
 
 const NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 
+/** In name order (loadAgentDefinitions relies on it). */
 export const builtInAgents: readonly AgentDefinition[] = [
 	{
 		name: "explore",
@@ -54,6 +55,7 @@ export function loadAgentDefinitions(options: { cwd: string; env?: Env; projectT
 	const byName = new Map<string, AgentDefinition>(builtInAgents.map((d) => [d.name, d]));
 	const warnings: string[] = [];
 	let untrusted = 0;
+	let read = false;
 	for (const folder of extensionFolders("agents", options.cwd, options.env)) {
 		const entries = listFolder(folder.path).filter((e) => e.endsWith(".md"));
 		if (folder.scope === "project" && !options.projectTrusted) {
@@ -63,12 +65,18 @@ export function loadAgentDefinitions(options: { cwd: string; env?: Env; projectT
 		for (const entry of entries) {
 			const parsed = readDefinition(join(folder.path, entry), folder.scope);
 			if (typeof parsed === "string") warnings.push(parsed);
-			else if (parsed) byName.set(parsed.name, parsed);
+			else if (parsed) {
+				byName.set(parsed.name, parsed);
+				read = true;
+			}
 		}
 	}
 	if (untrusted > 0)
 		warnings.push(`${untrusted} agent definition(s) of this project are not loaded until the folder is trusted (--trust-project)`);
-	return { definitions: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), warnings };
+	// The built-ins are in name order already: without files the sort is skipped, and with it the first
+	// localeCompare, which builds ICU's collator (~5 ms of CPU in every launch).
+	const definitions = [...byName.values()];
+	return { definitions: read ? definitions.sort((a, b) => a.name.localeCompare(b.name)) : definitions, warnings };
 }
 
 /** The definition, or a warning line, or undefined for an entry that is not a file (a folder). */

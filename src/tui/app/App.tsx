@@ -15,7 +15,7 @@ import { hintLine, keyLabel } from "../keys/key-hints.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
 import { ApprovalPrompt, type ApprovalView, approvalRows, pagerSize } from "../overlays/ApprovalPrompt.js";
 import { ElicitationForm, elicitationRows } from "../overlays/ElicitationForm.js";
-import { FIELD_PROMPT_ROWS, FieldPrompt } from "../overlays/FieldPrompt.js";
+import { FieldPrompt, fieldPromptRows } from "../overlays/FieldPrompt.js";
 import { FirstStart, welcomeRows } from "../overlays/first-start.js";
 import { PlanPrompt, planRows } from "../overlays/PlanPrompt.js";
 import { PAGER_FRAME_ROWS, TranscriptPager } from "../overlays/TranscriptPager.js";
@@ -195,24 +195,33 @@ export function App(props: AppProps) {
 	const helpShown = useHelp(session, view, bindings, refresh, state.messages.length);
 	// The sub-agent transcript pager takes the screen but the footer.
 	const pagerPage = Math.max(3, size.rows - PAGER_FRAME_ROWS - 2);
-	const { onRaw, picker, setPickerQuery, field, setFieldValue, transcriptPager, refreshTranscriptPager, openResumePicker } =
-		useInputController({
-			bindings,
-			session,
-			view,
-			editor,
-			history,
-			menu,
-			exit: props.onExit,
-			redraw: reprint,
-			refresh,
-			flash: status.flash,
-			showHelp: helpShown.show,
-			editExternally,
-			approval,
-			elicitation,
-			pagerSize: () => ({ page: pagerPage, columns: size.columns }),
-		});
+	const {
+		onRaw,
+		picker,
+		setPickerQuery,
+		field,
+		setFieldValue,
+		refuseFieldPaste,
+		transcriptPager,
+		refreshTranscriptPager,
+		openResumePicker,
+	} = useInputController({
+		bindings,
+		session,
+		view,
+		editor,
+		history,
+		menu,
+		exit: props.onExit,
+		redraw: reprint,
+		refresh,
+		flash: status.flash,
+		showHelp: helpShown.show,
+		editExternally,
+		approval,
+		elicitation,
+		pagerSize: () => ({ page: pagerPage, columns: size.columns }),
+	});
 	// An open sub-agent pager follows its sub-agent: new messages and its status as they come.
 	// biome-ignore lint/correctness/useExhaustiveDependencies: state.subagents: each change of a sub-agent's row is the cue
 	useEffect(() => {
@@ -249,7 +258,7 @@ export function App(props: AppProps) {
 		view,
 		inputRows: inputBoxRows(rows, paused),
 		overlayRows:
-			(field ? FIELD_PROMPT_ROWS : picker ? pickerRows(picker, size.columns, bindings) : completionRows(menu.items.length)) +
+			(field ? fieldPromptRows(field) : picker ? pickerRows(picker, size.columns, bindings) : completionRows(menu.items.length)) +
 			approvalHeight +
 			planHeight +
 			formHeight,
@@ -309,7 +318,7 @@ export function App(props: AppProps) {
 					{plan && !pending ? <PlanPrompt request={plan} maxRows={approvalMaxRows} /> : null}
 					{form ? <ElicitationForm request={form.request} state={form.state} maxRows={approvalMaxRows} /> : null}
 					<InputBox rows={rows} placeholder={placeholder(state.isStreaming, steered, selectHint)} paused={paused} />
-					{field ? <FieldPrompt field={field} onChange={setFieldValue} bindings={bindings} /> : null}
+					{field ? <FieldPrompt field={field} onChange={setFieldValue} onRefused={refuseFieldPaste} bindings={bindings} /> : null}
 					{picker ? <Picker picker={picker} onQuery={setPickerQuery} bindings={bindings} columns={size.columns} /> : null}
 					{!picker && menu.items.length > 0 ? <CompletionMenu items={menu.items} selected={menu.selected} bindings={bindings} /> : null}
 					{status.text ? <Text color={color(theme.warning)}>{status.text}</Text> : null}

@@ -108,6 +108,7 @@ export function useInputController(deps: InputControllerDeps) {
 		setPickerQuery: pickers.setQuery,
 		field: fields.field,
 		setFieldValue: fields.setValue,
+		refuseFieldPaste: fields.refuse,
 		transcriptPager: transcripts.pager,
 		refreshTranscriptPager: () => refreshSubAgentTranscript(c),
 		openResumePicker: () => openResumePicker(c),

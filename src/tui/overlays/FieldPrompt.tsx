@@ -1,12 +1,15 @@
 // A one-line question the app asks (the key of `/login <provider>`): a title and a single-line field
 // (SingleLineField, on ink-text-input), masked for a secret. Enter answers, Esc cancels (the picker's
 // keys of the key table); what is typed goes to the field only: never the input, never its history.
+// A paste the field does not take (a line break in it) leaves the field as it was and says why on a
+// line under it, until the next edit.
 import { Box, Text } from "ink";
 import { useCallback, useRef, useState } from "react";
 import { sanitizeTerminalText } from "../../safety/sanitize.js";
 import { keyLabel } from "../keys/key-hints.js";
 import type { Intent } from "../keys/key-map.js";
 import { DEFAULT_KEY_BINDINGS, type KeyBindings } from "../keys/keybindings.js";
+import { color, theme } from "../text/theme.js";
 import { SingleLineField } from "../widgets/SingleLineField.js";
 
 export interface FieldPromptState {
@@ -14,6 +17,8 @@ export interface FieldPromptState {
 	value: string;
 	/** Shown instead of each character (a key). */
 	mask?: string;
+	/** Why the last paste was not added; cleared by the next edit. */
+	refused?: string;
 	onSubmit: (value: string) => void;
 }
 
@@ -24,10 +29,14 @@ export interface FieldPromptHandle {
 	/** A key while the field is open: Enter answers (a non-empty value), Esc closes. */
 	key(intent: Intent): void;
 	setValue(value: string): void;
+	/** A paste was not added: say why under the field. */
+	refuse(why: string): void;
 }
 
-/** Rows the prompt takes: its title and the field. */
-export const FIELD_PROMPT_ROWS = 2;
+/** Rows the prompt takes: its title, the field, and the line saying why a paste was not added. */
+export function fieldPromptRows(field: FieldPromptState): number {
+	return field.refused ? 3 : 2;
+}
 
 /** Holds the open field; a ref mirrors it so keys in one stdin chunk each see the one before. */
 export function useFieldPrompt(): FieldPromptHandle {
@@ -50,7 +59,10 @@ export function useFieldPrompt(): FieldPromptHandle {
 			open.onSubmit(open.value.trim());
 		},
 		setValue: (value) => {
-			if (ref.current) set({ ...ref.current, value });
+			if (ref.current) set({ ...ref.current, value, refused: undefined });
+		},
+		refuse: (why) => {
+			if (ref.current) set({ ...ref.current, refused: why });
 		},
 	};
 }
@@ -58,10 +70,12 @@ export function useFieldPrompt(): FieldPromptHandle {
 export function FieldPrompt({
 	field,
 	onChange,
+	onRefused,
 	bindings = DEFAULT_KEY_BINDINGS,
 }: {
 	field: FieldPromptState;
 	onChange: (value: string) => void;
+	onRefused: (why: string) => void;
 	bindings?: KeyBindings;
 }) {
 	const hint = [keyLabel(bindings, "pickerPick"), keyLabel(bindings, "pickerClose")];
@@ -72,8 +86,9 @@ export function FieldPrompt({
 			</Text>
 			<Box>
 				<Text>› </Text>
-				<SingleLineField value={field.value} onChange={onChange} mask={field.mask} />
+				<SingleLineField value={field.value} onChange={onChange} onRefused={onRefused} mask={field.mask} />
 			</Box>
+			{field.refused ? <Text color={color(theme.warning)}>{field.refused}</Text> : null}
 		</Box>
 	);
 }

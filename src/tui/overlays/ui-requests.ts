@@ -98,7 +98,7 @@ export function openPermissionsScreen(host: UiRequestHost, select?: { kind: Rule
 					title: addRuleTitle(kind),
 					onSubmit: (text) => {
 						try {
-							const added = rules.add(kind, text);
+							const added = rules.add(kind, text, { origin: "the rule you typed" });
 							notify("info", addedNotice(added));
 							again(added);
 						} catch (error) {

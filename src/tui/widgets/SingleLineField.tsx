@@ -2,13 +2,27 @@
 // ink-text-input. That component takes every key Ink decodes as text: Ctrl+O would type "o", Alt+B "b",
 // a bracketed-paste marker "[200~". So the field looks at each raw sequence first (its listener is
 // prepended, so it runs before ink-text-input's) and accepts a change only after printable text,
-// Backspace or Delete. Enter, Esc and arrows are left to whoever owns the field.
+// Backspace or Delete. Enter, Esc and arrows are left to whoever owns the field. A paste holding a line
+// break is not added (the field is one line, and a line break cut out would join two lines into one
+// the user never wrote); the owner is told, so it can say so instead of dropping it silently.
 import { useStdin } from "ink";
 import TextInput from "ink-text-input";
 import { useEffect, useRef, useState } from "react";
 
-/** The end of a bracketed paste. */
+/** The start and end of a bracketed paste. */
+const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
+
+/** Why a paste with a line break is refused; one line, for the field's owner to show. */
+export const PASTE_LINE_BREAK_REFUSED = "Paste not added: it holds a line break, and this field takes one line";
+
+/**
+ * Whether `raw` is pasted text holding a line break: inside bracketed-paste markers, or (a terminal
+ * without them) more than one character at once. A lone CR or LF is the Enter key.
+ */
+export function isMultiLinePaste(raw: string, inPaste: boolean): boolean {
+	return /[\r\n]/.test(raw) && (inPaste || raw.replace(/\r\n/g, "\n").length > 1);
+}
 
 /** Whether a raw input sequence may change the field's text. */
 export function editsField(raw: string): boolean {
@@ -22,11 +36,16 @@ export interface SingleLineFieldProps {
 	placeholder?: string;
 	/** Shown instead of each character (a key field). */
 	mask?: string;
+	/** A paste was not added; `why` is one line for the user. */
+	onRefused?: (why: string) => void;
 }
 
-export function SingleLineField({ value, onChange, placeholder, mask }: SingleLineFieldProps) {
+export function SingleLineField({ value, onChange, placeholder, mask, onRefused }: SingleLineFieldProps) {
 	const { internal_eventEmitter: events } = useStdin();
 	const lastRaw = useRef("");
+	const inPaste = useRef(false);
+	const refused = useRef(onRefused);
+	refused.current = onRefused;
 	// ink-text-input moves its cursor on every input, the paste markers too, and the pieces of one chunk
 	// all start from the same stale cursor: after a paste it sat mid-text and typing went inside the
 	// pasted rule. A fresh TextInput starts with its cursor at the end, where a paste leaves it.
@@ -34,7 +53,11 @@ export function SingleLineField({ value, onChange, placeholder, mask }: SingleLi
 	useEffect(() => {
 		const listener = (raw: string) => {
 			lastRaw.current = raw;
-			if (raw === PASTE_END) setPastes((n) => n + 1);
+			if (raw === PASTE_START) inPaste.current = true;
+			else if (raw === PASTE_END) {
+				inPaste.current = false;
+				setPastes((n) => n + 1);
+			} else if (isMultiLinePaste(raw, inPaste.current)) refused.current?.(PASTE_LINE_BREAK_REFUSED);
 		};
 		events.prependListener("input", listener);
 		return () => {

@@ -5,16 +5,13 @@ import { describe, expect, it } from "vitest";
 import { streamAnthropic } from "../../../src/ai/providers/anthropic.js";
 import type { AssistantMessage, Context, Model, Tool, WebSearchContent } from "../../../src/ai/types.js";
 import { collectEvents } from "../../helpers/assistant-events.js";
-import { price, providerModel, sseFixture } from "../../helpers/provider-test.js";
+import { sonnetModel, sseFixture } from "../../helpers/provider-test.js";
 import { scriptedServerPerTest } from "../../helpers/scripted-server-per-test.js";
 
 const fixture = (name: string) => sseFixture("anthropic", name);
 const server = scriptedServerPerTest();
 
-function model(baseUrl: string, overrides: Partial<Model> = {}): Model {
-	const sonnet = { id: "claude-sonnet-4-5", api: "anthropic-messages", provider: "anthropic", reasoning: false } as const;
-	return providerModel({ ...sonnet, baseUrl, cost: price(3, 15), contextWindow: 200_000, maxTokens: 8_000, ...overrides });
-}
+const model = sonnetModel;
 
 const webSearchTool: Tool = {
 	name: "web_search",

@@ -39,6 +39,22 @@ describe("MCP prompts, resources, list changes and progress", () => {
 		expect(fx.faux.calls).toHaveLength(1);
 	});
 
+	it("a prompt whose name cannot be a command is not one, and /mcp shows its name, made visible, with the reason", async () => {
+		const session = await readySession();
+		expect(
+			session
+				.commands()
+				.filter((c) => c.name.startsWith("mcp__features__"))
+				.map((c) => c.name),
+		).toEqual(["mcp__features__review"]);
+		await session.submit("/mcp");
+		const shown = fx.notices().at(-1) ?? "";
+		expect(shown).toContain(
+			'\n    prompts not usable (name not allowed: a command name takes letters, digits, _ and - only, up to 64): "deploy now^[[2J!"',
+		);
+		expect(shown).not.toContain("\x1b");
+	});
+
 	it("a markdown command of the same name wins over a server's prompt", async () => {
 		fx = await createFixture();
 		writeGlobalSettings(fx, { permissions: { allow: ["mcp__*"] }, mcpServers: { features: featureServer() } });

@@ -36,9 +36,9 @@ async function openScreen() {
 	const files = ruleFiles();
 	const mounted = await mountApp({ rows: 30, columns: 100 });
 	const rules = mounted.session.keepRules(files);
-	rules.add("allow", "bash(npm test*)");
-	rules.add("deny", "bash(git push*)");
-	rules.add("allow", "read(docs/**)", "session");
+	rules.add("allow", "bash(npm test*)", { origin: "test" });
+	rules.add("deny", "bash(git push*)", { origin: "test" });
+	rules.add("allow", "read(docs/**)", { origin: "test", scope: "session" });
 	await mounted.type("/permissions");
 	await mounted.type(ENTER);
 	return { ...mounted, files, rules };
@@ -108,7 +108,7 @@ describe("the /permissions screen", () => {
 	it("draws a hostile rule text sanitised and on one line", async () => {
 		const files = ruleFiles();
 		const { frame, type, session } = await mountApp({ rows: 30, columns: 100 });
-		session.keepRules(files).add("allow", "bash(x\x1b]0;owned\x07\nfake row)", "session");
+		session.keepRules(files).add("allow", "bash(x\x1b]0;owned\x07\nfake row)", { origin: "test", scope: "session" });
 		await type("/permissions");
 		await type(ENTER);
 		const shown = frame();
@@ -129,5 +129,34 @@ describe("the /permissions screen", () => {
 		expect(frame()).toContain("› bash(make clean*)");
 		await type(ENTER);
 		expect(readJson(files.globalFile).permissions.deny).toEqual(["bash(git push*)", "bash(make clean*)"]);
+	});
+
+	it("refuses a paste holding a line break with a one-line message, keeping what the field held (a rule is one line)", async () => {
+		const { type, files, frame, rules } = await openScreen();
+		await type("a");
+		await type(DOWN);
+		await type(ENTER);
+		await type("bash(make");
+		await type("\x1b[200~ clean\nrm -rf ~\x1b[201~");
+		expect(frame()).toContain("› bash(make");
+		expect(frame()).not.toContain("rm -rf");
+		expect(frame()).toMatch(/Paste not added: it holds a line break, and this field takes one line/);
+		// Typing goes on where the field was; the message goes with the next edit.
+		await type(" clean*)");
+		expect(frame()).toContain("› bash(make clean*)");
+		expect(frame()).not.toContain("Paste not added");
+		await type(ENTER);
+		expect(readJson(files.globalFile).permissions.deny).toEqual(["bash(git push*)", "bash(make clean*)"]);
+		expect(rules.list()).toHaveLength(4);
+	});
+
+	it("names the typed rule, not a file, when a rule typed in the field is malformed", async () => {
+		const { type, frame } = await openScreen();
+		await type("a");
+		await type(ENTER);
+		await type("bash(");
+		await type(ENTER);
+		expect(frame()).toContain('the rule you typed: permission rule "bash(" must be a tool name');
+		expect(frame()).not.toContain("project-permissions.json:");
 	});
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { intentFor, parseKeyPress } from "../../../src/tui/keys/key-map.js";
 import { formatBytes, resumePicker } from "../../../src/tui/overlays/session-picker.js";
 import { type PickerState, pickerKey, pickerRows, pickerTitleRows, visibleIndices, withQuery } from "../../../src/tui/widgets/Picker.js";
-import { editsField } from "../../../src/tui/widgets/SingleLineField.js";
+import { editsField, isMultiLinePaste } from "../../../src/tui/widgets/SingleLineField.js";
 
 const picker = (query?: string): PickerState<string> => ({
 	title: "t",
@@ -108,5 +108,14 @@ describe("single-line field", () => {
 		expect(editsField("\x1b[200~")).toBe(false);
 		expect(editsField("\r")).toBe(false);
 		expect(editsField("")).toBe(false);
+	});
+
+	it("tells a paste holding a line break (between paste markers, or several characters at once) from the Enter key", () => {
+		expect(isMultiLinePaste("a\nb", true)).toBe(true);
+		expect(isMultiLinePaste("\n", true)).toBe(true);
+		expect(isMultiLinePaste("bash(x)\r\nrm -rf ~", false)).toBe(true);
+		expect(isMultiLinePaste("\r", false)).toBe(false);
+		expect(isMultiLinePaste("\r\n", false)).toBe(false);
+		expect(isMultiLinePaste("bash(x)", true)).toBe(false);
 	});
 });
