@@ -19,22 +19,35 @@ class ListingBuilder implements SearchablePaths {
 	readonly paths: string[] = [];
 	readonly lower: string[] = [];
 	private readonly folders = new Set<string>();
+	/** The folder of the last file (with its "/"): a folder's files mostly come together, so most files make no folder string. */
+	private lastFolder = "\0";
 
 	add(batch: readonly string[]): void {
 		for (const file of batch) {
 			if (file === "") continue;
-			const unseen: string[] = [];
-			for (let cut = file.lastIndexOf("/"); cut > 0; cut = file.lastIndexOf("/", cut - 1)) {
-				const folder = file.slice(0, cut + 1);
-				if (this.folders.has(folder)) break;
-				this.folders.add(folder);
-				unseen.push(folder);
-			}
-			for (const path of unseen.reverse().concat(file)) {
-				this.paths.push(path);
-				this.lower.push(path.toLowerCase());
-			}
+			const cut = file.lastIndexOf("/");
+			if (cut > 0 && !(cut + 1 === this.lastFolder.length && file.startsWith(this.lastFolder))) this.enter(file, cut);
+			this.push(file);
 		}
+	}
+
+	/** The folders above `file` (`cut`: its last "/") not seen yet, outermost first. */
+	private enter(file: string, cut: number): void {
+		this.lastFolder = file.slice(0, cut + 1);
+		const unseen: string[] = [];
+		for (let at = cut; at > 0; at = file.lastIndexOf("/", at - 1)) {
+			const folder = at === cut ? this.lastFolder : file.slice(0, at + 1);
+			if (this.folders.has(folder)) break;
+			this.folders.add(folder);
+			unseen.push(folder);
+		}
+		for (let i = unseen.length - 1; i >= 0; i--) this.push(unseen[i] as string);
+	}
+
+	private push(path: string): void {
+		this.paths.push(path);
+		// Lower-case already (most paths): the same string comes back, nothing new is kept.
+		this.lower.push(path.toLowerCase());
 	}
 
 	sameAs(other: SearchablePaths | undefined): boolean {
