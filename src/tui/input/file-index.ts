@@ -2,6 +2,7 @@
 // a child process, else the Node walk), with no cap on their number, kept for a while and listed again
 // in the background when old. Completion reads the last finished listing as it is; it never waits for
 // one. Folders are offered too ("src/"), taken from the files' paths as the batches arrive.
+import { PathList } from "./path-list.js";
 import type { SearchablePaths } from "./path-search.js";
 import { PATH_LISTERS, type PathLister } from "./project-paths.js";
 
@@ -15,9 +16,8 @@ export interface FileIndexOptions {
 }
 
 /** A listing being filled: each file after the folders above it that were not seen yet. */
-class ListingBuilder implements SearchablePaths {
-	readonly paths: string[] = [];
-	readonly lower: string[] = [];
+class ListingBuilder {
+	readonly list = new PathList();
 	private readonly folders = new Set<string>();
 	/** The folder of the last file (with its "/"): a folder's files mostly come together, so most files make no folder string. */
 	private lastFolder = "\0";
@@ -27,7 +27,7 @@ class ListingBuilder implements SearchablePaths {
 			if (file === "") continue;
 			const cut = file.lastIndexOf("/");
 			if (cut > 0 && !(cut + 1 === this.lastFolder.length && file.startsWith(this.lastFolder))) this.enter(file, cut);
-			this.push(file);
+			this.list.push(file);
 		}
 	}
 
@@ -41,19 +41,7 @@ class ListingBuilder implements SearchablePaths {
 			this.folders.add(folder);
 			unseen.push(folder);
 		}
-		for (let i = unseen.length - 1; i >= 0; i--) this.push(unseen[i] as string);
-	}
-
-	private push(path: string): void {
-		this.paths.push(path);
-		// Lower-case already (most paths): the same string comes back, nothing new is kept.
-		this.lower.push(path.toLowerCase());
-	}
-
-	sameAs(other: SearchablePaths | undefined): boolean {
-		if (other?.paths.length !== this.paths.length) return false;
-		for (let i = 0; i < this.paths.length; i++) if (other.paths[i] !== this.paths[i]) return false;
-		return true;
+		for (let i = unseen.length - 1; i >= 0; i--) this.list.push(unseen[i] as string);
 	}
 }
 
@@ -101,9 +89,10 @@ export class FileIndex {
 			const builder = new ListingBuilder();
 			if (!(await lister(this.root, (batch) => builder.add(batch), this.stop.signal))) continue;
 			this.listedAt = this.now();
+			const listing = builder.list.finish();
 			// The same paths keep the same listing, and with it the searches already done on it.
-			if (builder.sameAs(this.listing)) return;
-			this.listing = builder;
+			if (listing.sameAs(this.listing)) return;
+			this.listing = listing;
 			this.onUpdate();
 			return;
 		}
