@@ -1,4 +1,4 @@
-import { realpathSync, symlinkSync } from "node:fs";
+import { readdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFindTool } from "../../src/tools/find.js";
@@ -214,5 +214,27 @@ describe("find through ripgrep lists what the Node walk lists", () => {
 				"src/ünï.ts",
 			].join("\n"),
 		);
+	});
+});
+
+describe("ripgrep's log (the linked files it passed over)", () => {
+	const tmp = useTempFolder();
+	const logs = useTempFolder();
+
+	it("is read from a file removed at once, or through a pipe when no file can be made: the links are listed either way", async () => {
+		await tmp.write({ "src/a.ts": "" });
+		symlinkSync(join(tmp.path, "src", "a.ts"), join(tmp.path, "link.ts"));
+		const before = process.env.TMPDIR;
+		try {
+			for (const dir of [logs.path, join(logs.path, "missing")]) {
+				process.env.TMPDIR = dir;
+				const result = await createFindTool(tmp.path, { ripgrep: ripgrepOnPath() }).execute("t1", { pattern: "*.ts" });
+				expect(textOf(result)).toBe("link.ts\nsrc/a.ts");
+			}
+			expect(readdirSync(logs.path)).toEqual([]);
+		} finally {
+			if (before === undefined) delete process.env.TMPDIR;
+			else process.env.TMPDIR = before;
+		}
 	});
 });
