@@ -164,7 +164,8 @@ export async function ripgrepPaths(root: string, options: RipgrepListOptions): P
 	const realRoot = options.denied ? await realpath(root) : root;
 	const filter = options.contains && prefilterArgs(options.contains);
 	// --debug: ripgrep's log names each link it passes over, which the walk lists (see linkedFiles).
-	// (`--files` lists with no search path, so with no "./" to cut; the search names one.)
+	// `--files` lists with no search path, so with no "./" to cut; the search names one. A run that
+	// fails starts the next with a new listing.
 	let listing = new Listing(realRoot, options);
 	let ran =
 		filter &&
@@ -270,9 +271,9 @@ class Listing {
 function passedOver(log: string): string[] {
 	// ripgrep 13 logs from subject.rs ("subject filter"), 14 from haystack.rs (some builds end the line
 	// there, others add the file type); the paths start "./" (the search path, or the default one when
-	// none is named, is "./"). The walk's own
-	// lines ("ignoring ./dist: Ignore(…)") are other modules'. A name may hold the phrase or a newline:
-	// the shortest and the longest reading are both tried (the disk check drops what names nothing).
+	// none is named). The walk's own lines ("ignoring ./dist: Ignore(…)") are other modules'. A name may
+	// hold the phrase or a newline: the shortest and the longest reading are both tried (the disk check
+	// drops what names nothing).
 	const shortest = /(?:subject|haystack)\.rs:\d+: ignoring \.\/([\s\S]*?): failed to pass (?:subject|haystack) filter(?::|\n|$)/g;
 	const longest = /(?:subject|haystack)\.rs:\d+: ignoring \.\/(.*): failed to pass (?:subject|haystack) filter(?::|$)/gm;
 	return [...new Set([...log.matchAll(shortest), ...log.matchAll(longest)].map((m) => m[1] as string))];

@@ -12,48 +12,26 @@ export function fuzzyScore(query: string, path: string): number | undefined {
  * the `@` index lower-cases each path once, not on every key.
  */
 export function loweredScore(q: string, path: string, p: string): number | undefined {
-	return spanScore(q, path, p, 0, path.length);
-}
-
-const SLASH = 0x2f;
-/** Characters after which a match starts a word: "-", "_", ".", " ". */
-const WORD_BREAKS = new Set([0x2d, 0x5f, 0x2e, 0x20]);
-
-/**
- * loweredScore of the path `text[start, end)` (`lower` is `text` lower-cased, aligned with it), made
- * without a string of the path: the `@` index keeps its paths joined (see path-list.ts). Every look
- * stays within the path.
- */
-export function spanScore(q: string, text: string, lower: string, start: number, end: number): number | undefined {
 	if (q === "") return 0;
-	// The file name starts after the last "/" but a folder's own trailing one.
-	const cut = text.lastIndexOf("/", Math.max(start, end - 2));
-	const baseStart = cut < start ? start : cut + 1;
+	const baseStart = path.lastIndexOf("/", path.length - 2) + 1;
 	let score = 0;
-	let from = start;
-	let previous = start - 2;
+	let from = 0;
+	let previous = -2;
 	for (let i = 0; i < q.length; i++) {
-		const c = q.charCodeAt(i);
-		let at = from;
-		while (at < end && lower.charCodeAt(at) !== c) at++;
-		if (at === end) return undefined;
-		const before = at === start ? -1 : text.charCodeAt(at - 1);
-		if (at === start || before === SLASH) score += 10;
-		else if (WORD_BREAKS.has(before)) score += 6;
-		else if (text.charCodeAt(at) !== lower.charCodeAt(at) && before === lower.charCodeAt(at - 1)) score += 6; // camelCase hump
+		const at = p.indexOf(q[i] as string, from);
+		if (at === -1) return undefined;
+		const before = path[at - 1];
+		if (at === 0 || before === "/") score += 10;
+		else if (before === "-" || before === "_" || before === "." || before === " ") score += 6;
+		else if (path[at] !== p[at] && before === p[at - 1]) score += 6; // camelCase hump
 		if (at === previous + 1) score += 5;
 		if (at >= baseStart) score += 2;
 		previous = at;
 		from = at + 1;
 	}
 	// Gaps cost a little; the whole query in the file name is best.
-	for (let at = baseStart; at + q.length <= end; at++) {
-		if (lower.startsWith(q, at)) {
-			score += 15;
-			break;
-		}
-	}
-	return score - (end - start) * 0.1;
+	if (p.slice(baseStart).includes(q)) score += 15;
+	return score - path.length * 0.1;
 }
 
 interface Scored {

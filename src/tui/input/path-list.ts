@@ -1,9 +1,10 @@
 // The `@` index's paths, kept compactly: 1,024 at a time joined into one string, with a lower-cased
 // twin and the offsets where each path starts. A 70,000-path listing kept as 140,000 small strings
 // (each path and its lower-cased copy) made every young-generation garbage collection during the
-// listing copy them all, pausing the app 10-30 ms at a time; joined, they are ~70 strings. A path's
-// string is made only when it is asked for (a match good enough to show), and it is scored in place.
-import { spanScore } from "./fuzzy.js";
+// listing copy them all, pausing the app 10-30 ms at a time; joined, they are ~70 strings. A path is
+// scored through slices of the joined strings (no copy; they die young, which costs a collection
+// nothing), so the native string searches stay within the path.
+import { loweredScore } from "./fuzzy.js";
 import type { SearchablePaths } from "./path-search.js";
 
 /** Paths per segment (a power of two: a path's segment is its index shifted). */
@@ -78,11 +79,15 @@ export class PathList implements SearchablePaths {
 		return segment.text.slice(segment.starts[k], (segment.starts[k + 1] as number) - 1);
 	}
 
-	/** fuzzy.ts's score of lower-cased `query` against the path at `index`, made in place. */
+	/** fuzzy.ts's score of lower-cased `query` against the path at `index`. */
 	score(query: string, index: number): number | undefined {
-		const segment = this.segments[index >> SEGMENT_BITS] as Segment;
+		const { text, lower, starts } = this.segments[index >> SEGMENT_BITS] as Segment;
 		const k = index & (SEGMENT - 1);
-		return spanScore(query, segment.text, segment.lower, segment.starts[k] as number, (segment.starts[k + 1] as number) - 1);
+		const start = starts[k] as number;
+		const end = (starts[k + 1] as number) - 1;
+		// Slices of the joined strings (no copies), which die young: the native searches stay within the path.
+		const path = text.slice(start, end);
+		return loweredScore(query, path, lower === text ? path : lower.slice(start, end));
 	}
 
 	/** Whether `other` holds the same paths in the same order. */
