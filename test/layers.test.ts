@@ -65,6 +65,8 @@ const UI_VALUE_IMPORTS: Record<string, string> = {
 		"the same test the session uses, so a /login line (it carries a key) is never written to the history file",
 	"src/tui/input/project-paths.ts → src/tools/walk-files.ts": "the @ index lists files with the same ignore rules as the find tool",
 	"src/tui/input/project-paths.ts → src/tools/ripgrep-files.ts": "the @ index lists files through ripgrep with the find tool's arguments",
+	"src/tui/input/project-paths.ts → src/tools/ripgrep-run.ts":
+		"the @ index reads ripgrep's listing as the find tool does, a pipe chunk at a time",
 	"src/tui/mount.ts → src/ai/read-pace.ts": "the seam that paces socket reads by the app's frame clock while the app is mounted",
 	"src/tui/overlays/first-start.tsx → src/ai/constants.ts": "the demo model's name and the key env vars it names",
 	"src/tui/transcript/session-view.ts → src/session/prompt-attachments.ts":

@@ -5,11 +5,11 @@ import type { AgentTool } from "../agent/types.js";
 import { throwIfAborted } from "./abort.js";
 import { deniedPathError, type HiddenCount, hiddenNote, type PathDenial } from "./denied-paths.js";
 import { describeFsError } from "./fs-errors.js";
-import { compileGlob } from "./glob.js";
+import { compileGlob, type GlobMatcher } from "./glob.js";
 import { type LinkCheck, linkedNote } from "./linked-outside.js";
-import { capListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
+import { capSortedListing, LISTING_CUT_NOTE, limitNote, withNotes } from "./listing-output.js";
 import { resolveToolPath } from "./resolve-path.js";
-import { ripgrepFiles, ripgrepOnPath } from "./ripgrep-files.js";
+import { type RipgrepPaths, ripgrepOnPath, ripgrepPaths } from "./ripgrep-files.js";
 import { type WalkEntry, walkFiles } from "./walk-files.js";
 
 const findSchema = Type.Object({
@@ -39,6 +39,30 @@ export interface FindToolOptions {
 	ripgrep?: string | false;
 }
 
+/** The matches (folders with a "/" after) and whether there were more than `limit`. */
+interface Matches {
+	found: string[];
+	limitReached: boolean;
+}
+
+/** ripgrep's listing holds only matches already (`keep`), in the walk's order when over the limit. */
+function listedMatches(listed: RipgrepPaths, limit: number): Matches {
+	const limitReached = listed.paths.length > limit;
+	const found = limitReached ? listed.paths.slice(0, limit) : listed.paths; // find's own: changed in place
+	if (listed.folders.size > 0) for (let i = 0; i < found.length; i++) if (listed.folders.has(found[i] as string)) found[i] = `${found[i]}/`;
+	return { found, limitReached };
+}
+
+async function walkedMatches(walk: AsyncIterable<WalkEntry>, matches: GlobMatcher, limit: number): Promise<Matches> {
+	const found: string[] = [];
+	for await (const entry of walk) {
+		if (!matches(entry.relativePath)) continue;
+		if (found.length >= limit) return { found, limitReached: true };
+		found.push(entry.isDirectory ? `${entry.relativePath}/` : entry.relativePath);
+	}
+	return { found, limitReached: false };
+}
+
 export function createFindTool(cwd: string, options: FindToolOptions = {}): AgentTool<typeof findSchema, FindToolDetails> {
 	const defaultLimit = options.defaultLimit ?? 1000;
 	return {
@@ -59,12 +83,10 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 			const hidden: HiddenCount = { count: 0 };
 			const limit = params.limit ?? defaultLimit;
 			const matches = compileGlob(params.pattern);
-			const found: string[] = [];
-			let limitReached = false;
 			const linked: HiddenCount = { count: 0 };
 			const rg = options.ripgrep ?? ripgrepOnPath();
 			const listed = rg
-				? await ripgrepFiles(root, {
+				? await ripgrepPaths(root, {
 						rg,
 						signal,
 						includeDirectories: true,
@@ -76,30 +98,20 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 						unorderedUpTo: limit,
 					})
 				: undefined;
-			/** Takes one matching entry; false once the limit is reached. */
-			const take = (entry: WalkEntry): boolean => {
-				if (found.length >= limit) {
-					limitReached = true;
-					return false;
-				}
-				found.push(entry.isDirectory ? `${entry.relativePath}/` : entry.relativePath);
-				return true;
-			};
-			if (listed) {
-				// ripgrep's listing holds only matches already (`keep`), and needs no await per entry.
-				for (const entry of listed) if (!take(entry)) break;
-			} else {
-				for await (const entry of walkFiles(root, { signal, includeDirectories: true, denied, hidden, links: options.links, linked })) {
-					if (matches(entry.relativePath) && !take(entry)) break;
-				}
-			}
+			const { found, limitReached } = listed
+				? listedMatches(listed, limit)
+				: await walkedMatches(
+						walkFiles(root, { signal, includeDirectories: true, denied, hidden, links: options.links, linked }),
+						matches,
+						limit,
+					);
 			const skipped = [hiddenNote(hidden, "path"), linkedNote(linked.count)].filter((n): n is string => n !== undefined);
 			if (found.length === 0) {
 				const text = withNotes("No files found matching pattern", skipped);
 				return { content: [{ type: "text", text }], details: { count: 0 } };
 			}
-			found.sort();
-			const listing = capListing(found);
+			// Sorted, but only as far as the byte cap shows (the count is of all).
+			const listing = capSortedListing(found);
 			const details: FindToolDetails = { count: found.length };
 			const notes: string[] = [...skipped];
 			if (limitReached) {

@@ -6,14 +6,15 @@
 // over, checked again here (one walk of the tree, not a second by find(1)). Deny rules are asked for
 // each folder once and each file, by real path (no links entered, so the path under the real root is
 // real), and counted as the walk counts them. Undefined when `rg` cannot run: the caller walks in Node.
-import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { lstat, realpath, stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { delimiter, join } from "node:path";
 import { throwIfAborted } from "./abort.js";
 import type { HiddenCount, PathDenial } from "./denied-paths.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { type LinkCheck, linkAllowed } from "./linked-outside.js";
+import { runRipgrep } from "./ripgrep-run.js";
 import type { WalkEntry } from "./walk-files.js";
 
 export interface RipgrepListOptions {
@@ -60,6 +61,14 @@ export function ripgrepOnPath(): string | false {
 
 const FLAGS = ["--files", "--null", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
 const SKIPPED = ["--glob", "!.git", "--glob", "!node_modules"];
+
+/**
+ * A listing's threads: one core is left for the caller, which reads the listing as it comes. (On two
+ * cores ripgrep's parallel walk took twice the CPU of one thread for the same listing, in futex waits
+ * and context switches, and lost to it as soon as the machine had other work; `rg --files -j1` on
+ * the 70,000-file benchmark tree: 0.82 of the default's time at load 8.)
+ */
+const LISTING_THREADS = ["--threads", String(Math.max(1, availableParallelism() - 1))];
 
 /**
  * `paths` in the walk's order: folder by folder, a folder before its contents, the names in a folder
@@ -130,72 +139,128 @@ async function commonArgs(root: string): Promise<string[]> {
 	return [...FLAGS.slice(1), ...parents, ...SKIPPED];
 }
 
-/** rg's arguments that list, NUL-separated, the files the walk would yield under `root` (links aside). */
+/**
+ * rg's arguments that list, NUL-separated, the files the walk would yield under `root` (links aside).
+ * No search path: `--files` then lists the working folder with no "./" before each path.
+ */
 export async function ripgrepListArgs(root: string): Promise<string[]> {
-	return ["--files", ...(await commonArgs(root)), "."];
+	return ["--files", ...LISTING_THREADS, ...(await commonArgs(root))];
+}
+
+/** The listed paths, relative, in the walk's order (or any order: `unorderedUpTo`); `folders` are the ones that are folders. */
+export interface RipgrepPaths {
+	paths: string[];
+	folders: ReadonlySet<string>;
+}
+
+/**
+ * The paths the walk would yield under `root`, listed by ripgrep and handled as its output comes
+ * (deny rules, the folders above, `keep`), then the linked files its log names; undefined when `rg`
+ * cannot run.
+ */
+export async function ripgrepPaths(root: string, options: RipgrepListOptions): Promise<RipgrepPaths | undefined> {
+	throwIfAborted(options.signal);
+	const common = await commonArgs(root);
+	const realRoot = options.denied ? await realpath(root) : root;
+	const filter = options.contains && prefilterArgs(options.contains);
+	// --debug: ripgrep's log names each link it passes over, which the walk lists (see linkedFiles).
+	// `--files` lists with no search path, so with no "./" to cut; the search names one. A run that
+	// fails starts the next with a new listing.
+	let listing = new Listing(realRoot, options);
+	let ran =
+		filter &&
+		(await runRipgrep(
+			options.rg,
+			["--debug", "--files-with-matches", "--crlf", ...filter, ...common, "."],
+			root,
+			listing.take,
+			options.signal,
+		));
+	if (!ran) {
+		listing = new Listing(realRoot, options);
+		ran = await runRipgrep(options.rg, ["--debug", "--files", ...LISTING_THREADS, ...common], root, listing.take, options.signal);
+	}
+	if (ran === undefined) return undefined;
+	listing.take(await linkedFiles(root, passedOver(ran.log), options));
+	const { kept, folders } = listing;
+	// In the walk's order (a folder before its contents): sorting only what is kept.
+	const paths = options.unorderedUpTo !== undefined && kept.length <= options.unorderedUpTo ? kept : inWalkOrder(kept, folders);
+	return { paths, folders };
 }
 
 export async function ripgrepFiles(root: string, options: RipgrepListOptions): Promise<WalkEntry[] | undefined> {
-	throwIfAborted(options.signal);
-	const common = await commonArgs(root);
-	const filter = options.contains && prefilterArgs(options.contains);
-	// --debug: ripgrep's log names each link it passes over, which the walk lists (see linkedFiles).
-	const ran =
-		(filter && (await run(options.rg, ["--debug", "--files-with-matches", "--crlf", ...filter, ...common, "."], root, options.signal))) ??
-		(await run(options.rg, ["--debug", "--files", ...common, "."], root, options.signal));
-	if (ran === undefined) return undefined;
-	const links = await linkedFiles(root, passedOver(ran.log), options);
-	const files = ran.listed.split("\0");
-	files.pop(); // after the last NUL
-	for (let i = 0; i < files.length; i++) if ((files[i] as string).startsWith("./")) files[i] = (files[i] as string).slice(2);
-	files.push(...links);
-	const kept: string[] = [];
-	const isFolder = new Set<string>();
-	const folders = new Set<string>();
-	const folderDenied = new Map<string, boolean>();
-	const keep = options.keep ?? (() => true);
-	const realRoot = options.denied ? await realpath(root) : root;
-	/** Whether `rel` (a folder) or one above it is denied; each denied folder counted once. */
-	const deniedFolder = (rel: string): boolean => {
-		const known = folderDenied.get(rel);
-		if (known !== undefined) return known;
-		const cut = rel.lastIndexOf("/");
-		const above = cut >= 0 && deniedFolder(rel.slice(0, cut));
-		const here = !above && options.denied?.(join(realRoot, rel), true) !== undefined;
-		if (here && options.hidden) options.hidden.count++;
-		folderDenied.set(rel, above || here);
-		return above || here;
-	};
-	let lastFolder = "";
-	for (const file of files) {
-		const cut = file.lastIndexOf("/");
-		if (options.denied) {
-			if (cut > 0 && deniedFolder(file.slice(0, cut))) continue;
-			if (options.denied(join(realRoot, file), false) !== undefined) {
-				if (options.hidden) options.hidden.count++;
-				continue;
-			}
-		}
-		// The folders above a file, first time seen (the walk yields each folder once); the files of a
-		// folder mostly come together, so the last one seen is checked first.
-		if (options.includeDirectories && cut > 0 && !(cut === lastFolder.length && file.startsWith(lastFolder))) {
-			lastFolder = file.slice(0, cut);
-			for (let at = cut; at > 0; at = file.lastIndexOf("/", at - 1)) {
-				const folder = file.slice(0, at);
-				if (folders.has(folder)) break;
-				folders.add(folder);
-				if (keep(folder, true)) {
-					kept.push(folder);
-					isFolder.add(folder);
+	const listed = await ripgrepPaths(root, options);
+	if (!listed) return undefined;
+	const prefix = root.endsWith("/") ? root : `${root}/`;
+	return listed.paths.map((rel) => new ListedEntry(prefix, rel, listed.folders.has(rel)));
+}
+
+/**
+ * The entries kept from ripgrep's listing, a batch at a time: the denied ones counted and dropped, the
+ * folders above each file added (when asked for), and only what `keep` keeps.
+ */
+class Listing {
+	readonly kept: string[] = [];
+	/** The kept folders. */
+	readonly folders = new Set<string>();
+	/** Every folder seen (the walk yields each once). */
+	private readonly seen = new Set<string>();
+	private readonly folderDenied = new Map<string, boolean>();
+	private readonly keep: (relativePath: string, isDirectory: boolean) => boolean;
+	/** The folder of the last file, with its "/": the files of a folder mostly come together. */
+	private lastFolder = "\0";
+
+	constructor(
+		private readonly realRoot: string,
+		private readonly options: RipgrepListOptions,
+	) {
+		this.keep = options.keep ?? (() => true);
+	}
+
+	readonly take = (batch: readonly string[]): void => {
+		const { options, keep, kept } = this;
+		for (let file of batch) {
+			if (file.startsWith("./")) file = file.slice(2);
+			const cut = file.lastIndexOf("/");
+			if (options.denied) {
+				if (cut > 0 && this.deniedFolder(file.slice(0, cut))) continue;
+				if (options.denied(join(this.realRoot, file), false) !== undefined) {
+					if (options.hidden) options.hidden.count++;
+					continue;
 				}
 			}
+			if (options.includeDirectories && cut > 0 && !(cut + 1 === this.lastFolder.length && file.startsWith(this.lastFolder))) {
+				this.lastFolder = file.slice(0, cut + 1);
+				this.enterFolders(file, cut);
+			}
+			if (keep(file, false)) kept.push(file);
 		}
-		if (keep(file, false)) kept.push(file);
+	};
+
+	/** The folders above a file (`cut`: its last "/") not seen yet. */
+	private enterFolders(file: string, cut: number): void {
+		for (let at = cut; at > 0; at = file.lastIndexOf("/", at - 1)) {
+			const folder = file.slice(0, at);
+			if (this.seen.has(folder)) break;
+			this.seen.add(folder);
+			if (this.keep(folder, true)) {
+				this.kept.push(folder);
+				this.folders.add(folder);
+			}
+		}
 	}
-	// In the walk's order (a folder before its contents): sorting only what is kept.
-	const prefix = root.endsWith("/") ? root : `${root}/`;
-	const ordered = options.unorderedUpTo !== undefined && kept.length <= options.unorderedUpTo ? kept : inWalkOrder(kept, isFolder);
-	return ordered.map((rel) => new ListedEntry(prefix, rel, isFolder.has(rel)));
+
+	/** Whether `rel` (a folder) or one above it is denied; each denied folder counted once. */
+	private deniedFolder(rel: string): boolean {
+		const known = this.folderDenied.get(rel);
+		if (known !== undefined) return known;
+		const cut = rel.lastIndexOf("/");
+		const above = cut >= 0 && this.deniedFolder(rel.slice(0, cut));
+		const here = !above && this.options.denied?.(join(this.realRoot, rel), true) !== undefined;
+		if (here && this.options.hidden) this.options.hidden.count++;
+		this.folderDenied.set(rel, above || here);
+		return above || here;
+	}
 }
 
 /**
@@ -205,9 +270,10 @@ export async function ripgrepFiles(root: string, options: RipgrepListOptions): P
  */
 function passedOver(log: string): string[] {
 	// ripgrep 13 logs from subject.rs ("subject filter"), 14 from haystack.rs (some builds end the line
-	// there, others add the file type); the paths start "./" (the search path is "."). The walk's own
-	// lines ("ignoring ./dist: Ignore(…)") are other modules'. A name may hold the phrase or a newline:
-	// the shortest and the longest reading are both tried (the disk check drops what names nothing).
+	// there, others add the file type); the paths start "./" (the search path, or the default one when
+	// none is named). The walk's own lines ("ignoring ./dist: Ignore(…)") are other modules'. A name may
+	// hold the phrase or a newline: the shortest and the longest reading are both tried (the disk check
+	// drops what names nothing).
 	const shortest = /(?:subject|haystack)\.rs:\d+: ignoring \.\/([\s\S]*?): failed to pass (?:subject|haystack) filter(?::|\n|$)/g;
 	const longest = /(?:subject|haystack)\.rs:\d+: ignoring \.\/(.*): failed to pass (?:subject|haystack) filter(?::|$)/gm;
 	return [...new Set([...log.matchAll(shortest), ...log.matchAll(longest)].map((m) => m[1] as string))];
@@ -219,43 +285,45 @@ function passedOver(log: string): string[] {
  * linked folders.
  */
 async function linkedFiles(root: string, candidates: readonly string[], options: RipgrepListOptions): Promise<string[]> {
-	const out: string[] = [];
-	const rulesOf = new Map<string, IgnoreRules | undefined>();
-	/** The rules inside folder `rel`, or undefined when it or a folder above it is ignored. */
-	const rulesIn = async (rel: string): Promise<IgnoreRules | undefined> => {
-		if (rulesOf.has(rel)) return rulesOf.get(rel);
-		let rules: IgnoreRules | undefined;
-		if (rel === "") rules = await IgnoreRules.forRoot(root);
+	const rulesOf = new Map<string, Promise<IgnoreRules | undefined>>();
+	/** The rules inside folder `rel`, or undefined when it or a folder above it is ignored (read once, shared by the checks). */
+	const rulesIn = (rel: string): Promise<IgnoreRules | undefined> => {
+		let rules = rulesOf.get(rel);
+		if (rules) return rules;
+		if (rel === "") rules = IgnoreRules.forRoot(root);
 		else {
 			const cut = rel.lastIndexOf("/");
-			const above = await rulesIn(cut >= 0 ? rel.slice(0, cut) : "");
-			rules = above && !above.ignores(join(root, rel), true) ? await above.enter(join(root, rel)) : undefined;
+			rules = rulesIn(cut >= 0 ? rel.slice(0, cut) : "").then((above) =>
+				above && !above.ignores(join(root, rel), true) ? above.enter(join(root, rel)) : undefined,
+			);
 		}
 		rulesOf.set(rel, rules);
 		return rules;
 	};
 	const realRoot = options.denied ? await realpath(root) : root;
-	for (const path of candidates) {
+	/** Whether the walk would list `path`; the links it would skip are counted. */
+	const listed = async (path: string): Promise<boolean> => {
 		const absolutePath = join(root, path);
-		if (!(await lstat(absolutePath).catch(() => undefined))?.isSymbolicLink()) continue;
+		if (!(await lstat(absolutePath).catch(() => undefined))?.isSymbolicLink()) return false;
 		const cut = path.lastIndexOf("/");
-		const folder = cut >= 0 ? path.slice(0, cut) : "";
-		const rules = await rulesIn(folder);
-		if (!rules || rules.ignores(absolutePath, false)) continue;
-		if (!(await stat(absolutePath).catch(() => undefined))?.isFile()) continue;
+		const rules = await rulesIn(cut >= 0 ? path.slice(0, cut) : "");
+		if (!rules || rules.ignores(absolutePath, false)) return false;
+		if (!(await stat(absolutePath).catch(() => undefined))?.isFile()) return false;
 		if (options.links && !(await linkAllowed(options.links, absolutePath))) {
 			if (options.linked) options.linked.count++;
-			continue;
+			return false;
 		}
 		// Denied by where it leads (a link to `.env` is `.env`); by where it is, with the other files below.
 		const target = options.denied && (await realpath(absolutePath).catch(() => undefined));
 		if (target && options.denied?.(target, false) && !options.denied(join(realRoot, path), false)) {
 			if (options.hidden) options.hidden.count++;
-			continue;
+			return false;
 		}
-		out.push(path);
-	}
-	return out;
+		return true;
+	};
+	// All at once: each check is a few file-system calls, and a tree may hold many links.
+	const verdicts = await Promise.all(candidates.map(listed));
+	return candidates.filter((_, i) => verdicts[i]);
 }
 
 function prefilterArgs(contains: NonNullable<RipgrepListOptions["contains"]>): string[] | undefined {
@@ -266,29 +334,4 @@ function prefilterArgs(contains: NonNullable<RipgrepListOptions["contains"]>): s
 		"--regexp",
 		contains.pattern,
 	];
-}
-
-/** rg's stdout and stderr, or undefined when it could not run or failed (exit 1 is "nothing found"). */
-function run(rg: string, args: string[], cwd: string, signal?: AbortSignal): Promise<{ listed: string; log: string } | undefined> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
-		const out: Buffer[] = [];
-		const err: Buffer[] = [];
-		child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-		child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-		child.stdout.on("error", () => undefined);
-		child.stderr.on("error", () => undefined);
-		child.on("error", (error) => {
-			if (signal?.aborted) reject(error);
-			else resolve(undefined);
-		});
-		child.on("close", (code) => {
-			if (signal?.aborted) return reject(new Error("Operation aborted"));
-			// 2: an error; with output, some folders could not be read (the walk skips those too), without
-			// it the pattern did not parse or nothing could be read.
-			const listed = Buffer.concat(out).toString("utf8");
-			const log = Buffer.concat(err).toString("utf8");
-			resolve(code === 0 || (code === 2 && listed !== "") ? { listed, log } : code === 1 ? { listed: "", log } : undefined);
-		});
-	});
 }

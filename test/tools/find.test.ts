@@ -1,4 +1,4 @@
-import { realpathSync, symlinkSync } from "node:fs";
+import { readdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFindTool } from "../../src/tools/find.js";
@@ -123,5 +123,118 @@ describe.each(paths)("find inside an ignored folder (%s)", (_name, ripgrep) => {
 		const find = createFindTool(tmp.path, { ripgrep });
 		expect(textOf(await find.execute("t1", { pattern: "*.js" }))).toBe("No files found matching pattern");
 		expect(textOf(await find.execute("t1", { pattern: "*.js", path: "vendor" }))).toBe("lib/a.js");
+	});
+});
+
+describe("find through ripgrep lists what the Node walk lists", () => {
+	const tmp = useTempFolder();
+
+	it("on a tree of nested negations, ignored and hidden folders, links, and names holding glob characters", async () => {
+		await tmp.write({
+			".gitignore": "build/\n*.gen.ts\n!keep.gen.ts\ndist\n.cache/\n",
+			"a.gen.ts": "",
+			"keep.gen.ts": "",
+			"build/out.ts": "",
+			"dist/top.ts": "",
+			"pkg/.gitignore": "!dist\nlocal/\n",
+			"pkg/dist/re.ts": "",
+			"pkg/local/no.ts": "",
+			"pkg/deep/er/.gitignore": "*.md\n!README.md\n",
+			"pkg/deep/er/notes.md": "",
+			"pkg/deep/er/README.md": "",
+			"pkg/deep/er/x.ts": "",
+			".hidden.ts": "",
+			".config/conf.ts": "",
+			".cache/c.ts": "",
+			"node_modules/m/i.ts": "",
+			"src/a.ts": "",
+			"src/b.md": "",
+			"src/[abc].ts": "",
+			"src/a{b,c}.ts": "",
+			"src/q?.ts": "",
+			"src/star*.ts": "",
+			"src/back\\slash.ts": "",
+			"src/colon:name.ts": "",
+			"src/comma,name.ts": "",
+			"src/ünï.ts": "",
+			"src/x.ts/inside.md": "",
+			"src/a.ts.d/y.md": "",
+		});
+		symlinkSync(join(tmp.path, "src", "a.ts"), join(tmp.path, "link.ts"));
+		symlinkSync(join(tmp.path, "src"), join(tmp.path, "srclink"));
+		symlinkSync(join(tmp.path, "src", "b.md"), join(tmp.path, "pkg", "dist", "inlink.md"));
+		symlinkSync(join(tmp.path, "src", "a.ts"), join(tmp.path, "build", "ignored-link.ts"));
+		const patterns = [
+			"*",
+			"*.ts",
+			"**/*.ts",
+			"*.{ts,md}",
+			"src/**",
+			"src/*",
+			"[ab]*.ts",
+			"[!a]*.ts",
+			"?.ts",
+			"q?.ts",
+			"*[*]*",
+			"*,*",
+			"*:*",
+			"x.ts",
+			"*.ts*",
+			"**/er/*",
+			"pkg/**/*.md",
+			"README.md",
+			"{a,b}*",
+			"*\\*",
+			"[",
+			".*",
+		];
+		for (const pattern of patterns) {
+			const viaRipgrep = await createFindTool(tmp.path, { ripgrep: ripgrepOnPath() }).execute("t1", { pattern });
+			const viaNode = await createFindTool(tmp.path, { ripgrep: false }).execute("t1", { pattern });
+			expect(textOf(viaRipgrep), pattern).toBe(textOf(viaNode));
+		}
+		// And the tree is what it should be: the negations re-include, ignored folders stay out.
+		expect(textOf(await createFindTool(tmp.path, { ripgrep: ripgrepOnPath() }).execute("t1", { pattern: "*.ts" }))).toBe(
+			[
+				".config/conf.ts",
+				".hidden.ts",
+				"keep.gen.ts",
+				"link.ts",
+				"pkg/deep/er/x.ts",
+				"pkg/dist/re.ts",
+				"src/[abc].ts",
+				"src/a.ts",
+				"src/a{b,c}.ts",
+				"src/back\\slash.ts",
+				"src/colon:name.ts",
+				"src/comma,name.ts",
+				"src/q?.ts",
+				"src/star*.ts",
+				"src/x.ts/",
+				"src/ünï.ts",
+			].join("\n"),
+		);
+	});
+});
+
+describe("ripgrep's log (the linked files it passed over)", () => {
+	const tmp = useTempFolder();
+	const logs = useTempFolder();
+
+	it("is read from a file removed at once, or through a pipe when no file can be made: the links are listed either way", async () => {
+		await tmp.write({ "src/a.ts": "" });
+		symlinkSync(join(tmp.path, "src", "a.ts"), join(tmp.path, "link.ts"));
+		const before = process.env.TMPDIR;
+		try {
+			for (const dir of [logs.path, join(logs.path, "missing")]) {
+				process.env.TMPDIR = dir;
+				const result = await createFindTool(tmp.path, { ripgrep: ripgrepOnPath() }).execute("t1", { pattern: "*.ts" });
+				expect(textOf(result)).toBe("link.ts\nsrc/a.ts");
+			}
+			expect(readdirSync(logs.path)).toEqual([]);
+		} finally {
+			if (before === undefined) delete process.env.TMPDIR;
+			else process.env.TMPDIR = before;
+		}
 	});
 });

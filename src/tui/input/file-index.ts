@@ -2,6 +2,7 @@
 // a child process, else the Node walk), with no cap on their number, kept for a while and listed again
 // in the background when old. Completion reads the last finished listing as it is; it never waits for
 // one. Folders are offered too ("src/"), taken from the files' paths as the batches arrive.
+import { PathList } from "./path-list.js";
 import type { SearchablePaths } from "./path-search.js";
 import { PATH_LISTERS, type PathLister } from "./project-paths.js";
 
@@ -15,32 +16,32 @@ export interface FileIndexOptions {
 }
 
 /** A listing being filled: each file after the folders above it that were not seen yet. */
-class ListingBuilder implements SearchablePaths {
-	readonly paths: string[] = [];
-	readonly lower: string[] = [];
+class ListingBuilder {
+	readonly list = new PathList();
 	private readonly folders = new Set<string>();
+	/** The folder of the last file (with its "/"): a folder's files mostly come together, so most files make no folder string. */
+	private lastFolder = "\0";
 
 	add(batch: readonly string[]): void {
 		for (const file of batch) {
 			if (file === "") continue;
-			const unseen: string[] = [];
-			for (let cut = file.lastIndexOf("/"); cut > 0; cut = file.lastIndexOf("/", cut - 1)) {
-				const folder = file.slice(0, cut + 1);
-				if (this.folders.has(folder)) break;
-				this.folders.add(folder);
-				unseen.push(folder);
-			}
-			for (const path of unseen.reverse().concat(file)) {
-				this.paths.push(path);
-				this.lower.push(path.toLowerCase());
-			}
+			const cut = file.lastIndexOf("/");
+			if (cut > 0 && !(cut + 1 === this.lastFolder.length && file.startsWith(this.lastFolder))) this.enter(file, cut);
+			this.list.push(file);
 		}
 	}
 
-	sameAs(other: SearchablePaths | undefined): boolean {
-		if (other?.paths.length !== this.paths.length) return false;
-		for (let i = 0; i < this.paths.length; i++) if (other.paths[i] !== this.paths[i]) return false;
-		return true;
+	/** The folders above `file` (`cut`: its last "/") not seen yet, outermost first. */
+	private enter(file: string, cut: number): void {
+		this.lastFolder = file.slice(0, cut + 1);
+		const unseen: string[] = [];
+		for (let at = cut; at > 0; at = file.lastIndexOf("/", at - 1)) {
+			const folder = at === cut ? this.lastFolder : file.slice(0, at + 1);
+			if (this.folders.has(folder)) break;
+			this.folders.add(folder);
+			unseen.push(folder);
+		}
+		for (let i = unseen.length - 1; i >= 0; i--) this.list.push(unseen[i] as string);
 	}
 }
 
@@ -88,9 +89,10 @@ export class FileIndex {
 			const builder = new ListingBuilder();
 			if (!(await lister(this.root, (batch) => builder.add(batch), this.stop.signal))) continue;
 			this.listedAt = this.now();
+			const listing = builder.list.finish();
 			// The same paths keep the same listing, and with it the searches already done on it.
-			if (builder.sameAs(this.listing)) return;
-			this.listing = builder;
+			if (listing.sameAs(this.listing)) return;
+			this.listing = listing;
 			this.onUpdate();
 			return;
 		}

@@ -49,6 +49,11 @@ export class TopMatches {
 
 	constructor(private readonly limit: number) {}
 
+	/** Whether a path of `score` could be kept (a tie is decided by the path): the caller makes its string only then. */
+	admits(score: number): boolean {
+		return this.kept.length < this.limit || score >= (this.kept[this.kept.length - 1] as Scored).score;
+	}
+
 	offer(path: string, score: number): void {
 		const entry = { path, score };
 		const kept = this.kept;

@@ -7,10 +7,13 @@
 // current query.
 import { loweredScore, TopMatches } from "./fuzzy.js";
 
-/** One listing of the project: `lower[i]` is `paths[i].toLowerCase()`. */
+/** One listing of the project (path-list.ts keeps it compact). */
 export interface SearchablePaths {
-	readonly paths: readonly string[];
-	readonly lower: readonly string[];
+	readonly size: number;
+	/** The path at `index`. */
+	path(index: number): string;
+	/** fuzzy.ts's score of lower-cased `query` against the path at `index`, undefined when it does not match. */
+	score(query: string, index: number): number | undefined;
 }
 
 export interface PathSearchOptions {
@@ -112,19 +115,20 @@ export class PathSearch {
 
 	/** Matches for one slice; true when the search is complete (its result kept). */
 	private step(search: Search): boolean {
-		const { paths, lower } = this.listing as SearchablePaths;
+		const listing = this.listing as SearchablePaths;
 		const { candidates, matches, top, query } = search;
-		const end = candidates ? candidates.length : paths.length;
+		const end = candidates ? candidates.length : listing.size;
 		const deadline = this.now() + this.sliceMs;
 		let i = search.next;
 		while (i < end) {
 			const stop = Math.min(end, i + CLOCK_EVERY);
 			for (; i < stop; i++) {
 				const at = candidates ? (candidates[i] as number) : i;
-				const score = loweredScore(query, paths[at] as string, lower[at] as string);
+				const score = listing.score(query, at);
 				if (score === undefined) continue;
 				matches.push(at);
-				top.offer(paths[at] as string, score);
+				// The path's string only for a match that may show.
+				if (top.admits(score)) top.offer(listing.path(at), score);
 			}
 			if (i < end && this.now() >= deadline) {
 				search.next = i;

@@ -3,8 +3,8 @@
 // listing's work at once), else the Node walk grep and find use, which yields between folders. Both
 // follow the same rules: .gitignore as git reads it, `.git` and `node_modules` skipped. (`git
 // ls-files` is not a step: it reads the project's own git config, which a cloned folder controls.)
-import { spawn } from "node:child_process";
 import { ripgrepListArgs, ripgrepOnPath } from "../../tools/ripgrep-files.js";
+import { runRipgrep } from "../../tools/ripgrep-run.js";
 import { walkFiles } from "../../tools/walk-files.js";
 
 /**
@@ -17,29 +17,8 @@ export const ripgrepLister: PathLister = async (root, onPaths, signal) => {
 	const rg = ripgrepOnPath();
 	if (!rg) return false;
 	const args = await ripgrepListArgs(root);
-	return new Promise((resolve) => {
-		const child = spawn(rg, args, { cwd: root, stdio: ["ignore", "pipe", "ignore"], signal });
-		let rest: Buffer = Buffer.alloc(0);
-		let any = false;
-		child.stdout.on("data", (chunk: Buffer) => {
-			// A chunk can end inside a path (or a character): what follows its last NUL waits for the next.
-			const data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
-			const end = data.lastIndexOf(0);
-			if (end === -1) {
-				rest = data;
-				return;
-			}
-			rest = data.subarray(end + 1);
-			const batch = data.toString("utf8", 0, end).split("\0");
-			for (let i = 0; i < batch.length; i++) if ((batch[i] as string).startsWith("./")) batch[i] = (batch[i] as string).slice(2);
-			any = true;
-			onPaths(batch);
-		});
-		child.stdout.on("error", () => undefined);
-		child.on("error", () => resolve(false));
-		// 1: nothing to list; 2: some folders could not be read (the walk skips those too).
-		child.on("close", (code) => resolve(!signal.aborted && (code === 0 || code === 1 || (code === 2 && any))));
-	});
+	// Aborted: nothing to keep. A chunk's paths come as one batch (the folders above them are the caller's).
+	return (await runRipgrep(rg, args, root, onPaths, signal).catch(() => undefined)) !== undefined && !signal.aborted;
 };
 
 export const walkLister: PathLister = async (root, onPaths, signal) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { COMPLETION_ROWS, menuKey, menuRows, windowStart } from "../../../src/tui/input/CompletionMenu.js";
 import { type CompletionSources, completionsFor, type DirEntry, MAX_COMPLETIONS } from "../../../src/tui/input/completion.js";
+import { PathList } from "../../../src/tui/input/path-list.js";
 import { PathSearch } from "../../../src/tui/input/path-search.js";
 import { intentFor, parseKeyPress } from "../../../src/tui/keys/key-map.js";
 
@@ -36,7 +37,7 @@ const paths = [
 ];
 const sources: CompletionSources = { commands, listDir };
 const search = new PathSearch({ limit: MAX_COMPLETIONS, onUpdate: () => {} });
-const listing = { paths, lower: paths.map((p) => p.toLowerCase()) };
+const listing = PathList.of(paths);
 const withPaths: CompletionSources = { commands, listDir, findPaths: (query) => search.find(query, listing) };
 
 describe("completionsFor", () => {

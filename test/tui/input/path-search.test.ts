@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fuzzyFilter } from "../../../src/tui/input/fuzzy.js";
+import { PathList } from "../../../src/tui/input/path-list.js";
 import { PathSearch, type SearchablePaths } from "../../../src/tui/input/path-search.js";
 
 /** 100,000 synthetic paths of a monorepo, and one deep file. */
@@ -9,8 +10,11 @@ function monorepo(): SearchablePaths {
 		for (let d = 0; d < 50; d++)
 			for (let f = 0; f < 50; f++) paths.push(`packages/pkg-${p}/src/module${d}/component-${f}.${f % 3 ? "ts" : "tsx"}`);
 	paths[73_123] = "packages/pkg-29/src/very/deep/nested/folder/TargetWidget.tsx";
-	return { paths, lower: paths.map((p) => p.toLowerCase()) };
+	return PathList.of(paths);
 }
+
+/** Every path of `listing`, in order. */
+const all = (listing: SearchablePaths): string[] => Array.from({ length: listing.size }, (_, i) => listing.path(i));
 
 /** A search whose slices run only when the test says so. */
 function manual(options: { sliceMs?: number; now?: () => number } = {}) {
@@ -41,7 +45,7 @@ describe("PathSearch", () => {
 		for (const query of ["targetwidget", "TgtWdg", "c", "pkg-2/mod4/comp", "zzzq"]) {
 			search.find(query, listing);
 			drain();
-			expect(search.find(query, listing)).toEqual(fuzzyFilter(query, listing.paths, 50));
+			expect(search.find(query, listing)).toEqual(fuzzyFilter(query, all(listing), 50));
 		}
 		search.find("targetwidget", listing);
 		drain();
@@ -57,7 +61,7 @@ describe("PathSearch", () => {
 		expect(updates()).toBe(0);
 		expect(drain()).toBeGreaterThan(10);
 		expect(updates()).toBe(1);
-		expect(search.find("comp", listing)).toEqual(fuzzyFilter("comp", listing.paths, 50));
+		expect(search.find("comp", listing)).toEqual(fuzzyFilter("comp", all(listing), 50));
 	});
 
 	it("a query that extends the last one filters only its matches; Backspace returns to a kept result at once", () => {
@@ -68,7 +72,7 @@ describe("PathSearch", () => {
 		// "targetw" looks only at the one path "target" matched: done on the key.
 		expect(search.find("targetw", listing)).toEqual(["packages/pkg-29/src/very/deep/nested/folder/TargetWidget.tsx"]);
 		expect(drain()).toBe(0);
-		expect(search.find("target", listing)).toEqual(fuzzyFilter("target", listing.paths, 50));
+		expect(search.find("target", listing)).toEqual(fuzzyFilter("target", all(listing), 50));
 		expect(drain()).toBe(0);
 	});
 
@@ -89,14 +93,14 @@ describe("PathSearch", () => {
 		drain();
 		// Only the newest search completed and re-rendered.
 		expect(updates()).toBe(before + 1);
-		expect(search.find("pkg-1/", listing)).toEqual(fuzzyFilter("pkg-1/", listing.paths, 50));
+		expect(search.find("pkg-1/", listing)).toEqual(fuzzyFilter("pkg-1/", all(listing), 50));
 	});
 
 	it("starts over on a new listing", () => {
 		const { search, drain } = manual();
 		search.find("widget", listing);
 		drain();
-		const other = { paths: ["a/Widget.ts"], lower: ["a/widget.ts"] };
+		const other = PathList.of(["a/Widget.ts"]);
 		expect(search.find("widget", other)).toEqual(["a/Widget.ts"]);
 	});
 });
