@@ -31,6 +31,8 @@ function sessionHooks(project: HookProject, hooks: unknown) {
 		hooks: user,
 		identity: () => ({ sessionId: "s-9", transcriptPath: join(project.root, "s-9.jsonl"), cwd: project.cwd, permissionMode: "ask" }),
 		notify: (_level, text) => notices.push(text),
+		// No checkpoint snapshot to wait for here (test/session/checkpoints/untracked-changes-wait.test.ts).
+		untrackedChangesMayStart: () => Promise.resolve(),
 	});
 	return { session, events, notices };
 }

@@ -65,6 +65,11 @@ export class FileCopies implements CheckpointEngine, MutationObserver {
 		return last && last.before.size === 0 ? last.id : this.snapshot();
 	}
 
+	/** The paths snapshot `id` holds copies of (files changed after it, as they were before). */
+	recorded(id: string): ReadonlySet<string> {
+		return new Set(this.snapshots[this.indexOf(id)]?.before.keys());
+	}
+
 	async beforeMutate(absolutePath: string): Promise<void> {
 		const current = this.snapshots.at(-1);
 		const path = this.relativePath(absolutePath);

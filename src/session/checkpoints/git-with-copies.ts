@@ -1,32 +1,59 @@
 // The git engine with file copies beside it. Git snapshots run in the background, one at a time; a
-// prompt waits for a fresh one at most `waitMs` (the first snapshot of a large tree takes tens of
-// seconds, a later one hundreds of milliseconds at 70k files). A point whose snapshot did not finish
-// in time "covers edits only": until the next point, the copies engine keeps every file edit/write
-// change (not only the ignored ones), so a rewind still undoes what those tools did, not what bash did.
-// The slow snapshot goes on in the background and makes the next one incremental.
+// prompt waits for a fresh one at most `waitMs` (the first snapshot of a large tree takes seconds, a
+// later one hundreds of milliseconds at 70k files). A point whose snapshot did not finish in time
+// "covers edits only" at first: the copies engine keeps every file edit/write changes (not only the
+// ignored ones), and what can change files unseen (bash, `!cmd`, hooks, MCP tools) waits for the
+// snapshot (`untrackedChangesMayStart`). When it ends, the point is whole: its snapshot holds every
+// file as it was at the point, except those an edit changed while git read the tree — git may have
+// read them after the edit, so for those the copy taken before the edit wins on restore (and a file
+// write created meanwhile is deleted). A snapshot that fails leaves the point edits-only.
 // The copies also cover what git leaves out: the shadow repository respects .gitignore, so a file the
 // edit/write tools change under an ignored path (`dist/`, `.env.local`) is copied before the first
 // tool change after a snapshot. Ignored files only bash changed stay the user's, as before.
-// A snapshot id is `<commit>+<copies snapshot>`, with an empty commit for an edits-only point; a plain
-// commit id (a checkpoint written before the copies existed) still restores what git kept.
+// A snapshot id is `<commit>+<copies snapshot>`, with an empty commit for an edits-only point, and
+// `<commit>~<copies snapshot>` for a point made whole later (its copies win); a plain commit id (a
+// checkpoint written before the copies existed) still restores what git kept.
 import type { FileCopies } from "./file-copies.js";
 import type { ShadowGit } from "./shadow-git.js";
-import type { CheckpointEngine, FileChange, MutationObserver } from "./types.js";
+import type { CheckpointEngine, FileChange, MutationObserver, PromptPoint } from "./types.js";
 
 const SEPARATOR = "+";
+/** Between the commit and the copies of a point made whole after its prompt went out. */
+const WHOLE = "~";
 
-function parts(id: string): { commit: string; copies?: string } {
-	const at = id.indexOf(SEPARATOR);
-	return at < 0 ? { commit: id } : { commit: id.slice(0, at), copies: id.slice(at + 1) };
+function parts(id: string): { commit: string; copies?: string; copiesWin: boolean } {
+	const match = /[+~]/.exec(id);
+	if (!match) return { commit: id, copiesWin: false };
+	return { commit: id.slice(0, match.index), copies: id.slice(match.index + 1), copiesWin: match[0] === WHOLE };
 }
+
+/** A git snapshot's commit, or why it failed. */
+type Taken = { commit: string } | { error: string };
+const NONE: ReadonlySet<string> = new Set();
 
 /** Whether a snapshot id of this engine covers only what edit/write changed (its git snapshot was not ready). */
 export const coversEditsOnly = (id: string): boolean => id.startsWith(SEPARATOR);
 
-/** Both engines' changes, one list sorted by path; git's entry wins for a path in both. */
-function merged(git: FileChange[], copied: FileChange[]): FileChange[] {
-	const inGit = new Set(git.map((c) => c.path));
-	return [...git, ...copied.filter((c) => !inGit.has(c.path))].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+/**
+ * Both engines' changes, one list sorted by path; git's entry wins for a path in both, except for the
+ * paths `copiesWin` names (a whole point's own copies), where git's entry is dropped.
+ */
+function merged(git: FileChange[], copied: FileChange[], copiesWin: ReadonlySet<string> = NONE): FileChange[] {
+	const fromGit = git.filter((c) => !copiesWin.has(c.path));
+	const inGit = new Set(fromGit.map((c) => c.path));
+	return [...fromGit, ...copied.filter((c) => !inGit.has(c.path))].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+}
+
+/** Resolves when `work` settles or `signal` aborts, whichever comes first. */
+function settledOrAborted(work: Promise<unknown>, signal?: AbortSignal): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			signal?.removeEventListener("abort", done);
+			resolve();
+		};
+		signal?.addEventListener("abort", done, { once: true });
+		work.then(done, done);
+	});
 }
 
 /** The value of `work`, or undefined when it takes longer than `ms` (it goes on in the background). */
@@ -43,7 +70,11 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 	/** The last git snapshot started or queued. */
 	private tail: Promise<unknown> = Promise.resolve();
 	/** A git snapshot queued behind a running one and not started yet: a later point can share it. */
-	private queued?: Promise<string | undefined>;
+	private queued?: Promise<Taken>;
+	/** The newest edits-only point's way to whole (or its failure), until it ends. */
+	private awaited?: Promise<unknown>;
+	/** Counts points, so a snapshot that ends knows whether its point is still the newest. */
+	private points = 0;
 	/** True while the newest point has no git commit: the copies then keep every file the tools change. */
 	private editsOnly = true;
 	/** How long the last git snapshot that succeeded took. */
@@ -67,11 +98,39 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 
 	/** A full snapshot, however long git takes (previews and restores must see everything). */
 	async snapshot(): Promise<string> {
-		return this.pointWith(await this.fresh());
+		const taken = await this.fresh();
+		return (await this.pointWith("commit" in taken ? taken.commit : undefined)).id;
 	}
 
-	async promptSnapshot(): Promise<string> {
-		return this.pointWith(await within(this.fresh(), this.promptWaitMs()));
+	async promptSnapshot(): Promise<PromptPoint> {
+		const run = this.fresh();
+		const taken = await within(run, this.promptWaitMs());
+		if (taken && "commit" in taken) return { id: (await this.pointWith(taken.commit)).id };
+		const point = await this.pointWith(undefined);
+		const whole = run
+			.then(async (result): Promise<{ id: string } | { error: string }> => {
+				if ("error" in result) return result;
+				if (point.number === this.points) {
+					// Tracked files are git's again. The copies taken so far stay this point's own (they win on
+					// restore); later ones, of ignored files only, go into a snapshot of their own.
+					this.editsOnly = false;
+					await this.copies.snapshotIfChanged();
+				}
+				return { id: `${result.commit}${WHOLE}${point.id.slice(SEPARATOR.length)}` };
+			})
+			.catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+		// Commands wait until the point is whole, the copies sealed included: a command that ran before
+		// would leave later edits copied after it as if they were the point's own.
+		this.awaited = whole;
+		void whole.then(() => {
+			if (this.awaited === whole) this.awaited = undefined;
+		});
+		return { id: point.id, whole };
+	}
+
+	async untrackedChangesMayStart(signal?: AbortSignal): Promise<void> {
+		// A later prompt's point may start waiting meanwhile: wait for that one too.
+		for (let awaited = this.awaited; awaited && !signal?.aborted; awaited = this.awaited) await settledOrAborted(awaited, signal);
 	}
 
 	/**
@@ -83,9 +142,10 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 		return this.lastSnapshotMs !== undefined && this.lastSnapshotMs > this.waitMs ? 0 : this.waitMs;
 	}
 
-	private async pointWith(commit: string | undefined): Promise<string> {
+	private async pointWith(commit: string | undefined): Promise<{ id: string; number: number }> {
 		this.editsOnly = commit === undefined;
-		return `${commit ?? ""}${SEPARATOR}${await this.copies.snapshotIfChanged()}`;
+		const number = ++this.points;
+		return { id: `${commit ?? ""}${SEPARATOR}${await this.copies.snapshotIfChanged()}`, number };
 	}
 
 	async beforeMutate(absolutePath: string): Promise<void> {
@@ -97,37 +157,47 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 		const b = parts(to);
 		const copied = a.copies && b.copies ? await this.copies.changes(a.copies, b.copies) : [];
 		// Without both commits git cannot say: the copies' list is what is known.
-		return merged(a.commit && b.commit ? await this.git.changes(a.commit, b.commit) : [], copied);
+		const fromGit = a.commit && b.commit ? await this.git.changes(a.commit, b.commit) : [];
+		return merged(fromGit, copied, this.ownCopies(a));
 	}
 
 	async preview(id: string): Promise<FileChange[]> {
-		const { commit, copies } = parts(id);
-		return merged(commit ? await this.git.preview(commit) : [], copies ? await this.copies.preview(copies) : []);
+		const point = parts(id);
+		const own = this.ownCopies(point);
+		const copied = point.copies ? await this.copies.preview(point.copies) : [];
+		return merged(point.commit ? await this.git.preview(point.commit, own) : [], copied, own);
 	}
 
 	async restore(id: string): Promise<FileChange[]> {
-		const { commit, copies } = parts(id);
+		const point = parts(id);
+		const own = this.ownCopies(point);
 		// Copies first: a later edits-only point may hold a tracked file as it was after this point's
-		// snapshot; git's checkout then puts every tracked file back as the snapshot has it.
+		// snapshot; git's checkout then puts every tracked file back as the snapshot has it — except
+		// the files a whole point's own copies hold from before an edit git may have read after.
 		// The result is what each restore did, not a preview taken before: a path skipped because it
 		// became a symbolic link must be named as skipped.
-		const copied = copies ? await this.copies.restore(copies) : [];
-		return merged(commit ? await this.git.restore(commit) : [], copied);
+		const copied = point.copies ? await this.copies.restore(point.copies) : [];
+		return merged(point.commit ? await this.git.restore(point.commit, own) : [], copied, own);
+	}
+
+	/** The paths whose copies win over git at a point made whole later: those its own copies hold. */
+	private ownCopies(point: { copies?: string; copiesWin: boolean }): ReadonlySet<string> {
+		return point.copiesWin && point.copies ? this.copies.recorded(point.copies) : NONE;
 	}
 
 	/** A git snapshot that starts now or later (never one that started earlier: tools may have run since). */
-	private fresh(): Promise<string | undefined> {
+	private fresh(): Promise<Taken> {
 		if (this.queued) return this.queued;
-		const run: Promise<string | undefined> = this.tail.then(() => {
+		const run: Promise<Taken> = this.tail.then(() => {
 			if (this.queued === run) this.queued = undefined;
 			// A failed snapshot (git killed, disk full) makes an edits-only point; the next prompt tries again.
 			const started = performance.now();
 			return this.git.snapshot().then(
 				(commit) => {
 					this.lastSnapshotMs = performance.now() - started;
-					return commit;
+					return { commit };
 				},
-				() => undefined,
+				(error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
 			);
 		});
 		this.queued = run;

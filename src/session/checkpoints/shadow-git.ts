@@ -104,17 +104,19 @@ export class ShadowGit implements CheckpointEngine {
 		return this.diff(from, to);
 	}
 
-	preview(id: string): Promise<FileChange[]> {
+	/** What `restore(id, leave)` would change. */
+	preview(id: string, leave: ReadonlySet<string> = new Set()): Promise<FileChange[]> {
 		return this.serial(async () => {
 			const now = await this.takeSnapshot();
-			return (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path));
+			return (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path) && !leave.has(c.path));
 		});
 	}
 
-	restore(id: string): Promise<FileChange[]> {
+	/** Makes the workspace match snapshot `id`, but for the paths in `leave` (another engine restores those). */
+	restore(id: string, leave: ReadonlySet<string> = new Set()): Promise<FileChange[]> {
 		return this.serial(async () => {
 			const now = await this.takeSnapshot();
-			const plan = (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path));
+			const plan = (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path) && !leave.has(c.path));
 			// The plan reads from now to the snapshot: "deleted" files did not exist then.
 			const toCheckout = plan.filter((c) => c.status !== "deleted").map((c) => c.path);
 			for (const change of plan.filter((c) => c.status === "deleted")) {

@@ -1,0 +1,144 @@
+// An edits-only point made whole when its snapshot ends, with real git on real folders: a git whose
+// file listing waits while the test holds it (a slow snapshot), edits made meanwhile, and what may
+// change files unseen waiting for it.
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type OpenedCheckpoints, openCheckpoints, storeDirFor } from "../../../src/session/checkpoints/index.js";
+
+let root: string;
+let ws: string;
+let store: string;
+let hold: string;
+let listing: string;
+
+beforeEach(() => {
+	root = mkdtempSync(join(tmpdir(), "rudder-cp-whole-"));
+	ws = join(root, "project");
+	store = join(root, "store");
+	hold = join(root, "hold");
+	listing = join(root, "listing");
+	mkdirSync(ws);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const put = (path: string, text: string) => writeFileSync(join(ws, path), text);
+const read = (path: string) => readFileSync(join(ws, path), "utf8");
+
+/** Until `cond()` holds, checked every 20 ms (the held git's marker appearing). */
+async function until(cond: () => boolean): Promise<void> {
+	while (!cond()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** A store whose git, while `hold` exists, marks `listing` and waits before listing files; with `fail`, it then fails. */
+async function openHeld(options: { fail?: boolean } = {}): Promise<OpenedCheckpoints> {
+	const heldGit = join(root, "held-git");
+	writeFileSync(
+		heldGit,
+		`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ] && [ -e '${hold}' ]; then touch '${listing}'; while [ -e '${hold}' ] && [ -d '${root}' ]; do sleep 0.02; done; ${options.fail ? "exit 1" : "true"}; fi; done\nexec git "$@"\n`,
+	);
+	chmodSync(heldGit, 0o755);
+	const opened = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: heldGit, promptWaitMs: 50 });
+	await opened.engine.snapshot();
+	return opened;
+}
+
+/** A point taken while git is held: edits-only, with its snapshot's end to come. */
+async function heldPoint(opened: OpenedCheckpoints) {
+	writeFileSync(hold, "");
+	const point = await (opened.engine.promptSnapshot?.() as NonNullable<ReturnType<NonNullable<typeof opened.engine.promptSnapshot>>>);
+	expect(point.id.startsWith("+")).toBe(true);
+	expect(point.whole).toBeDefined();
+	await until(() => existsSync(listing));
+	return point;
+}
+
+/** Whether `work` has settled by the time the event loop has turned (it cannot while git is held). */
+async function settled(work: Promise<unknown>): Promise<boolean> {
+	let done = false;
+	void work.then(() => {
+		done = true;
+	});
+	await new Promise((resolve) => setImmediate(resolve));
+	return done;
+}
+
+describe("checkpoints: an edits-only point made whole", () => {
+	it("an edit while the snapshot runs: its copy wins over what git read after it; a file written meanwhile is deleted; later command changes are restored", async () => {
+		put("a.ts", "a before\n");
+		put("c.ts", "c before\n");
+		put("d.ts", "d before\n");
+		const opened = await openHeld();
+		const point = await heldPoint(opened);
+		// edit and write, as the tools do: the copy first, then the change, while git waits to list.
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		put("a.ts", "a edited\n");
+		await opened.observer?.beforeMutate(join(ws, "new.ts"));
+		put("new.ts", "written meanwhile\n");
+		// A command waits for the snapshot.
+		const mayStart = opened.engine.untrackedChangesMayStart?.() as Promise<void>;
+		expect(await settled(mayStart)).toBe(false);
+		rmSync(hold);
+		const whole = await point.whole;
+		await mayStart;
+		expect(whole && "id" in whole).toBe(true);
+		const id = (whole as { id: string }).id;
+		expect(id).toMatch(/^[0-9a-f]{40}~f\d+$/);
+		// Git read a.ts after the edit: its snapshot holds the edited text and the new file.
+		const gitDir = join(await storeDirFor(store, ws), "git");
+		const show = (path: string) => execFileSync("git", ["show", `${id.split("~")[0]}:${path}`], { env: { ...process.env, GIT_DIR: gitDir }, encoding: "utf8" });
+		expect(show("a.ts")).toBe("a edited\n");
+		expect(show("new.ts")).toBe("written meanwhile\n");
+		// Then the command runs (bash: a change and a removal nothing recorded).
+		put("c.ts", "c changed by a command\n");
+		rmSync(join(ws, "d.ts"));
+		const preview = (await opened.engine.preview(id)).map((c) => `${c.status} ${c.path}`);
+		expect(preview).toEqual(["modified a.ts", "modified c.ts", "added d.ts", "deleted new.ts"]);
+		await opened.engine.restore(id);
+		expect(read("a.ts")).toBe("a before\n");
+		expect(existsSync(join(ws, "new.ts"))).toBe(false);
+		expect(read("c.ts")).toBe("c before\n");
+		expect(read("d.ts")).toBe("d before\n");
+	});
+
+	it("after it is whole, edits to tracked files are git's again: a later command's change is not mistaken for the point's own", async () => {
+		put("a.ts", "a before\n");
+		const opened = await openHeld();
+		const point = await heldPoint(opened);
+		rmSync(hold);
+		const id = ((await point.whole) as { id: string }).id;
+		await opened.engine.untrackedChangesMayStart?.();
+		// A command changes a.ts, then edit changes it again: the point's state is git's, not the copy.
+		put("a.ts", "a changed by a command\n");
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		put("a.ts", "a edited after\n");
+		await opened.engine.restore(id);
+		expect(read("a.ts")).toBe("a before\n");
+	});
+
+	it("Esc while a command waits: the wait ends at once; the snapshot goes on and the point still becomes whole", async () => {
+		put("a.ts", "a\n");
+		const opened = await openHeld();
+		const point = await heldPoint(opened);
+		const esc = new AbortController();
+		const mayStart = opened.engine.untrackedChangesMayStart?.(esc.signal) as Promise<void>;
+		expect(await settled(mayStart)).toBe(false);
+		esc.abort();
+		await mayStart;
+		expect(existsSync(hold)).toBe(true);
+		rmSync(hold);
+		expect(await point.whole).toEqual({ id: expect.stringMatching(/^[0-9a-f]{40}~/) });
+	});
+
+	it("a snapshot that fails: the point stays edits-only with the reason, and commands go on", async () => {
+		put("a.ts", "a\n");
+		const opened = await openHeld({ fail: true });
+		const point = await heldPoint(opened);
+		const mayStart = opened.engine.untrackedChangesMayStart?.() as Promise<void>;
+		rmSync(hold);
+		expect(await point.whole).toEqual({ error: expect.stringMatching(/git ls-files failed/) });
+		await mayStart;
+	});
+});
