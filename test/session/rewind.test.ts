@@ -256,7 +256,10 @@ describe("rewind through the session", () => {
 		writeFileSync(release, "");
 		await session.rewind.settled();
 		// A later prompt (and its own wait) goes through once git is free again.
-		fx.faux.setResponses([fauxAssistantMessage([fauxToolCall("bash", { command: "echo later > later.txt" }, { id: "b2" })]), fauxAssistantMessage([fauxText("ok")])]);
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo later > later.txt" }, { id: "b2" })]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
 		await session.prompt("again");
 		expect(text("later.txt")).toBe("later\n");
 		expect(existsSync(file("f"))).toBe(false);

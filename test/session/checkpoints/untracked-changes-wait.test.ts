@@ -88,7 +88,8 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(id).toMatch(/^[0-9a-f]{40}~f\d+$/);
 		// Git read a.ts after the edit: its snapshot holds the edited text and the new file.
 		const gitDir = join(await storeDirFor(store, ws), "git");
-		const show = (path: string) => execFileSync("git", ["show", `${id.split("~")[0]}:${path}`], { env: { ...process.env, GIT_DIR: gitDir }, encoding: "utf8" });
+		const show = (path: string) =>
+			execFileSync("git", ["show", `${id.split("~")[0]}:${path}`], { env: { ...process.env, GIT_DIR: gitDir }, encoding: "utf8" });
 		expect(show("a.ts")).toBe("a edited\n");
 		expect(show("new.ts")).toBe("written meanwhile\n");
 		// Then the command runs (bash: a change and a removal nothing recorded).
