@@ -266,6 +266,29 @@ describe("rewind through the session", () => {
 		expect(existsSync(file("g.txt"))).toBe(true);
 	});
 
+	it("a !cmd waits for the snapshot of an edits-only point; Esc ends the wait and the command never runs", async () => {
+		const { session, release } = await openWithHeldGit();
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
+		await session.prompt("hello");
+		const stopped = session.runShell("echo stopped > stopped.txt");
+		await new Promise((resolve) => setImmediate(resolve));
+		session.abortShells();
+		expect((await stopped).aborted).toBe(true);
+		const waiting = session.runShell("echo shell > s.txt");
+		let ran = false;
+		void waiting.then(() => {
+			ran = true;
+		});
+		await new Promise((resolve) => setImmediate(resolve));
+		// git is still held: the snapshot cannot have ended, so the command has not run.
+		expect(ran).toBe(false);
+		expect(existsSync(file("s.txt"))).toBe(false);
+		writeFileSync(release, "");
+		expect((await waiting).exitCode).toBe(0);
+		expect(text("s.txt")).toBe("shell\n");
+		expect(existsSync(file("stopped.txt"))).toBe(false);
+	});
+
 	it("a snapshot that fails leaves the point edits-only, says so, and bash runs anyway", async () => {
 		const { session, release } = await openWithHeldGit({ failAfterRelease: true });
 		scriptTheRunInSteps();
