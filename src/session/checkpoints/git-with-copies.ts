@@ -21,10 +21,15 @@ const SEPARATOR = "+";
 /** Between the commit and the copies of a point made whole after its prompt went out. */
 const WHOLE = "~";
 
+/** A commit id as git writes it: anything else in a session file (an option, a range) never reaches git. */
+const COMMIT = /^([0-9a-f]{40}|[0-9a-f]{64})?$/;
+
 function parts(id: string): { commit: string; copies?: string; copiesWin: boolean } {
 	const match = /[+~]/.exec(id);
-	if (!match) return { commit: id, copiesWin: false };
-	return { commit: id.slice(0, match.index), copies: id.slice(match.index + 1), copiesWin: match[0] === WHOLE };
+	const commit = match ? id.slice(0, match.index) : id;
+	if (!COMMIT.test(commit)) throw new Error(`Not a checkpoint of this store: ${JSON.stringify(id.slice(0, 80))}`);
+	if (!match) return { commit, copiesWin: false };
+	return { commit, copies: id.slice(match.index + 1), copiesWin: match[0] === WHOLE };
 }
 
 /** A git snapshot's commit, or why it failed. */
@@ -112,9 +117,10 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 				if ("error" in result) return result;
 				if (point.number === this.points) {
 					// Tracked files are git's again. The copies taken so far stay this point's own (they win on
-					// restore); later ones, of ignored files only, go into a snapshot of their own.
+					// restore); later ones go into a snapshot of their own, even when none was taken yet, so
+					// the next point cannot share this one's.
 					this.editsOnly = false;
-					await this.copies.snapshotIfChanged();
+					await this.copies.snapshot();
 				}
 				return { id: `${result.commit}${WHOLE}${point.id.slice(SEPARATOR.length)}` };
 			})
@@ -143,9 +149,13 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 	}
 
 	private async pointWith(commit: string | undefined): Promise<{ id: string; number: number }> {
+		// A point after an edits-only one never shares its copies: those become the earlier point's own
+		// when it is whole, and must hold only copies taken before any command could run.
+		const shared = !this.editsOnly;
 		this.editsOnly = commit === undefined;
 		const number = ++this.points;
-		return { id: `${commit ?? ""}${SEPARATOR}${await this.copies.snapshotIfChanged()}`, number };
+		const copies = shared ? await this.copies.snapshotIfChanged() : await this.copies.snapshot();
+		return { id: `${commit ?? ""}${SEPARATOR}${copies}`, number };
 	}
 
 	async beforeMutate(absolutePath: string): Promise<void> {

@@ -119,6 +119,35 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(read("a.ts")).toBe("a before\n");
 	});
 
+	it("a later edits-only point keeps its own copies: an edit after a command is not taken for the earlier point's state", async () => {
+		put("x.ts", "x at the first point\n");
+		const opened = await openHeld();
+		const first = await heldPoint(opened);
+		rmSync(hold);
+		const firstId = ((await first.whole) as { id: string }).id;
+		// No edit in the first run; its command changes x.ts.
+		await opened.engine.untrackedChangesMayStart?.();
+		put("x.ts", "x changed by a command\n");
+		// The next prompt's point, its snapshot held again; an edit of x.ts meanwhile is copied for it.
+		rmSync(listing);
+		const second = await heldPoint(opened);
+		await opened.observer?.beforeMutate(join(ws, "x.ts"));
+		put("x.ts", "x edited in the second run\n");
+		rmSync(hold);
+		const secondId = ((await second.whole) as { id: string }).id;
+		await opened.engine.restore(firstId);
+		expect(read("x.ts")).toBe("x at the first point\n");
+		await opened.engine.restore(secondId);
+		expect(read("x.ts")).toBe("x changed by a command\n");
+	});
+
+	it("an id whose commit part is not a commit never reaches git (a session file is data)", async () => {
+		const opened = await openHeld();
+		await expect(opened.engine.restore("--output=/tmp/x~f00000001")).rejects.toThrow(/Not a checkpoint of this store/);
+		await expect(opened.engine.preview("HEAD+f00000001")).rejects.toThrow(/Not a checkpoint of this store/);
+		await expect(opened.engine.changes("+f00000001", "-p")).rejects.toThrow(/Not a checkpoint of this store/);
+	});
+
 	it("Esc while a command waits: the wait ends at once; the snapshot goes on and the point still becomes whole", async () => {
 		put("a.ts", "a\n");
 		const opened = await openHeld();
