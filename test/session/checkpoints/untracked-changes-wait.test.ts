@@ -55,6 +55,15 @@ async function heldPoint(opened: OpenedCheckpoints) {
 	return point;
 }
 
+/** A held point let go: its whole id, once a command may run. */
+async function wholeThenCommand(opened: OpenedCheckpoints): Promise<string> {
+	const point = await heldPoint(opened);
+	rmSync(hold);
+	const whole = await point.whole;
+	await opened.engine.untrackedChangesMayStart?.();
+	return (whole as { id: string }).id;
+}
+
 /** Whether `work` has settled by the time the event loop has turned (it cannot while git is held). */
 async function settled(work: Promise<unknown>): Promise<boolean> {
 	let done = false;
@@ -107,10 +116,7 @@ describe("checkpoints: an edits-only point made whole", () => {
 	it("after it is whole, edits to tracked files are git's again: a later command's change is not mistaken for the point's own", async () => {
 		put("a.ts", "a before\n");
 		const opened = await openHeld();
-		const point = await heldPoint(opened);
-		rmSync(hold);
-		const id = ((await point.whole) as { id: string }).id;
-		await opened.engine.untrackedChangesMayStart?.();
+		const id = await wholeThenCommand(opened);
 		// A command changes a.ts, then edit changes it again: the point's state is git's, not the copy.
 		put("a.ts", "a changed by a command\n");
 		await opened.observer?.beforeMutate(join(ws, "a.ts"));
@@ -122,11 +128,8 @@ describe("checkpoints: an edits-only point made whole", () => {
 	it("a later edits-only point keeps its own copies: an edit after a command is not taken for the earlier point's state", async () => {
 		put("x.ts", "x at the first point\n");
 		const opened = await openHeld();
-		const first = await heldPoint(opened);
-		rmSync(hold);
-		const firstId = ((await first.whole) as { id: string }).id;
 		// No edit in the first run; its command changes x.ts.
-		await opened.engine.untrackedChangesMayStart?.();
+		const firstId = await wholeThenCommand(opened);
 		put("x.ts", "x changed by a command\n");
 		// The next prompt's point, its snapshot held again; an edit of x.ts meanwhile is copied for it.
 		rmSync(listing);
