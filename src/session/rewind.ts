@@ -80,6 +80,8 @@ export class SessionRewind {
 	private chain: Promise<unknown> = Promise.resolve();
 	/** The `before` snapshot of the run going on, until its `after` is written. */
 	private openRun?: string;
+	/** Edits-only checkpoints whose snapshots have not ended yet (each then writes its `checkpoint_whole`). */
+	private readonly becomingWhole = new Set<Promise<void>>();
 
 	constructor(private readonly deps: SessionRewindDeps) {}
 
@@ -95,7 +97,7 @@ export class SessionRewind {
 			const entryId = log.append({ type: "checkpoint", snapshot: point.id, engine: opened.engine.kind, when: "before" });
 			this.openRun = point.id;
 			this.deps.emitCheckpoint(entryId, point.id, opened.engine.kind);
-			if (point.whole) void point.whole.then((result) => this.madeWhole(log, entryId, result, "before"));
+			if (point.whole) this.whenWhole(point.whole, (result) => this.madeWhole(log, entryId, result, "before"));
 		});
 	}
 
@@ -108,7 +110,7 @@ export class SessionRewind {
 			this.openRun = undefined;
 			const point = await promptPoint(opened);
 			const entryId = log.append({ type: "checkpoint", snapshot: point.id, engine: opened.engine.kind, when: "after" });
-			if (point.whole) void point.whole.then((result) => this.madeWhole(log, entryId, result, "after"));
+			if (point.whole) this.whenWhole(point.whole, (result) => this.madeWhole(log, entryId, result, "after"));
 		});
 	}
 
@@ -136,8 +138,24 @@ export class SessionRewind {
 		return this.chain.then(() => undefined);
 	}
 
-	/** The prompts of the current branch, newest first, each with what its run changed. */
+	/** Resolves when, besides, every edits-only checkpoint has become whole (or failed to). */
+	async wholeSettled(): Promise<void> {
+		await this.settled();
+		await Promise.all(this.becomingWhole);
+	}
+
+	private whenWhole(whole: NonNullable<PromptPoint["whole"]>, then: (result: Awaited<typeof whole>) => void): void {
+		const done = whole.then(then).finally(() => this.becomingWhole.delete(done));
+		this.becomingWhole.add(done);
+	}
+
+	/**
+	 * The prompts of the current branch, newest first, each with what its run changed. Points whose
+	 * snapshots are still running are waited for (a fraction of a second at 70k files), so a run's list
+	 * holds what bash changed too.
+	 */
 	async points(): Promise<RewindPoint[]> {
+		await this.wholeSettled();
 		const loaded = this.loadOwnFile();
 		if (!loaded) return [];
 		const opened = await this.deps.checkpoints.opened();
@@ -154,13 +172,14 @@ export class SessionRewind {
 
 	/** What a code restore to before `entryId` would change, and which of those files changed outside Rudder. */
 	async preview(entryId: string): Promise<RewindPreview> {
+		await this.wholeSettled();
 		const { opened, records, index } = await this.locate(entryId, "code");
 		return shownPreview(await previewRewind(opened.engine, records, index));
 	}
 
 	/** Restores code, conversation or both to just before the prompt `entryId`. */
 	async rewind(entryId: string, restore: RestoreWhat): Promise<RewindResult> {
-		await this.settled();
+		await this.wholeSettled();
 		const loaded = this.loadOwnFile();
 		if (!loaded) throw new Error("Rewind needs a session file (this session runs with --no-session)");
 		const entry = loaded.branch.find((e) => e.id === entryId);
