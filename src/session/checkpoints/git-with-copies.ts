@@ -5,48 +5,40 @@
 // ignored ones), and what can change files unseen (bash, `!cmd`, hooks, MCP tools) waits for the
 // snapshot (`untrackedChangesMayStart`). When it ends, the point is whole: its snapshot holds every
 // file as it was at the point, except those an edit changed while git read the tree — git may have
-// read them after the edit, so for those the copy taken before the edit wins on restore (and a file
-// write created meanwhile is deleted). A snapshot that fails leaves the point edits-only.
+// read them after the edit — so the point's commit is that snapshot with the copies taken before those
+// edits put back (and a file write created meanwhile taken out). A snapshot that fails leaves the
+// point edits-only.
 // The copies also cover what git leaves out: the shadow repository respects .gitignore, so a file the
 // edit/write tools change under an ignored path (`dist/`, `.env.local`) is copied before the first
 // tool change after a snapshot. Ignored files only bash changed stay the user's, as before.
-// A snapshot id is `<commit>+<copies snapshot>`, with an empty commit for an edits-only point, and
-// `<commit>~<copies snapshot>` for a point made whole later (its copies win); a plain commit id (a
-// checkpoint written before the copies existed) still restores what git kept.
+// A snapshot id is `<commit>+<copies snapshot>`, with an empty commit for an edits-only point; a plain
+// commit id (a checkpoint written before the copies existed) still restores what git kept.
 import type { FileCopies } from "./file-copies.js";
 import type { ShadowGit } from "./shadow-git.js";
 import type { CheckpointEngine, FileChange, MutationObserver, PromptPoint } from "./types.js";
 
 const SEPARATOR = "+";
-/** Between the commit and the copies of a point made whole after its prompt went out. */
-const WHOLE = "~";
 
 /** A commit id as git writes it: anything else in a session file (an option, a range) never reaches git. */
 const COMMIT = /^([0-9a-f]{40}|[0-9a-f]{64})?$/;
 
-function parts(id: string): { commit: string; copies?: string; copiesWin: boolean } {
-	const match = /[+~]/.exec(id);
-	const commit = match ? id.slice(0, match.index) : id;
+function parts(id: string): { commit: string; copies?: string } {
+	const at = id.indexOf(SEPARATOR);
+	const commit = at < 0 ? id : id.slice(0, at);
 	if (!COMMIT.test(commit)) throw new Error(`Not a checkpoint of this store: ${JSON.stringify(id.slice(0, 80))}`);
-	if (!match) return { commit, copiesWin: false };
-	return { commit, copies: id.slice(match.index + 1), copiesWin: match[0] === WHOLE };
+	return at < 0 ? { commit } : { commit, copies: id.slice(at + 1) };
 }
 
 /** A git snapshot's commit, or why it failed. */
 type Taken = { commit: string } | { error: string };
-const NONE: ReadonlySet<string> = new Set();
 
 /** Whether a snapshot id of this engine covers only what edit/write changed (its git snapshot was not ready). */
 export const coversEditsOnly = (id: string): boolean => id.startsWith(SEPARATOR);
 
-/**
- * Both engines' changes, one list sorted by path; git's entry wins for a path in both, except for the
- * paths `copiesWin` names (a whole point's own copies), where git's entry is dropped.
- */
-function merged(git: FileChange[], copied: FileChange[], copiesWin: ReadonlySet<string> = NONE): FileChange[] {
-	const fromGit = git.filter((c) => !copiesWin.has(c.path));
-	const inGit = new Set(fromGit.map((c) => c.path));
-	return [...fromGit, ...copied.filter((c) => !inGit.has(c.path))].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+/** Both engines' changes, one list sorted by path; git's entry wins for a path in both. */
+function merged(git: FileChange[], copied: FileChange[]): FileChange[] {
+	const inGit = new Set(git.map((c) => c.path));
+	return [...git, ...copied.filter((c) => !inGit.has(c.path))].sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }
 
 /** Resolves when `work` settles or `signal` aborts, whichever comes first. */
@@ -115,14 +107,17 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 		const whole = run
 			.then(async (result): Promise<{ id: string } | { error: string }> => {
 				if ("error" in result) return result;
+				const copies = point.id.slice(SEPARATOR.length);
 				if (point.number === this.points) {
-					// Tracked files are git's again. The copies taken so far stay this point's own (they win on
-					// restore); later ones go into a snapshot of their own, even when none was taken yet, so
-					// the next point cannot share this one's.
+					// Tracked files are git's again. The copies taken so far are this point's own; later ones
+					// go into a snapshot of their own, even when none was taken yet, so the next point cannot
+					// share this one's.
 					this.editsOnly = false;
 					await this.copies.snapshot();
 				}
-				return { id: `${result.commit}${WHOLE}${point.id.slice(SEPARATOR.length)}` };
+				const edited = await this.copies.copied(copies);
+				const commit = edited.size > 0 ? await this.git.withFiles(result.commit, edited) : result.commit;
+				return { id: `${commit}${SEPARATOR}${copies}` };
 			})
 			.catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
 		// Commands wait until the point is whole, the copies sealed included: a command that ran before
@@ -167,32 +162,22 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 		const b = parts(to);
 		const copied = a.copies && b.copies ? await this.copies.changes(a.copies, b.copies) : [];
 		// Without both commits git cannot say: the copies' list is what is known.
-		const fromGit = a.commit && b.commit ? await this.git.changes(a.commit, b.commit) : [];
-		return merged(fromGit, copied, this.ownCopies(a));
+		return merged(a.commit && b.commit ? await this.git.changes(a.commit, b.commit) : [], copied);
 	}
 
 	async preview(id: string): Promise<FileChange[]> {
-		const point = parts(id);
-		const own = this.ownCopies(point);
-		const copied = point.copies ? await this.copies.preview(point.copies) : [];
-		return merged(point.commit ? await this.git.preview(point.commit, own) : [], copied, own);
+		const { commit, copies } = parts(id);
+		return merged(commit ? await this.git.preview(commit) : [], copies ? await this.copies.preview(copies) : []);
 	}
 
 	async restore(id: string): Promise<FileChange[]> {
-		const point = parts(id);
-		const own = this.ownCopies(point);
+		const { commit, copies } = parts(id);
 		// Copies first: a later edits-only point may hold a tracked file as it was after this point's
-		// snapshot; git's checkout then puts every tracked file back as the snapshot has it — except
-		// the files a whole point's own copies hold from before an edit git may have read after.
+		// snapshot; git's checkout then puts every tracked file back as the snapshot has it.
 		// The result is what each restore did, not a preview taken before: a path skipped because it
 		// became a symbolic link must be named as skipped.
-		const copied = point.copies ? await this.copies.restore(point.copies) : [];
-		return merged(point.commit ? await this.git.restore(point.commit, own) : [], copied, own);
-	}
-
-	/** The paths whose copies win over git at a point made whole later: those its own copies hold. */
-	private ownCopies(point: { copies?: string; copiesWin: boolean }): ReadonlySet<string> {
-		return point.copiesWin && point.copies ? this.copies.recorded(point.copies) : NONE;
+		const copied = copies ? await this.copies.restore(copies) : [];
+		return merged(commit ? await this.git.restore(commit) : [], copied);
 	}
 
 	/** A git snapshot that starts now or later (never one that started earlier: tools may have run since). */

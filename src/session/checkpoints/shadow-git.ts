@@ -9,9 +9,12 @@ import { setPriority } from "node:os";
 import { join } from "node:path";
 import type { Writable } from "node:stream";
 import { removeFile } from "./pinned-restore.js";
-import type { CheckpointEngine, FileChange } from "./types.js";
+import type { CheckpointEngine, FileChange, FileContent } from "./types.js";
 
 const HEAD_REF = "refs/rudder/head";
+/** Refs keeping the commits of points made whole (`withFiles`) reachable. */
+const WHOLE_REFS = "refs/rudder/whole/";
+
 /** git's id of the empty tree (same in every repository). */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 /** Locks a git killed midway leaves behind; ours to remove, as our calls run one at a time. */
@@ -104,19 +107,17 @@ export class ShadowGit implements CheckpointEngine {
 		return this.diff(from, to);
 	}
 
-	/** What `restore(id, leave)` would change. */
-	preview(id: string, leave: ReadonlySet<string> = new Set()): Promise<FileChange[]> {
+	preview(id: string): Promise<FileChange[]> {
 		return this.serial(async () => {
 			const now = await this.takeSnapshot();
-			return (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path) && !leave.has(c.path));
+			return (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path));
 		});
 	}
 
-	/** Makes the workspace match snapshot `id`, but for the paths in `leave` (another engine restores those). */
-	restore(id: string, leave: ReadonlySet<string> = new Set()): Promise<FileChange[]> {
+	restore(id: string): Promise<FileChange[]> {
 		return this.serial(async () => {
 			const now = await this.takeSnapshot();
-			const plan = (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path) && !leave.has(c.path));
+			const plan = (await this.diff(now.commit, id)).filter((c) => !now.skipped.has(c.path));
 			// The plan reads from now to the snapshot: "deleted" files did not exist then.
 			const toCheckout = plan.filter((c) => c.status !== "deleted").map((c) => c.path);
 			for (const change of plan.filter((c) => c.status === "deleted")) {
@@ -130,6 +131,53 @@ export class ShadowGit implements CheckpointEngine {
 			await this.takeSnapshot();
 			return plan;
 		});
+	}
+
+	/**
+	 * A commit like `commit` but with `files` as given (null: absent): the snapshot of a point, with the
+	 * files an edit changed while git read the tree put back as they were before the edit. Built in an
+	 * index of its own (the private index stays as the last snapshot left it) and kept reachable by a
+	 * ref of its own, so no pack or prune drops it.
+	 */
+	withFiles(commit: string, files: ReadonlyMap<string, FileContent | null>): Promise<string> {
+		return this.serial(async () => {
+			const index = join(this.options.gitDir, "rudder-whole-index");
+			const env = { ...this.env, GIT_INDEX_FILE: index };
+			try {
+				await this.git(["read-tree", commit], undefined, undefined, env);
+				const gone = await this.regularFilesIn(
+					commit,
+					[...files].filter(([, file]) => file === null).map(([path]) => path),
+				);
+				if (gone.length > 0) await this.git(["update-index", "--force-remove", "-z", "--stdin"], nulList(gone), undefined, env);
+				const entries: string[] = [];
+				for (const [path, file] of files) {
+					if (!file) continue;
+					const blob = (await this.git(["hash-object", "-w", "--stdin"], file.content)).trim();
+					entries.push(`${file.mode & 0o111 ? "100755" : "100644"} ${blob}\t${path}`);
+				}
+				if (entries.length > 0) await this.git(["update-index", "-z", "--index-info"], nulList(entries), undefined, env);
+				const tree = (await this.git(["write-tree"], undefined, undefined, env)).trim();
+				const whole = (await this.git(["commit-tree", tree, "-p", commit, "-m", "checkpoint, edits made during the scan undone"])).trim();
+				await this.git(["update-ref", `${WHOLE_REFS}${whole}`, whole]);
+				return whole;
+			} finally {
+				await rm(index, { force: true });
+			}
+		});
+	}
+
+	/**
+	 * Those of `paths` that `commit` holds as regular files. A copy says "absent" for a path that was no
+	 * regular file before the edit: a file write created, or a link the edit then refused — only the
+	 * first may leave the tree.
+	 */
+	private async regularFilesIn(commit: string, paths: string[]): Promise<string[]> {
+		if (paths.length === 0) return [];
+		const env = { ...this.env, GIT_LITERAL_PATHSPECS: "1" };
+		const listed = splitNul(await this.git(["ls-tree", "-z", "--full-tree", commit, "--", ...paths], undefined, undefined, env));
+		// "<mode> <type> <object>\t<path>" per entry.
+		return listed.filter((entry) => entry.startsWith("100")).map((entry) => entry.slice(entry.indexOf("\t") + 1));
 	}
 
 	/** Whether snapshots leave `path` out (a .gitignore rule, or our own exclude of nested `.git`). */
@@ -285,10 +333,15 @@ export class ShadowGit implements CheckpointEngine {
 	 * it left is removed so the next snapshot can run. `input` given in pieces is written a piece at a
 	 * time as git reads it; with `onOut`, stdout goes to it chunk by chunk and resolves as "".
 	 */
-	private git(args: string[], input?: string | Iterable<string>, onOut?: (chunk: Buffer) => void): Promise<string> {
+	private git(
+		args: string[],
+		input?: string | Buffer | Iterable<string>,
+		onOut?: (chunk: Buffer) => void,
+		env: NodeJS.ProcessEnv = this.env,
+	): Promise<string> {
 		const command = args.find((arg, i) => arg !== "-c" && args[i - 1] !== "-c") ?? "";
 		return new Promise((resolve, reject) => {
-			const child = spawn(this.options.gitBinary, [...CONFIG, ...args], { cwd: this.options.workspace, env: this.env, stdio: "pipe" });
+			const child = spawn(this.options.gitBinary, [...CONFIG, ...args], { cwd: this.options.workspace, env, stdio: "pipe" });
 			const out: Buffer[] = [];
 			const err: Buffer[] = [];
 			let outBytes = 0;
@@ -327,7 +380,7 @@ export class ShadowGit implements CheckpointEngine {
 				if (signal || failure) this.removeLocks(0).then(settle, settle);
 				else settle();
 			});
-			if (typeof input === "string" || input === undefined) child.stdin.end(input ?? "");
+			if (typeof input === "string" || Buffer.isBuffer(input) || input === undefined) child.stdin.end(input ?? "");
 			else void feed(child.stdin, input);
 		});
 	}

@@ -43,6 +43,12 @@ export interface CheckpointEngine {
 	preview(id: string): Promise<FileChange[]>;
 }
 
+/** A file's content and mode, as the copies engine kept it. */
+export interface FileContent {
+	content: Buffer;
+	mode: number;
+}
+
 /** A prompt's point, and for an edits-only one, its snapshot's end. */
 export interface PromptPoint {
 	id: string;

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type OpenedCheckpoints, openCheckpoints, storeDirFor } from "../../../src/session/checkpoints/index.js";
+import { type CheckpointRecord, previewRewind } from "../../../src/session/checkpoints/rewind-plan.js";
 
 let root: string;
 let ws: string;
@@ -92,15 +93,19 @@ describe("checkpoints: an edits-only point made whole", () => {
 		rmSync(hold);
 		const whole = await point.whole;
 		await mayStart;
-		expect(whole && "id" in whole).toBe(true);
+		expect(whole).toEqual({ id: expect.any(String) });
 		const id = (whole as { id: string }).id;
-		expect(id).toMatch(/^[0-9a-f]{40}~f\d+$/);
-		// Git read a.ts after the edit: its snapshot holds the edited text and the new file.
+		expect(id).toMatch(/^[0-9a-f]{40}\+f\d+$/);
+		// Git read a.ts after the edit: its snapshot (the parent) holds the edited text and the new file;
+		// the point's commit has them as they were before the edits.
 		const gitDir = join(await storeDirFor(store, ws), "git");
-		const show = (path: string) =>
-			execFileSync("git", ["show", `${id.split("~")[0]}:${path}`], { env: { ...process.env, GIT_DIR: gitDir }, encoding: "utf8" });
-		expect(show("a.ts")).toBe("a edited\n");
-		expect(show("new.ts")).toBe("written meanwhile\n");
+		const show = (rev: string) =>
+			execFileSync("git", ["show", rev], { env: { ...process.env, GIT_DIR: gitDir }, encoding: "utf8", stdio: "pipe" });
+		const commit = id.split("+")[0];
+		expect(show(`${commit}^:a.ts`)).toBe("a edited\n");
+		expect(show(`${commit}^:new.ts`)).toBe("written meanwhile\n");
+		expect(show(`${commit}:a.ts`)).toBe("a before\n");
+		expect(() => show(`${commit}:new.ts`)).toThrow();
 		// Then the command runs (bash: a change and a removal nothing recorded).
 		put("c.ts", "c changed by a command\n");
 		rmSync(join(ws, "d.ts"));
@@ -144,6 +149,30 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(read("x.ts")).toBe("x changed by a command\n");
 	});
 
+	it("a file a run edited while its point's snapshot ran is not named as changed outside Rudder when rewinding further back", async () => {
+		put("a.ts", "a at the first point\n");
+		const opened = await openHeld();
+		const firstBefore = await opened.engine.snapshot();
+		put("a.ts", "a after the first run\n");
+		const firstAfter = await opened.engine.snapshot();
+		// The second prompt's point waits for git; the run edits a.ts meanwhile, and git reads it after.
+		const second = await heldPoint(opened);
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		put("a.ts", "a edited in the second run\n");
+		rmSync(hold);
+		const secondBefore = ((await second.whole) as { id: string }).id;
+		const secondAfter = await opened.engine.snapshot();
+		const records: CheckpointRecord[] = [
+			{ entryId: "1", before: firstBefore, after: firstAfter },
+			{ entryId: "2", before: secondBefore, after: secondAfter },
+		];
+		const preview = await previewRewind(opened.engine, records, 0);
+		expect(preview.changes.map((c) => c.path)).toEqual(["a.ts"]);
+		expect(preview.changedOutside).toEqual([]);
+		// The run's own list names the edit.
+		expect((await opened.engine.changes(secondBefore, secondAfter)).map((c) => `${c.status} ${c.path}`)).toEqual(["modified a.ts"]);
+	});
+
 	it("an id whose commit part is not a commit never reaches git (a session file is data)", async () => {
 		const opened = await openHeld();
 		await expect(opened.engine.restore("--output=/tmp/x~f00000001")).rejects.toThrow(/Not a checkpoint of this store/);
@@ -162,7 +191,7 @@ describe("checkpoints: an edits-only point made whole", () => {
 		await mayStart;
 		expect(existsSync(hold)).toBe(true);
 		rmSync(hold);
-		expect(await point.whole).toEqual({ id: expect.stringMatching(/^[0-9a-f]{40}~/) });
+		expect(await point.whole).toEqual({ id: expect.stringMatching(/^[0-9a-f]{40}\+/) });
 	});
 
 	it("a snapshot that fails: the point stays edits-only with the reason, and commands go on", async () => {
