@@ -2,7 +2,7 @@
 // file listing waits while the test holds it (a slow snapshot), edits made meanwhile, and what may
 // change files unseen waiting for it.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -171,6 +171,24 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(preview.changedOutside).toEqual([]);
 		// The run's own list names the edit.
 		expect((await opened.engine.changes(secondBefore, secondAfter)).map((c) => `${c.status} ${c.path}`)).toEqual(["modified a.ts"]);
+	});
+
+	it("a link an edit was asked to change while the snapshot ran stays in the point as git read it (the copies keep files only)", async () => {
+		put("target.ts", "target\n");
+		symlinkSync("target.ts", join(ws, "link.ts"));
+		const opened = await openHeld();
+		const point = await heldPoint(opened);
+		// edit copies before it refuses a link; the copy can only say "no file here".
+		await opened.observer?.beforeMutate(join(ws, "link.ts"));
+		await opened.observer?.beforeMutate(join(ws, "other.ts"));
+		put("other.ts", "other\n");
+		rmSync(hold);
+		const id = ((await point.whole) as { id: string }).id;
+		rmSync(join(ws, "link.ts"));
+		await opened.engine.restore(id);
+		expect(readlinkSync(join(ws, "link.ts"))).toBe("target.ts");
+		// The file write created meanwhile is not in the point.
+		expect(existsSync(join(ws, "other.ts"))).toBe(false);
 	});
 
 	it("an id whose commit part is not a commit never reaches git (a session file is data)", async () => {
