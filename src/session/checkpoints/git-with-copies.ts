@@ -31,6 +31,8 @@ function parts(id: string): { commit: string; copies?: string } {
 
 /** A git snapshot's commit, or why it failed. */
 type Taken = { commit: string } | { error: string };
+/** What an edits-only point's snapshot ended in. */
+type Whole = Awaited<NonNullable<PromptPoint["whole"]>>;
 
 /** Whether a snapshot id of this engine covers only what edit/write changed (its git snapshot was not ready). */
 export const coversEditsOnly = (id: string): boolean => id.startsWith(SEPARATOR);
@@ -105,20 +107,7 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 		if (taken && "commit" in taken) return { id: (await this.pointWith(taken.commit)).id };
 		const point = await this.pointWith(undefined);
 		const whole = run
-			.then(async (result): Promise<{ id: string } | { error: string }> => {
-				if ("error" in result) return result;
-				const copies = point.id.slice(SEPARATOR.length);
-				if (point.number === this.points) {
-					// Tracked files are git's again. The copies taken so far are this point's own; later ones
-					// go into a snapshot of their own, even when none was taken yet, so the next point cannot
-					// share this one's.
-					this.editsOnly = false;
-					await this.copies.snapshot();
-				}
-				const edited = await this.copies.copied(copies);
-				const commit = edited.size > 0 ? await this.git.withFiles(result.commit, edited) : result.commit;
-				return { id: `${commit}${SEPARATOR}${copies}` };
-			})
+			.then((result): Promise<Whole> | Whole => ("error" in result ? result : this.madeWhole(point, result.commit)))
 			.catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
 		// Commands wait until the point is whole, the copies sealed included: a command that ran before
 		// would leave later edits copied after it as if they were the point's own.
@@ -127,6 +116,21 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 			if (this.awaited === whole) this.awaited = undefined;
 		});
 		return { id: point.id, whole };
+	}
+
+	/** The id of edits-only `point` covering everything, now that its snapshot `commit` is there. */
+	private async madeWhole(point: { id: string; number: number }, commit: string): Promise<{ id: string }> {
+		const copies = point.id.slice(SEPARATOR.length);
+		if (point.number === this.points) {
+			// Tracked files are git's again. The copies taken so far are this point's own; later ones go
+			// into a snapshot of their own, even when none was taken yet, so the next point cannot share
+			// this one's.
+			this.editsOnly = false;
+			await this.copies.snapshot();
+		}
+		// Files edited while git read the tree: the snapshot may hold them after the edit.
+		const edited = await this.copies.copied(copies);
+		return { id: `${edited.size > 0 ? await this.git.withFiles(commit, edited) : commit}${SEPARATOR}${copies}` };
 	}
 
 	async untrackedChangesMayStart(signal?: AbortSignal): Promise<void> {
