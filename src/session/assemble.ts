@@ -129,6 +129,15 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	// The stream every part reports through, and the run phase derived from what starts and ends.
 	const events = new SessionEvents();
 	const phases = new RunPhaseBox(events.phaseChanged);
+	// Before the tools: edit and write show each file to the store before changing it; and before what
+	// runs commands (bash, hooks, `!cmd`), which waits for the snapshot of an edits-only rewind point.
+	const persist = mode.kind !== "none";
+	const checkpoints = new CheckpointStore({
+		workspace: cwd,
+		env,
+		enabled: persist && settings.checkpoints !== false,
+		notify: events.notify,
+	});
 	// The user's hooks (src/extensions/hooks): the gate asks PreToolUse, and an approval that waits is a Notification.
 	const hooks = sessionHooks(options, {
 		cwd,
@@ -136,6 +145,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		settings,
 		events,
 		notices,
+		untrackedChangesMayStart: checkpoints.untrackedChangesMayStart,
 		identity: () => ({
 			sessionId: file.sessionId,
 			transcriptPath: file.log?.path ?? "",
@@ -155,14 +165,6 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	const commandEnv = childEnv(env, settings.shell.passEnv);
 	const permissions = sessionPermissions(options, { cwd, env, commandEnv, ask: approvals.ask, toolHook: hooks.preToolUse });
 	notices.push(...permissions.notices, ...commands.warnings, ...skills.warnings, ...mcpConfig.warnings);
-	// Before the tools: edit and write show each file to the store before changing it.
-	const persist = mode.kind !== "none";
-	const checkpoints = new CheckpointStore({
-		workspace: cwd,
-		env,
-		enabled: persist && settings.checkpoints !== false,
-		notify: events.notify,
-	});
 	// Background jobs run like the model's other commands: sandbox wrapper, environment without credentials.
 	const jobs = new BackgroundJobs(cwd, {
 		wrapSpawn: permissions.wrapSpawn,
@@ -185,7 +187,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	});
 	const streamFn = withToolView(searchable, (tools, model) => extensions.toolsForModel(tools, model.contextWindow));
 	// Every agent of the session passes the same gate; the session's own tools pass it at once.
-	const beforeToolCall = sessionBeforeToolCall(permissions.gate.beforeToolCall);
+	const beforeToolCall = sessionBeforeToolCall(permissions.gate.beforeToolCall, checkpoints.untrackedChangesMayStart);
 	const afterToolCall = sessionAfterToolCall(permissions.gate.afterToolCall);
 	const usage = new UsageTotals();
 	const plans = new PlanPrompts({ emit: events.emit, phases });
@@ -306,7 +308,10 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 		reminder: () => todoReminder(todos.items),
 	});
 	const queue = new InputQueue({ agent, emit: events.emit, compaction });
-	const shells = new UserShells({ cwd, emit: events.emit, busy: () => phases.phase.kind !== "idle", append: transcript.append });
+	const shells = new UserShells({
+		...{ cwd, emit: events.emit, busy: () => phases.phase.kind !== "idle", append: transcript.append },
+		untrackedChangesMayStart: checkpoints.untrackedChangesMayStart,
+	});
 	const models = new SessionModels({ agent, registry: options.registry, file, emit: events.emit, notify: events.notify });
 	const session = new AgentSession({
 		...{ cwd, env, settings, events, phases, hooks, approvals, permissions, checkpoints, keys },
@@ -342,7 +347,15 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
  */
 function sessionHooks(
 	options: CreateAgentSessionOptions,
-	c: { cwd: string; env: Env; settings: Settings; events: SessionEvents; notices: string[]; identity: () => HookSession },
+	c: {
+		cwd: string;
+		env: Env;
+		settings: Settings;
+		events: SessionEvents;
+		notices: string[];
+		identity: () => HookSession;
+		untrackedChangesMayStart: (signal: AbortSignal) => Promise<void>;
+	},
 ): SessionHooks {
 	const loaded = loadHooks({ cwd: c.cwd, env: c.env });
 	c.notices.push(...loaded.problems.map(formatConfigProblem));
@@ -359,7 +372,10 @@ function sessionHooks(
 		options.approvals === "prompt"
 			? "Trust them with /hooks trust (remembered for this folder until a command changes), or /hooks deny."
 			: "To run them, start rudder in this folder and answer /hooks trust, or pass --trust-project.";
-	const session = new SessionHooks({ hooks, identity: c.identity, notify: c.events.notify });
+	const session = new SessionHooks({
+		...{ hooks, identity: c.identity, notify: c.events.notify },
+		untrackedChangesMayStart: c.untrackedChangesMayStart,
+	});
 	const notice = session.skippedNotice(how);
 	if (notice) c.notices.push(notice);
 	return session;

@@ -46,6 +46,15 @@ export class CheckpointStore {
 		return this.openedStore ?? Promise.resolve(undefined);
 	}
 
+	/**
+	 * For what can change files without telling the store (bash, `!cmd`, hooks, MCP tools): resolves once
+	 * the snapshot an edits-only point waits for has ended (at once when none does), or `signal` aborts.
+	 */
+	readonly untrackedChangesMayStart = async (signal?: AbortSignal): Promise<void> => {
+		const opened = await this.openedStore;
+		await opened?.engine.untrackedChangesMayStart?.(signal);
+	};
+
 	/** For edit/write: the file-copy engine must see a file before it changes. */
 	readonly beforeMutate = async (absolutePath: string): Promise<void> => {
 		const opened = await this.openedStore;

@@ -5,10 +5,10 @@
 // the log's position in its tree, and what came after stays on the branch it was on.
 import type { AgentMessage } from "../agent/types.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
-import { coversEditsOnly, type FileChange, type OpenedCheckpoints } from "./checkpoints/index.js";
+import { coversEditsOnly, type FileChange, type OpenedCheckpoints, type PromptPoint } from "./checkpoints/index.js";
 import { type CheckpointRecord, previewRewind, type RewindPreview } from "./checkpoints/rewind-plan.js";
 import { shownChanges, shownPreview } from "./checkpoints/shown-path.js";
-import type { EntryOf, SessionEntry } from "./session-format.js";
+import { ASIDE_KINDS, type EntryOf, type SessionEntry } from "./session-format.js";
 import { type LoadedSession, loadSession } from "./session-load.js";
 import type { SessionLog } from "./session-log.js";
 import { messageText } from "./session-messages.js";
@@ -23,7 +23,7 @@ export interface RewindPoint {
 	timestamp: string;
 	/** Absent for prompts without a checkpoint (steering, older files, checkpoints off): conversation only. */
 	checkpoint?: CheckpointRecord;
-	/** The checkpoint covers only what edit/write changed (the git snapshot was not ready in time). */
+	/** The checkpoint covers only what edit/write changed (its git snapshot did not end, or failed). */
 	editsOnly?: boolean;
 	/** What the run after this prompt changed in the files (empty without a checkpoint). */
 	changes: FileChange[];
@@ -80,6 +80,8 @@ export class SessionRewind {
 	private chain: Promise<unknown> = Promise.resolve();
 	/** The `before` snapshot of the run going on, until its `after` is written. */
 	private openRun?: string;
+	/** Edits-only checkpoints whose snapshots have not ended yet (each then writes its `checkpoint_whole`). */
+	private readonly becomingWhole = new Set<Promise<void>>();
 
 	constructor(private readonly deps: SessionRewindDeps) {}
 
@@ -91,10 +93,11 @@ export class SessionRewind {
 			this.deps.checkpoints.start();
 			const opened = await this.deps.checkpoints.opened();
 			if (!opened) return;
-			const snapshot = await (opened.engine.promptSnapshot?.() ?? opened.engine.snapshot());
-			const entryId = log.append({ type: "checkpoint", snapshot, engine: opened.engine.kind, when: "before" });
-			this.openRun = snapshot;
-			this.deps.emitCheckpoint(entryId, snapshot, opened.engine.kind);
+			const point = await promptPoint(opened);
+			const entryId = log.append({ type: "checkpoint", snapshot: point.id, engine: opened.engine.kind, when: "before" });
+			this.openRun = point.id;
+			this.deps.emitCheckpoint(entryId, point.id, opened.engine.kind);
+			if (point.whole) this.whenWhole(point.whole, (result) => this.madeWhole(log, entryId, result, "before"));
 		});
 	}
 
@@ -105,9 +108,29 @@ export class SessionRewind {
 			const opened = await this.deps.checkpoints.opened();
 			if (!log || !opened || this.openRun === undefined) return;
 			this.openRun = undefined;
-			const snapshot = await (opened.engine.promptSnapshot?.() ?? opened.engine.snapshot());
-			log.append({ type: "checkpoint", snapshot, engine: opened.engine.kind, when: "after" });
+			const point = await promptPoint(opened);
+			const entryId = log.append({ type: "checkpoint", snapshot: point.id, engine: opened.engine.kind, when: "after" });
+			if (point.whole) this.whenWhole(point.whole, (result) => this.madeWhole(log, entryId, result, "after"));
 		});
+	}
+
+	/**
+	 * An edits-only checkpoint's snapshot ended: recorded aside as the checkpoint's child (any time, even
+	 * between a checkpoint and its prompt, without moving the leaf), in the file it belongs to only. A
+	 * failed one stays edits-only, and a rewind point says so once.
+	 */
+	private madeWhole(log: SessionLog, entryId: string, result: { id: string } | { error: string }, when: "before" | "after"): void {
+		if ("error" in result) {
+			if (when === "before")
+				this.deps.notify("warning", `The rewind point of this prompt covers edits only: its snapshot failed (${result.error})`);
+			return;
+		}
+		if (this.deps.log() !== log) return;
+		try {
+			log.appendAside({ type: "checkpoint_whole", snapshot: result.id }, entryId);
+		} catch {
+			// The file was closed meanwhile (the session ended): the point stays edits-only.
+		}
 	}
 
 	/** Resolves when no checkpoint is being taken. */
@@ -115,12 +138,28 @@ export class SessionRewind {
 		return this.chain.then(() => undefined);
 	}
 
-	/** The prompts of the current branch, newest first, each with what its run changed. */
+	/** Resolves when, besides, every edits-only checkpoint has become whole (or failed to). */
+	async wholeSettled(): Promise<void> {
+		await this.settled();
+		await Promise.all(this.becomingWhole);
+	}
+
+	private whenWhole(whole: NonNullable<PromptPoint["whole"]>, then: (result: Awaited<typeof whole>) => void): void {
+		const done = whole.then(then).finally(() => this.becomingWhole.delete(done));
+		this.becomingWhole.add(done);
+	}
+
+	/**
+	 * The prompts of the current branch, newest first, each with what its run changed. Points whose
+	 * snapshots are still running are waited for (a fraction of a second at 70k files), so a run's list
+	 * holds what bash changed too.
+	 */
 	async points(): Promise<RewindPoint[]> {
+		await this.wholeSettled();
 		const loaded = this.loadOwnFile();
 		if (!loaded) return [];
 		const opened = await this.deps.checkpoints.opened();
-		const points = pointsOf(loaded.branch, opened?.engine.kind).reverse();
+		const points = pointsOf(loaded.branch, opened?.engine.kind, wholeCheckpoints(loaded.entries)).reverse();
 		if (opened) {
 			const now = () => opened.engine.snapshot();
 			for (const point of points.slice(0, POINTS_WITH_CHANGES)) {
@@ -133,13 +172,14 @@ export class SessionRewind {
 
 	/** What a code restore to before `entryId` would change, and which of those files changed outside Rudder. */
 	async preview(entryId: string): Promise<RewindPreview> {
+		await this.wholeSettled();
 		const { opened, records, index } = await this.locate(entryId, "code");
 		return shownPreview(await previewRewind(opened.engine, records, index));
 	}
 
 	/** Restores code, conversation or both to just before the prompt `entryId`. */
 	async rewind(entryId: string, restore: RestoreWhat): Promise<RewindResult> {
-		await this.settled();
+		await this.wholeSettled();
 		const loaded = this.loadOwnFile();
 		if (!loaded) throw new Error("Rewind needs a session file (this session runs with --no-session)");
 		const entry = loaded.branch.find((e) => e.id === entryId);
@@ -173,7 +213,7 @@ export class SessionRewind {
 		const current = loaded.leafId;
 		const out: BranchInfo[] = [];
 		for (const leaf of loaded.entries) {
-			if (hasChild.has(leaf.id)) continue;
+			if (hasChild.has(leaf.id) || leaf.type === "checkpoint_whole") continue;
 			const path = pathTo(byId, leaf.id);
 			const prompts = path.filter(isUserMessage);
 			const lastPrompt = prompts.at(-1);
@@ -210,6 +250,7 @@ export class SessionRewind {
 		if (!entry) throw new Error(`No branch ${leafId} in this session`);
 		// A sub-agent's side branch is its transcript, not a conversation to continue.
 		if (entry.type === "subagent") throw new Error(`${leafId} is a message of sub-agent ${entry.agentId}, not a branch of this session`);
+		if (ASIDE_KINDS.has(entry.type)) throw new Error(`${leafId} is not a branch of this session`);
 		this.moveTo(leafId);
 	}
 
@@ -236,7 +277,7 @@ export class SessionRewind {
 		const opened = await this.deps.checkpoints.opened();
 		if (!opened) throw new Error(`Cannot restore ${need}: checkpoints are off for this session`);
 		const loaded = this.loadOwnFile();
-		const points = loaded ? pointsOf(loaded.branch, opened.engine.kind) : [];
+		const points = loaded ? pointsOf(loaded.branch, opened.engine.kind, wholeCheckpoints(loaded.entries)) : [];
 		const withCheckpoint = points.filter((p) => p.checkpoint);
 		const index = withCheckpoint.findIndex((p) => p.entryId === entryId);
 		if (index < 0) throw new Error(`Cannot restore ${need}: the prompt ${entryId} has no checkpoint`);
@@ -255,25 +296,43 @@ export class SessionRewind {
 const isUserMessage = (e: SessionEntry): e is EntryOf<"message"> & { message: Extract<AgentMessage, { role: "user" }> } =>
 	e.type === "message" && e.message.role === "user";
 
+/** The point as the engine gives it: an edits-only one comes with its snapshot's end. */
+function promptPoint(opened: OpenedCheckpoints): Promise<PromptPoint> {
+	return opened.engine.promptSnapshot?.() ?? opened.engine.snapshot().then((id) => ({ id }));
+}
+
+/** Checkpoint entry id → its id covering everything, for the checkpoints made whole after they were written. */
+export function wholeCheckpoints(entries: readonly SessionEntry[]): ReadonlyMap<string, string> {
+	const whole = new Map<string, string>();
+	for (const entry of entries) if (entry.type === "checkpoint_whole" && entry.parentId !== null) whole.set(entry.parentId, entry.snapshot);
+	return whole;
+}
+
 /**
  * The prompts of a branch in order. A prompt has a checkpoint when its parent entry is a `before`
  * checkpoint of the engine in use; the run's `after` is the first one before the next such prompt.
+ * `whole` replaces the snapshot of checkpoints made whole later (`wholeCheckpoints`).
  */
-export function pointsOf(branch: readonly SessionEntry[], engine: "git" | "files" | undefined): RewindPoint[] {
+export function pointsOf(
+	branch: readonly SessionEntry[],
+	engine: "git" | "files" | undefined,
+	whole: ReadonlyMap<string, string> = new Map(),
+): RewindPoint[] {
 	const points: RewindPoint[] = [];
 	let lastWithCheckpoint: RewindPoint | undefined;
 	const byId = new Map(branch.map((e) => [e.id, e]));
+	const snapshotOf = (entry: EntryOf<"checkpoint">) => whole.get(entry.id) ?? entry.snapshot;
 	for (const entry of branch) {
 		if (entry.type === "checkpoint" && entry.when === "after" && entry.engine === engine) {
-			if (lastWithCheckpoint?.checkpoint && !lastWithCheckpoint.checkpoint.after) lastWithCheckpoint.checkpoint.after = entry.snapshot;
+			if (lastWithCheckpoint?.checkpoint && !lastWithCheckpoint.checkpoint.after) lastWithCheckpoint.checkpoint.after = snapshotOf(entry);
 			continue;
 		}
 		if (!isUserMessage(entry)) continue;
 		const parent = entry.parentId ? byId.get(entry.parentId) : undefined;
 		const point: RewindPoint = { entryId: entry.id, text: messageText(entry.message), timestamp: entry.timestamp, changes: [] };
 		if (parent?.type === "checkpoint" && parent.when === "before" && parent.engine === engine) {
-			point.checkpoint = { entryId: entry.id, before: parent.snapshot };
-			if (coversEditsOnly(parent.snapshot)) point.editsOnly = true;
+			point.checkpoint = { entryId: entry.id, before: snapshotOf(parent) };
+			if (coversEditsOnly(point.checkpoint.before)) point.editsOnly = true;
 			lastWithCheckpoint = point;
 		}
 		points.push(point);

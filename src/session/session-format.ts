@@ -50,6 +50,11 @@ export interface SessionEntryKinds {
 	 */
 	checkpoint: { snapshot: string; engine: "git" | "files"; when: "before" | "after" };
 	/**
+	 * A checkpoint taken before its snapshot ended (it covered edits only) is whole now: `snapshot` is
+	 * its id covering everything. A child of that checkpoint, aside (it never moves the leaf).
+	 */
+	checkpoint_whole: { snapshot: string };
+	/**
 	 * The current position moved in the tree (a rewind, `/branch`, `/tree`): this entry is a child of the
 	 * new position, so the branch to the last entry of the file is the one last used. `fromId` is the
 	 * leaf that was left.
@@ -70,6 +75,9 @@ export interface SessionEntryKinds {
 }
 
 export type SessionEntryKind = keyof SessionEntryKinds;
+
+/** Kinds written aside (`SessionLog.appendAside`): never the leaf, never on the main branch. */
+export const ASIDE_KINDS: ReadonlySet<SessionEntryKind> = new Set(["subagent", "checkpoint_whole"]);
 /** What a caller appends: the kind and its fields; the log adds id, parentId and timestamp. */
 export type NewSessionEntry = { [K in SessionEntryKind]: { type: K } & SessionEntryKinds[K] }[SessionEntryKind];
 export type SessionEntry = NewSessionEntry & EntryBase;
@@ -156,6 +164,7 @@ export const entryKindSchemas: { [K in SessionEntryKind]: TSchema } = {
 		engine: Type.Union([Type.Literal("git"), Type.Literal("files")]),
 		when: Type.Union([Type.Literal("before"), Type.Literal("after")]),
 	}),
+	checkpoint_whole: Type.Object({ snapshot: Type.String({ minLength: 1 }) }),
 	branch: Type.Object({ fromId: Type.Union([Type.String(), Type.Null()]) }),
 	session_info: Type.Object({ name: Type.String() }),
 	todo: Type.Object({

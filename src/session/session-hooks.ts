@@ -25,6 +25,8 @@ export interface SessionHooksDeps {
 	/** The session's id, file and mode at the moment a hook runs. */
 	identity: () => HookSession;
 	notify: (level: "info" | "warning" | "error", text: string) => void;
+	/** Hooks run commands, which may change any file: they wait for the snapshot an edits-only rewind point waits for. */
+	untrackedChangesMayStart: (signal: AbortSignal) => Promise<void>;
 }
 
 type AfterToolCall = (ctx: AfterToolCallContext, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
@@ -55,7 +57,10 @@ export class SessionHooks {
 		const own = new AbortController();
 		this.running.add(own);
 		try {
-			const outcome = await this.deps.hooks.run(input, this.deps.identity(), signal ? AbortSignal.any([signal, own.signal]) : own.signal);
+			const stop = signal ? AbortSignal.any([signal, own.signal]) : own.signal;
+			await this.deps.untrackedChangesMayStart(stop);
+			if (stop.aborted) return { verdicts: [], notices: [] };
+			const outcome = await this.deps.hooks.run(input, this.deps.identity(), stop);
 			for (const notice of outcome.notices) this.deps.notify("warning", notice);
 			if (outcome.stop !== undefined) this.deps.notify("warning", `A hook stopped the run: ${outcome.stop}`);
 			return outcome;

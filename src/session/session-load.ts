@@ -8,6 +8,7 @@ import type { AgentMessage } from "../agent/types.js";
 import type { ThinkingLevel, ToolResultMessage } from "../ai/index.js";
 import { type FileLine, lineText, type ReadLinesOptions, readLines } from "./line-reader.js";
 import {
+	ASIDE_KINDS,
 	entryBaseSchema,
 	entryKindSchemas,
 	headerSchema,
@@ -227,10 +228,10 @@ class EntryBuilder {
 		};
 	}
 
-	/** The last entry that is not on a side branch (a sub-agent's message): where the main branch ends. */
+	/** The last entry that is not on a side branch (a sub-agent's message, a checkpoint made whole): where the main branch ends. */
 	private leafIndex(): number {
 		let index = this.entries.length - 1;
-		while (index >= 0 && this.entries[index].type === "subagent") index--;
+		while (index >= 0 && ASIDE_KINDS.has(this.entries[index].type)) index--;
 		return index;
 	}
 

@@ -3,15 +3,42 @@
 // sub-agent does goes through the gate call by call, and the others only talk to the session (tool_search
 // loads schemas; the MCP tools it finds pass the gate when called). So they pass, in
 // every mode (plan mode forbids tools the policy does not know, and these must work there).
+// A call the gate lets through then waits, when it could change files the checkpoints do not see
+// (bash, an MCP tool: anything but the tools below), for the snapshot an edits-only rewind point
+// waits for — usually over already, hidden behind the model's time to its first tool call.
 import type { AgentLoopConfig } from "../agent/types.js";
 
 export const SESSION_TOOL_NAMES: ReadonlySet<string> = new Set(["task", "todo_write", "exit_plan_mode", "tool_search"]);
 
+/** Tools whose changes the checkpoints record themselves (edit, write) or that change no files: they never wait. */
+export const RECORDED_TOOL_NAMES: ReadonlySet<string> = new Set([
+	"read",
+	"edit",
+	"write",
+	"grep",
+	"find",
+	"ls",
+	"web_fetch",
+	"web_search",
+	"bash_output",
+	"kill_shell",
+]);
+
 type Before = NonNullable<AgentLoopConfig["beforeToolCall"]>;
 type After = NonNullable<AgentLoopConfig["afterToolCall"]>;
 
-export function sessionBeforeToolCall(gate: Before): Before {
-	return (ctx, signal) => (SESSION_TOOL_NAMES.has(ctx.toolCall.name) ? Promise.resolve(undefined) : gate(ctx, signal));
+/** Resolves when a change the checkpoints do not see may start (see CheckpointStore), or `signal` aborts. */
+export type UntrackedChangesMayStart = (signal?: AbortSignal) => Promise<void>;
+
+export function sessionBeforeToolCall(gate: Before, untrackedChangesMayStart: UntrackedChangesMayStart): Before {
+	return async (ctx, signal) => {
+		const name = ctx.toolCall.name;
+		if (SESSION_TOOL_NAMES.has(name)) return undefined;
+		const verdict = await gate(ctx, signal);
+		// Aborted while waiting: the loop sees the signal and does not run the call.
+		if (!verdict?.block && !RECORDED_TOOL_NAMES.has(name)) await untrackedChangesMayStart(signal);
+		return verdict;
+	};
 }
 
 export function sessionAfterToolCall(gate: After): After {

@@ -16,6 +16,8 @@ export interface UserShellsDeps {
 	busy: () => boolean;
 	/** Adds a message to the transcript and the file. */
 	append: (message: AgentMessage) => void;
+	/** A command may change any file: it waits for the snapshot an edits-only rewind point waits for. */
+	untrackedChangesMayStart: (signal: AbortSignal) => Promise<void>;
 }
 
 export class UserShells {
@@ -35,6 +37,8 @@ export class UserShells {
 		const live = new ShellLiveOutput((tail) => emit({ type: "user_shell_output", id, tail }));
 		let result: UserShellResult;
 		try {
+			await this.deps.untrackedChangesMayStart(controller.signal);
+			// Esc while it waited: runUserShell starts nothing on an aborted signal.
 			result = await runUserShell(command, this.deps.cwd, controller.signal, (text) => live.add(text));
 		} finally {
 			live.stop();

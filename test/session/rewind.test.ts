@@ -187,32 +187,153 @@ describe("rewind through the session", () => {
 		expect(existsSync(file("f"))).toBe(true);
 	});
 
-	it("the first prompt's request goes out while the first snapshot is still running; its point covers the edits", async () => {
-		fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
-		await fx.session.dispose();
-		seedProject();
-		// A git whose file listing waits until the test releases it (or its folder is gone): a first
-		// snapshot that does not end by itself.
-		const release = join(fx.root, "release");
-		const slowGit = join(fx.root, "slow-git");
-		writeFileSync(
-			slowGit,
-			`#!/bin/sh\nfor a in "$@"; do [ "$a" = ls-files ] && while [ ! -e '${release}' ] && [ -d '${fx.root}' ]; do sleep 0.05; done; done\nexec git "$@"\n`,
-		);
-		chmodSync(slowGit, 0o755);
-		const session = await fx.open({ env: { ...fx.env, RUDDER_GIT: slowGit, RUDDER_CHECKPOINT_WAIT_MS: "50" } });
-		await session.warmUp();
-		scriptTheRun();
-		await session.prompt("change the files");
-		// The reply came and the tools ran: the request did not wait for the snapshot held back above.
-		expect(existsSync(release)).toBe(false);
+	it("the first prompt goes out while the snapshot runs; edits run at once, bash waits for it; the point is then whole and restores all", async () => {
+		const { session, release } = await openWithHeldGit();
+		scriptTheRunInSteps();
+		const done = session.prompt("change the files");
+		// The request went out and edit and write ran while git's listing was held back (so the snapshot
+		// reads a.ts and b.ts after those edits); bash was reached and waits.
+		await fx.waitForEvent("tool_execution_start", (e) => e.toolName === "bash");
 		expect(text("a.ts")).toBe("const a = 2;\nconst extra = 3;\n");
-		const [point] = await session.rewind.points();
-		expect(point.editsOnly).toBe(true);
-		// A restore waits for a full snapshot (it must see everything): let git go on.
+		expect(existsSync(file("b.ts"))).toBe(true);
+		expect(existsSync(file("f"))).toBe(false);
+		// The point as written before the prompt: edits only (`+<copies>`).
+		expect((await fx.waitForEvent("checkpoint_created")).snapshot.startsWith("+")).toBe(true);
 		writeFileSync(release, "");
+		await done;
+		expect(existsSync(file("f"))).toBe(true);
+		const [point] = await session.rewind.points();
+		expect(point.editsOnly).toBeUndefined();
+		expect(point.changes.map((c) => `${c.status} ${c.path}`)).toEqual([
+			"modified a.ts",
+			"added b.ts",
+			"added f",
+			"deleted g.txt",
+			"modified h.sh",
+		]);
 		await session.rewindTo(point.entryId, "code");
+		// The edit's copy wins over the snapshot that read a.ts after it; b.ts, written meanwhile, goes.
 		expect(text("a.ts")).toBe("const a = 1;\n");
 		expect(existsSync(file("b.ts"))).toBe(false);
+		// What bash did is undone too: the point covers everything.
+		expect(existsSync(file("f"))).toBe(false);
+		expect(text("g.txt")).toBe("gone soon\n");
+		expect(isExecutable("h.sh")).toBe(false);
+	});
+
+	it("the point made whole is in the session file: a resumed session offers it as covering everything", async () => {
+		const { session, release } = await openWithHeldGit();
+		scriptTheRunInSteps();
+		const done = session.prompt("change the files");
+		await fx.waitForEvent("tool_execution_start", (e) => e.toolName === "bash");
+		writeFileSync(release, "");
+		await done;
+		await session.dispose();
+		const resumed = await fx.open({ sessionMode: { kind: "continue" } });
+		const [point] = await resumed.rewind.points();
+		expect(point.text).toBe("change the files");
+		expect(point.editsOnly).toBeUndefined();
+		// Aside: the branch and its messages are as they were.
+		expect(resumed.getState().messages.map((m) => m.role)).toEqual([
+			...["user", "assistant", "toolResult", "assistant", "toolResult", "toolResult", "assistant", "toolResult", "assistant"],
+		]);
+		expect(resumed.rewind.branches()).toHaveLength(1);
+		await resumed.warmUp();
+		await resumed.rewindTo(point.entryId, "code");
+		expect(existsSync(file("f"))).toBe(false);
+		expect(text("a.ts")).toBe("const a = 1;\n");
+	});
+
+	it("Esc while bash waits for the snapshot stops the run; the command never runs, not even once the snapshot ends", async () => {
+		const { session, release } = await openWithHeldGit();
+		scriptTheRunInSteps();
+		const done = session.prompt("change the files");
+		await fx.waitForEvent("tool_execution_start", (e) => e.toolName === "bash");
+		session.abort();
+		await done;
+		const bash = await fx.waitForEvent("tool_execution_end", (e) => e.toolName === "bash");
+		expect(bash.isError).toBe(true);
+		writeFileSync(release, "");
+		await session.rewind.settled();
+		// A later prompt (and its own wait) goes through once git is free again.
+		fx.faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo later > later.txt" }, { id: "b2" })]),
+			fauxAssistantMessage([fauxText("ok")]),
+		]);
+		await session.prompt("again");
+		expect(text("later.txt")).toBe("later\n");
+		expect(existsSync(file("f"))).toBe(false);
+		expect(existsSync(file("g.txt"))).toBe(true);
+	});
+
+	it("a !cmd waits for the snapshot of an edits-only point; Esc ends the wait and the command never runs", async () => {
+		const { session, release } = await openWithHeldGit();
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
+		await session.prompt("hello");
+		const stopped = session.runShell("echo stopped > stopped.txt");
+		await new Promise((resolve) => setImmediate(resolve));
+		session.abortShells();
+		expect((await stopped).aborted).toBe(true);
+		const waiting = session.runShell("echo shell > s.txt");
+		let ran = false;
+		void waiting.then(() => {
+			ran = true;
+		});
+		await new Promise((resolve) => setImmediate(resolve));
+		// git is still held: the snapshot cannot have ended, so the command has not run.
+		expect(ran).toBe(false);
+		expect(existsSync(file("s.txt"))).toBe(false);
+		writeFileSync(release, "");
+		expect((await waiting).exitCode).toBe(0);
+		expect(text("s.txt")).toBe("shell\n");
+		expect(existsSync(file("stopped.txt"))).toBe(false);
+	});
+
+	it("a snapshot that fails leaves the point edits-only, says so, and bash runs anyway", async () => {
+		const { session, release } = await openWithHeldGit({ failAfterRelease: true });
+		scriptTheRunInSteps();
+		const done = session.prompt("change the files");
+		await fx.waitForEvent("tool_execution_start", (e) => e.toolName === "bash");
+		expect(existsSync(file("f"))).toBe(false);
+		writeFileSync(release, "");
+		await done;
+		expect(existsSync(file("f"))).toBe(true);
+		expect(fx.notices().some((n) => /rewind point of this prompt covers edits only: its snapshot failed/.test(n))).toBe(true);
+		const [point] = await session.rewind.points();
+		expect(point.editsOnly).toBe(true);
 	});
 });
+
+/**
+ * A session whose git holds every file listing until the test writes `release` (or its folder is
+ * gone): snapshots that do not end by themselves. With `failAfterRelease`, each listing then fails.
+ */
+async function openWithHeldGit(options: { failAfterRelease?: boolean } = {}) {
+	fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
+	await fx.session.dispose();
+	seedProject();
+	const release = join(fx.root, "release");
+	const slowGit = join(fx.root, "slow-git");
+	const after = options.failAfterRelease ? "exit 1" : "true";
+	writeFileSync(
+		slowGit,
+		`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ]; then while [ ! -e '${release}' ] && [ -d '${fx.root}' ]; do sleep 0.05; done; ${after}; fi; done\nexec git "$@"\n`,
+	);
+	chmodSync(slowGit, 0o755);
+	const session = await fx.open({ env: { ...fx.env, RUDDER_GIT: slowGit, RUDDER_CHECKPOINT_WAIT_MS: "50" } });
+	await session.warmUp();
+	return { session, release };
+}
+
+/** The run of `scriptTheRun` with bash in a reply of its own, after the edits: they run while it waits. */
+function scriptTheRunInSteps() {
+	fx.faux.setResponses([
+		fauxAssistantMessage([fauxToolCall("read", { path: "a.ts" }, { id: "r1" })]),
+		fauxAssistantMessage([
+			fauxToolCall("edit", { path: "a.ts", edits: [{ oldText: "const a = 1;", newText: "const a = 2;\nconst extra = 3;" }] }, { id: "e1" }),
+			fauxToolCall("write", { path: "b.ts", content: "export const b = true;\n" }, { id: "w1" }),
+		]),
+		fauxAssistantMessage([fauxToolCall("bash", { command: "echo x > f && rm g.txt && chmod +x h.sh" }, { id: "b1" })]),
+		fauxAssistantMessage([fauxText("All done.")]),
+	]);
+}

@@ -14,7 +14,7 @@ import { commandHook, type HookProject, hookProject } from "../extensions/hooks/
 let p: HookProject;
 afterEach(() => p?.cleanup());
 
-function sessionHooks(project: HookProject, hooks: unknown) {
+function sessionHooks(project: HookProject, hooks: unknown, untrackedChangesMayStart = (_signal: AbortSignal) => Promise.resolve()) {
 	project.settings(join(project.env.RUDDER_HOME, "settings.json"), hooks);
 	const loaded = loadHooks({ cwd: project.cwd, env: project.env });
 	const events: HookLifecycleEvent[] = [];
@@ -31,6 +31,8 @@ function sessionHooks(project: HookProject, hooks: unknown) {
 		hooks: user,
 		identity: () => ({ sessionId: "s-9", transcriptPath: join(project.root, "s-9.jsonl"), cwd: project.cwd, permissionMode: "ask" }),
 		notify: (_level, text) => notices.push(text),
+		// Unless a test holds it: no checkpoint snapshot to wait for (test/session/checkpoints/untracked-changes-wait.test.ts).
+		untrackedChangesMayStart,
 	});
 	return { session, events, notices };
 }
@@ -96,6 +98,32 @@ describe("session hooks", () => {
 		});
 		expect(await session.userPromptSubmit("deploy")).toEqual({ send: false, reason: "no deploys on Friday" });
 		expect(await session.userPromptSubmit("fix it")).toEqual({ send: true, context: "branch: main" });
+	});
+
+	it("a hook's command waits for the snapshot of an edits-only checkpoint; abort ends the wait and it never runs", async () => {
+		p = hookProject();
+		let letGo: () => void = () => {};
+		const snapshot = new Promise<void>((resolve) => {
+			letGo = resolve;
+		});
+		// The checkpoint store's wait: the snapshot's end, or the signal.
+		const wait = (signal: AbortSignal) =>
+			new Promise<void>((resolve) => {
+				signal.addEventListener("abort", () => resolve(), { once: true });
+				void snapshot.then(resolve);
+			});
+		const { session } = sessionHooks(p, { UserPromptSubmit: [{ hooks: [commandHook("echo ran >> ran.txt")] }] }, wait);
+		const stopped = session.userPromptSubmit("first");
+		await new Promise((resolve) => setImmediate(resolve));
+		session.abort();
+		await stopped;
+		const waiting = session.userPromptSubmit("second");
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(existsSync(join(p.cwd, "ran.txt"))).toBe(false);
+		letGo();
+		expect(await waiting).toEqual({ send: true });
+		// Once: the aborted one never ran.
+		expect(readFileSync(join(p.cwd, "ran.txt"), "utf8")).toBe("ran\n");
 	});
 
 	it(`Stop: the reason is the next instruction while it blocks, stop_hook_active from the second round, at most ${STOP_HOOK_LIMIT} rounds`, async () => {

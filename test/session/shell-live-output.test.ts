@@ -73,6 +73,7 @@ describe("!cmd output while it runs", () => {
 			},
 			busy: () => false,
 			append: () => {},
+			untrackedChangesMayStart: () => Promise.resolve(),
 		});
 		const running = shells.run(`echo first line; read go < ${fifo}; echo second line`, true);
 		await firstShown;

@@ -8,7 +8,7 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import { diffLines } from "diff";
 import { openPinned } from "../../tools/pinned-open.js";
 import { removeFile, restoreFile } from "./pinned-restore.js";
-import type { CheckpointEngine, FileChange, MutationObserver } from "./types.js";
+import type { CheckpointEngine, FileChange, FileContent, MutationObserver } from "./types.js";
 
 /** A file's state: its content (by blob) and mode, or absent. */
 type FileState = { blob: string; mode: number } | { absent: true };
@@ -63,6 +63,15 @@ export class FileCopies implements CheckpointEngine, MutationObserver {
 	async snapshotIfChanged(): Promise<string> {
 		const last = this.snapshots.at(-1);
 		return last && last.before.size === 0 ? last.id : this.snapshot();
+	}
+
+	/** The files snapshot `id` holds copies of (changed after it), as they were before: null where absent. */
+	async copied(id: string): Promise<Map<string, FileContent | null>> {
+		const files = new Map<string, FileContent | null>();
+		for (const [path, state] of this.snapshots[this.indexOf(id)]?.before ?? []) {
+			files.set(path, "absent" in state ? null : { content: await readFile(join(this.blobs, state.blob)), mode: state.mode });
+		}
+		return files;
 	}
 
 	async beforeMutate(absolutePath: string): Promise<void> {

@@ -17,7 +17,7 @@ import {
 } from "./types.js";
 
 export { coversEditsOnly } from "./git-with-copies.js";
-export type { CheckpointEngine, CheckpointOptions, FileChange, MutationObserver } from "./types.js";
+export type { CheckpointEngine, CheckpointOptions, FileChange, MutationObserver, PromptPoint } from "./types.js";
 
 export interface OpenedCheckpoints {
 	engine: CheckpointEngine;

@@ -22,9 +22,16 @@ export interface CheckpointEngine {
 	snapshot(): Promise<string>;
 	/**
 	 * The snapshot before or after a prompt: one that never holds the prompt up for long (the git engine
-	 * waits `promptWaitMs`, then returns an edits-only point). Absent: `snapshot`.
+	 * waits `promptWaitMs`, then returns an edits-only point that becomes whole when its snapshot ends).
+	 * Absent: `snapshot`.
 	 */
-	promptSnapshot?(): Promise<string>;
+	promptSnapshot?(): Promise<PromptPoint>;
+	/**
+	 * Resolves once no edits-only point waits for its snapshot any more (at once when none does), or
+	 * when `signal` aborts. What can change files without telling the engine (bash, `!cmd`, hooks, MCP
+	 * tools) waits for it, so a point made whole covers everything. Never rejects.
+	 */
+	untrackedChangesMayStart?(signal?: AbortSignal): Promise<void>;
 	/** What changed from snapshot `from` to snapshot `to`. */
 	changes(from: string, to: string): Promise<FileChange[]>;
 	/**
@@ -34,6 +41,22 @@ export interface CheckpointEngine {
 	restore(id: string): Promise<FileChange[]>;
 	/** What `restore(id)` would change, without changing anything. */
 	preview(id: string): Promise<FileChange[]>;
+}
+
+/** A file's content and mode, as the copies engine kept it. */
+export interface FileContent {
+	content: Buffer;
+	mode: number;
+}
+
+/** A prompt's point, and for an edits-only one, its snapshot's end. */
+export interface PromptPoint {
+	id: string;
+	/**
+	 * For a point taken before its snapshot ended: the id of the same point covering everything once
+	 * the snapshot ends, or why the snapshot failed (the point then stays edits-only).
+	 */
+	whole?: Promise<{ id: string } | { error: string }>;
 }
 
 /** File copies need to see a file before a tool changes it (every file for the fallback, ignored ones beside git). */

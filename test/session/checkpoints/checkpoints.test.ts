@@ -226,7 +226,7 @@ describe("checkpoints: the prompt's wait", () => {
 		expect(git.promptWaitMs()).toBe(0);
 		// The prompt's point then covers edits only, at once; the snapshot goes on and, quick again, restores the wait.
 		put("a.ts", "b\n");
-		expect((await engine.promptSnapshot?.())?.startsWith("+")).toBe(true);
+		expect((await engine.promptSnapshot?.())?.id.startsWith("+")).toBe(true);
 		rmSync(slow);
 		await engine.snapshot();
 		expect(git.promptWaitMs()).toBe(1500);

@@ -51,4 +51,25 @@ describe("checkpoints: the store is packed in the background", () => {
 		await git.packed();
 		expect(objects(gitDir).packed).toBe(0);
 	});
+
+	it("a first snapshot of many files writes them into a pack at once, names read across chunks of git's listing", async () => {
+		// 1,200 files (the bulk path starts at 1,000) with long names of two-byte characters: git's listing
+		// (~300 KB) reaches Rudder in many chunks, some cutting a name, even a character, in two.
+		const name = (i: number) => `dir-${i % 7}/${"é".repeat(60)}-${i}.txt`;
+		for (let d = 0; d < 7; d++) mkdirSync(join(ws, `dir-${d}`));
+		for (let i = 0; i < 1200; i++) writeFileSync(join(ws, name(i)), `file ${i}\n`);
+		const gitDir = join(root, "store");
+		const git = new ShadowGit({ workspace: ws, gitDir, maxFileBytes: 1 << 20, gitBinary: "git" });
+		await git.init();
+		const first = await git.snapshot();
+		// Before any background pack: the blobs are in a pack already, none loose (the trees and the commit are).
+		const { loose, packed } = objects(gitDir);
+		expect(packed).toBeGreaterThanOrEqual(1200);
+		expect(loose).toBeLessThan(50);
+		writeFileSync(join(ws, name(1199)), "changed\n");
+		writeFileSync(join(ws, "new.txt"), "new\n");
+		const restored = await git.restore(first);
+		expect(restored.map((c) => c.path).sort()).toEqual([name(1199), "new.txt"].sort());
+		expect(readFileSync(join(ws, name(1199)), "utf8")).toBe("file 1199\n");
+	});
 });
