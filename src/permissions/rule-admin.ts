@@ -59,6 +59,10 @@ export function fileOf(scope: RuleScope, files: RuleFiles): string | undefined {
 export function ruleFor(kind: RuleKind, text: string, scope: RuleScope, files: RuleFiles, origin: string): PermissionRule {
 	if (kind === "deny" && scope === "project")
 		throw new Error(`deny rules are not kept with your approvals: use --scope global or --scope project-settings for "${text}"`);
+	// A rule typed by hand is one line: one holding a line break would be listed as two rows, the second
+	// looking like a rule of its own (the /permissions field refuses such a paste for the same reason).
+	if (/[\r\n\u2028\u2029]/.test(text))
+		throw new Error(`${origin}: a permission rule is one line; "${text.replace(/\r?\n|[\r\u2028\u2029]/g, "⏎")}" holds a line break`);
 	const file = fileOf(scope, files);
 	const source = scope === "session" ? "this session" : scope === "flag" ? "a flag" : (file as string);
 	return { ...parseRule(text, origin), source, scope, ...(file ? { file } : {}) };

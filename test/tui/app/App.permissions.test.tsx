@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RuleFiles } from "../../../src/permissions/rule-admin.js";
+import { parseRule } from "../../../src/permissions/rules.js";
 import { trustFilePath } from "../../../src/permissions/trust.js";
 import { mountApp } from "./mount-app.js";
 
@@ -108,7 +109,9 @@ describe("the /permissions screen", () => {
 	it("draws a hostile rule text sanitised and on one line", async () => {
 		const files = ruleFiles();
 		const { frame, type, session } = await mountApp({ rows: 30, columns: 100 });
-		session.keepRules(files).add("allow", "bash(x\x1b]0;owned\x07\nfake row)", { origin: "test", scope: "session" });
+		// As a cloned repository's .rudder/settings.json brings it (a rule typed by hand is refused with a line break).
+		const hostile = { ...parseRule("bash(x\x1b]0;owned\x07\nfake row)", files.projectFile), scope: "session" as const };
+		session.keepRules(files, { allow: [hostile], deny: [] });
 		await type("/permissions");
 		await type(ENTER);
 		const shown = frame();
