@@ -66,6 +66,10 @@ describe("rudder permissions", () => {
 			/^rudder permissions: the <rule> argument: a permission rule is one line; "bash\(ls\)⏎bash\(rm -rf\*\)" holds a line break\n$/,
 		);
 		expect((await rudder(["list", "--json"], home)).stdout).not.toContain("bash(ls)");
+		// Removing such a text says in one line that there is none (it was cut at the line break).
+		expect((await rudder(["remove", "bash(x)\nbash(y)"], home)).stderr).toBe(
+			'rudder permissions: no rule "bash(x)⏎bash(y)" (rudder permissions list shows them)\n',
+		);
 		// A cloned repository's file cannot draw a row that looks like a rule of yours.
 		writeFileSync(projectFile, JSON.stringify({ permissions: { deny: ["bash(a\nallow  bash(*)  global)"] } }));
 		const listed = await rudder(["list"], home);
