@@ -45,6 +45,15 @@ async function openScreen() {
 	return { ...mounted, files, rules };
 }
 
+/** The screen with its field for a new deny rule open. */
+async function openDenyField() {
+	const opened = await openScreen();
+	await opened.type("a");
+	await opened.type(DOWN);
+	await opened.type(ENTER);
+	return opened;
+}
+
 describe("the /permissions screen", () => {
 	it("lists every rule with its source and file, with the keys that act on them", async () => {
 		const { frame } = await openScreen();
@@ -123,10 +132,7 @@ describe("the /permissions screen", () => {
 		expect(frame()).toMatch(/Remove allow rule "bash\(x.*⏎fake row\)" from session \(this run only\)\?/);
 	});
 	it("a rule pasted into the field is kept, and what is typed after it goes after it (the cursor ends after the paste)", async () => {
-		const { type, files, frame } = await openScreen();
-		await type("a");
-		await type(DOWN);
-		await type(ENTER);
+		const { type, files, frame } = await openDenyField();
 		await type("\x1b[200~bash(make clean\x1b[201~");
 		await type("*)");
 		expect(frame()).toContain("› bash(make clean*)");
@@ -135,10 +141,7 @@ describe("the /permissions screen", () => {
 	});
 
 	it("refuses a paste holding a line break with a one-line message, keeping what the field held (a rule is one line)", async () => {
-		const { type, files, frame, rules } = await openScreen();
-		await type("a");
-		await type(DOWN);
-		await type(ENTER);
+		const { type, files, frame, rules } = await openDenyField();
 		await type("bash(make");
 		await type("\x1b[200~ clean\nrm -rf ~\x1b[201~");
 		expect(frame()).toContain("› bash(make");
@@ -151,6 +154,15 @@ describe("the /permissions screen", () => {
 		await type(ENTER);
 		expect(readJson(files.globalFile).permissions.deny).toEqual(["bash(git push*)", "bash(make clean*)"]);
 		expect(rules.list()).toHaveLength(4);
+	});
+
+	it("a pasted line ending in its line break (copied whole from a terminal or a file) is added without the break", async () => {
+		const { type, files, frame } = await openDenyField();
+		await type("\x1b[200~bash(make clean*)\r\n\x1b[201~");
+		expect(frame()).toContain("› bash(make clean*)");
+		expect(frame()).not.toContain("Paste not added");
+		await type(ENTER);
+		expect(readJson(files.globalFile).permissions.deny).toEqual(["bash(git push*)", "bash(make clean*)"]);
 	});
 
 	it("names the typed rule, not a file, when a rule typed in the field is malformed", async () => {
