@@ -10,6 +10,7 @@ import { realTarget } from "../permissions/workspace.js";
 import { sanitizeTerminalText } from "../safety/sanitize.js";
 import { loadPermissionSetup } from "../session/session-permissions.js";
 import { globalSettingsPath, projectSettingsPath } from "../session/settings.js";
+import { oneLine } from "../tui/text/screen-text.js";
 import { type CommandOutput, failedCommand } from "./subcommand-result.js";
 
 type Env = Record<string, string | undefined>;
@@ -21,12 +22,14 @@ function filesOf(cwd: string, env: Env): RuleFiles {
 	return { globalFile: globalSettingsPath(env), projectFile: projectSettingsPath(cwd), dataFolder: dataDir(env), realCwd: realTarget(cwd) };
 }
 
-const describe = (e: RuleEntry): string => `${e.kind} ${sanitizeTerminalText(e.text)} (${e.scope}, ${sanitizeTerminalText(e.file ?? "")})`;
+// A rule or file name from a project file is shown on one row: a line break in it is ⏎, never a row that
+// looks like another rule.
+const describe = (e: RuleEntry): string => `${e.kind} ${oneLine(e.text)} (${e.scope}, ${oneLine(e.file ?? "")})`;
 
 /** One line per rule: kind, rule, scope, file; columns padded. */
 export function formatEntries(entries: readonly RuleEntry[]): string {
 	if (entries.length === 0) return "No permission rules.\n";
-	const rows = entries.map((e) => [e.kind, sanitizeTerminalText(e.text), e.scope, sanitizeTerminalText(e.file ?? "")]);
+	const rows = entries.map((e) => [e.kind, oneLine(e.text), e.scope, oneLine(e.file ?? "")]);
 	const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length)));
 	return `${rows
 		.map((r) =>

@@ -3,6 +3,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { resolveToolPath } from "../tools/resolve-path.js";
+import { refusedAddress } from "../tools/web-address.js";
 import { allowCovers, denyHits, innerScripts } from "./command-match.js";
 import { denyingRule, pathRulesFor } from "./denied-paths.js";
 import { commandMatches, domainMatches, domainNames, pathMatches, ruleNamesTool, splitCommand } from "./rules.js";
@@ -58,6 +59,16 @@ export function fetchHost(url: unknown): string {
 	} catch {
 		return "";
 	}
+}
+
+/**
+ * What a host known before any lookup is, when web_fetch refuses it without a rule naming it: an IP
+ * literal in a refused range, or localhost. Other names are checked once resolved.
+ */
+function privateHost(host: string): string | undefined {
+	if (host === "localhost") return "loopback (localhost)";
+	const refused = refusedAddress(host);
+	return refused === "not an IP address" ? undefined : refused;
 }
 
 /** Whether an allow rule names `host` itself (no wildcard): web_fetch may then reach it on a private address. */
@@ -211,8 +222,16 @@ export function decide(request: ToolRequest, policy: PermissionPolicy, target = 
 			// The sandbox carries the risk: only leaving it (afterToolCall's rerun) asks.
 			if (policy.mode === "auto" && policy.sandboxed) return { kind: "allow" };
 			return { kind: "ask", reason: policy.mode === "auto" ? "commands ask first: there is no sandbox" : "commands ask first" };
-		case "fetch":
+		case "fetch": {
+			const refused = target.host ? privateHost(target.host) : undefined;
+			// web_fetch refuses such a host without a rule naming it, whatever this answer: say so before it is given.
+			if (refused)
+				return {
+					kind: "ask",
+					reason: `${describe(request, target)}: ${target.host} is ${refused}, fetched only for a host a rule names: an "always" answer saves web_fetch(domain:${target.host}); allow once is refused`,
+				};
 			return { kind: "ask", reason: `${describe(request, target)}: fetching from a new domain asks first` };
+		}
 		case "search":
 			return { kind: "ask", reason: "web search asks once per session: the queries go to a search service" };
 		default:

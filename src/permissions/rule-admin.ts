@@ -38,6 +38,9 @@ export function ruleEntries(rules: { allow: readonly PermissionRule[]; deny: rea
 	return [...rules.allow.map((r) => entry("allow", r)), ...rules.deny.map((r) => entry("deny", r))];
 }
 
+/** A rule's text in a one-line message: a line break shown as ⏎ (a message is cut at its first line). */
+const oneRow = (text: string): string => text.replace(/\r?\n|[\r\u2028\u2029]/g, "⏎");
+
 /** Where a new rule of `kind` goes when no scope is named: allow to your approvals for the folder, deny to your settings. */
 export function defaultScope(kind: RuleKind): RuleScope {
 	return kind === "allow" ? "project" : "global";
@@ -59,6 +62,9 @@ export function fileOf(scope: RuleScope, files: RuleFiles): string | undefined {
 export function ruleFor(kind: RuleKind, text: string, scope: RuleScope, files: RuleFiles, origin: string): PermissionRule {
 	if (kind === "deny" && scope === "project")
 		throw new Error(`deny rules are not kept with your approvals: use --scope global or --scope project-settings for "${text}"`);
+	// A rule typed by hand is one line: one holding a line break would be listed as two rows, the second
+	// looking like a rule of its own (the /permissions field refuses such a paste for the same reason).
+	if (/[\r\n\u2028\u2029]/.test(text)) throw new Error(`${origin}: a permission rule is one line; "${oneRow(text)}" holds a line break`);
 	const file = fileOf(scope, files);
 	const source = scope === "session" ? "this session" : scope === "flag" ? "a flag" : (file as string);
 	return { ...parseRule(text, origin), source, scope, ...(file ? { file } : {}) };
@@ -119,11 +125,14 @@ export function pickEntries(
 	if (hits.length === 0)
 		return {
 			ok: false,
-			message: `no ${options.kind ?? ""}${options.kind ? " " : ""}rule "${wanted}"${options.scope ? ` in ${options.scope}` : ""}`,
+			message: `no ${options.kind ?? ""}${options.kind ? " " : ""}rule "${oneRow(wanted)}"${options.scope ? ` in ${options.scope}` : ""}`,
 		};
 	const places = new Set(hits.map((e) => `${e.kind} ${e.scope}`));
 	if (places.size > 1)
-		return { ok: false, message: `"${wanted}" is in ${[...places].join(", ")}: say which with --scope (and --deny for a deny rule)` };
+		return {
+			ok: false,
+			message: `"${oneRow(wanted)}" is in ${[...places].join(", ")}: say which with --scope (and --deny for a deny rule)`,
+		};
 	return { ok: true, entries: hits };
 }
 

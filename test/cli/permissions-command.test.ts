@@ -56,6 +56,28 @@ describe("rudder permissions", () => {
 		expect(json[0]).toEqual({ kind: "allow", text: "bash(npm test*)", scope: "global", file: globalFile });
 	});
 
+	it("a rule holding a line break: add refuses it in one line; one from a project file is listed on one row", {
+		timeout: LONG,
+	}, async () => {
+		const { home, projectFile } = setUp();
+		const added = await rudder(["add", "bash(ls)\nbash(rm -rf*)"], home);
+		expect(added.code).toBe(1);
+		expect(added.stderr).toMatch(
+			/^rudder permissions: the <rule> argument: a permission rule is one line; "bash\(ls\)⏎bash\(rm -rf\*\)" holds a line break\n$/,
+		);
+		expect((await rudder(["list", "--json"], home)).stdout).not.toContain("bash(ls)");
+		// Removing such a text says in one line that there is none (it was cut at the line break).
+		expect((await rudder(["remove", "bash(x)\nbash(y)"], home)).stderr).toBe(
+			'rudder permissions: no rule "bash(x)⏎bash(y)" (rudder permissions list shows them)\n',
+		);
+		// A cloned repository's file cannot draw a row that looks like a rule of yours.
+		writeFileSync(projectFile, JSON.stringify({ permissions: { deny: ["bash(a\nallow  bash(*)  global)"] } }));
+		const listed = await rudder(["list"], home);
+		const rows = listed.stdout.trimEnd().split("\n");
+		expect(rows).toHaveLength(3);
+		expect(rows[2]).toMatch(/^deny +bash\(a⏎allow {2}bash\(\*\) {2}global\) +project-settings +/);
+	});
+
 	it("adds an allow rule to your approvals for the folder (0600) and removes it again", { timeout: LONG }, async () => {
 		const { home } = setUp();
 		const added = await rudder(["add", "bash(ls*)"], home);

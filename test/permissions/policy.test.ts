@@ -182,6 +182,25 @@ describe("web_fetch hosts", () => {
 		expect(fetchHost("http://[::1]:8080/")).toBe("::1");
 		expect(fetchHost("http://*.evil.com/")).toBe("");
 	});
+
+	it("asking for a loopback or private host says that allow once is refused: only a rule naming the host opens it", () => {
+		for (const [url, host, range] of [
+			["http://127.0.0.1:8080/page.html", "127.0.0.1", "loopback (127.0.0.0/8)"],
+			["http://[::1]/", "::1", "loopback (::1/128)"],
+			["http://localhost:3000/", "localhost", "loopback (localhost)"],
+		]) {
+			const decision = decide({ tool: "web_fetch", args: { url } }, policy("auto", {}));
+			expect(decision).toEqual({
+				kind: "ask",
+				reason: `web_fetch ${host}: ${host} is ${range}, fetched only for a host a rule names: an "always" answer saves web_fetch(domain:${host}); allow once is refused`,
+			});
+		}
+		// A public address, or a name resolved later, asks as any new domain.
+		expect(decide({ tool: "web_fetch", args: { url: "http://93.184.216.34/" } }, policy("auto", {}))).toEqual({
+			kind: "ask",
+			reason: "web_fetch 93.184.216.34: fetching from a new domain asks first",
+		});
+	});
 });
 
 describe("realTarget", () => {

@@ -3,7 +3,7 @@
 // a bracketed-paste marker "[200~". So the field looks at each raw sequence first (its listener is
 // prepended, so it runs before ink-text-input's) and accepts a change only after printable text,
 // Backspace or Delete. Enter, Esc and arrows are left to whoever owns the field. A paste holding a line
-// break is not added (the field is one line, and a line break cut out would join two lines into one
+// break (but one at its end, which is dropped) is not added (the field is one line, and a line break cut out would join two lines into one
 // the user never wrote); the owner is told, so it can say so instead of dropping it silently.
 import { useStdin } from "ink";
 import TextInput from "ink-text-input";
@@ -22,6 +22,15 @@ export const PASTE_LINE_BREAK_REFUSED = "Paste not added: it holds a line break,
  */
 export function isMultiLinePaste(raw: string, inPaste: boolean): boolean {
 	return /[\r\n]/.test(raw) && (inPaste || raw.replace(/\r\n/g, "\n").length > 1);
+}
+
+/**
+ * Whether `raw`, pasted, is one line followed by its line break: a line copied whole (a triple-click, a
+ * file's last line) ends in one. It is added without the break, which joins nothing.
+ */
+export function isPastedLine(raw: string): boolean {
+	const line = raw.replace(/[\r\n]+$/, "");
+	return line !== raw && line !== "" && !/[\r\n]/.test(line);
 }
 
 /** Whether a raw input sequence may change the field's text. */
@@ -57,7 +66,8 @@ export function SingleLineField({ value, onChange, placeholder, mask, onRefused 
 			else if (raw === PASTE_END) {
 				inPaste.current = false;
 				setPastes((n) => n + 1);
-			} else if (isMultiLinePaste(raw, inPaste.current)) refused.current?.(PASTE_LINE_BREAK_REFUSED);
+			} else if (isMultiLinePaste(raw, inPaste.current) && !(inPaste.current && isPastedLine(raw)))
+				refused.current?.(PASTE_LINE_BREAK_REFUSED);
 		};
 		events.prependListener("input", listener);
 		return () => {
@@ -72,6 +82,8 @@ export function SingleLineField({ value, onChange, placeholder, mask, onRefused 
 			mask={mask}
 			onChange={(next) => {
 				if (editsField(lastRaw.current)) onChange(next);
+				// The field's text has no line break: the ones in `next` are the pasted line's own.
+				else if (inPaste.current && isPastedLine(lastRaw.current)) onChange(next.replace(/[\r\n]/g, ""));
 			}}
 		/>
 	);

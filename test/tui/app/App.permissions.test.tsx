@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RuleFiles } from "../../../src/permissions/rule-admin.js";
+import { parseRule } from "../../../src/permissions/rules.js";
 import { trustFilePath } from "../../../src/permissions/trust.js";
 import { mountApp } from "./mount-app.js";
 
@@ -42,6 +43,15 @@ async function openScreen() {
 	await mounted.type("/permissions");
 	await mounted.type(ENTER);
 	return { ...mounted, files, rules };
+}
+
+/** The screen with its field for a new deny rule open. */
+async function openDenyField() {
+	const opened = await openScreen();
+	await opened.type("a");
+	await opened.type(DOWN);
+	await opened.type(ENTER);
+	return opened;
 }
 
 describe("the /permissions screen", () => {
@@ -108,7 +118,9 @@ describe("the /permissions screen", () => {
 	it("draws a hostile rule text sanitised and on one line", async () => {
 		const files = ruleFiles();
 		const { frame, type, session } = await mountApp({ rows: 30, columns: 100 });
-		session.keepRules(files).add("allow", "bash(x\x1b]0;owned\x07\nfake row)", { origin: "test", scope: "session" });
+		// As a cloned repository's .rudder/settings.json brings it (a rule typed by hand is refused with a line break).
+		const hostile = { ...parseRule("bash(x\x1b]0;owned\x07\nfake row)", files.projectFile), scope: "session" as const };
+		session.keepRules(files, { allow: [hostile], deny: [] });
 		await type("/permissions");
 		await type(ENTER);
 		const shown = frame();
@@ -120,10 +132,7 @@ describe("the /permissions screen", () => {
 		expect(frame()).toMatch(/Remove allow rule "bash\(x.*⏎fake row\)" from session \(this run only\)\?/);
 	});
 	it("a rule pasted into the field is kept, and what is typed after it goes after it (the cursor ends after the paste)", async () => {
-		const { type, files, frame } = await openScreen();
-		await type("a");
-		await type(DOWN);
-		await type(ENTER);
+		const { type, files, frame } = await openDenyField();
 		await type("\x1b[200~bash(make clean\x1b[201~");
 		await type("*)");
 		expect(frame()).toContain("› bash(make clean*)");
@@ -132,10 +141,7 @@ describe("the /permissions screen", () => {
 	});
 
 	it("refuses a paste holding a line break with a one-line message, keeping what the field held (a rule is one line)", async () => {
-		const { type, files, frame, rules } = await openScreen();
-		await type("a");
-		await type(DOWN);
-		await type(ENTER);
+		const { type, files, frame, rules } = await openDenyField();
 		await type("bash(make");
 		await type("\x1b[200~ clean\nrm -rf ~\x1b[201~");
 		expect(frame()).toContain("› bash(make");
@@ -148,6 +154,15 @@ describe("the /permissions screen", () => {
 		await type(ENTER);
 		expect(readJson(files.globalFile).permissions.deny).toEqual(["bash(git push*)", "bash(make clean*)"]);
 		expect(rules.list()).toHaveLength(4);
+	});
+
+	it("a pasted line ending in its line break (copied whole from a terminal or a file) is added without the break", async () => {
+		const { type, files, frame } = await openDenyField();
+		await type("\x1b[200~bash(make clean*)\r\n\x1b[201~");
+		expect(frame()).toContain("› bash(make clean*)");
+		expect(frame()).not.toContain("Paste not added");
+		await type(ENTER);
+		expect(readJson(files.globalFile).permissions.deny).toEqual(["bash(git push*)", "bash(make clean*)"]);
 	});
 
 	it("names the typed rule, not a file, when a rule typed in the field is malformed", async () => {
