@@ -108,6 +108,8 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 			.then(async (result): Promise<{ id: string } | { error: string }> => {
 				if ("error" in result) return result;
 				const copies = point.id.slice(SEPARATOR.length);
+				// The copies taken until now, the later points' included (edits of their runs while git read the tree).
+				const copied = this.copies.copied(copies);
 				if (point.number === this.points) {
 					// Tracked files are git's again. The copies taken so far are this point's own; later ones
 					// go into a snapshot of their own, even when none was taken yet, so the next point cannot
@@ -115,7 +117,7 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 					this.editsOnly = false;
 					await this.copies.snapshot();
 				}
-				const edited = await this.copies.copied(copies);
+				const edited = await copied;
 				const commit = edited.size > 0 ? await this.git.withFiles(result.commit, edited) : result.commit;
 				return { id: `${commit}${SEPARATOR}${copies}` };
 			})

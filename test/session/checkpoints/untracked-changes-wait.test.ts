@@ -191,6 +191,25 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(existsSync(join(ws, "other.ts"))).toBe(false);
 	});
 
+	it("an edit by the next prompt's run while the previous point's snapshot runs is not taken into that point", async () => {
+		put("a.ts", "a before\n");
+		const opened = await openHeld();
+		// The run's after point, its snapshot held; the next prompt's point comes meanwhile (its own
+		// snapshot queued behind), and that run edits a.ts before git lists the files for the first.
+		const after = await heldPoint(opened);
+		const next = await (opened.engine.promptSnapshot?.() as ReturnType<NonNullable<typeof opened.engine.promptSnapshot>>);
+		expect(next.id.startsWith("+")).toBe(true);
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		put("a.ts", "a edited by the next run\n");
+		rmSync(hold);
+		const afterId = ((await after.whole) as { id: string }).id;
+		const nextId = ((await next.whole) as { id: string }).id;
+		// Nothing changed between the two points: the edit came after both.
+		expect(await opened.engine.changes(afterId, nextId)).toEqual([]);
+		await opened.engine.restore(afterId);
+		expect(read("a.ts")).toBe("a before\n");
+	});
+
 	it("an id whose commit part is not a commit never reaches git (a session file is data)", async () => {
 		const opened = await openHeld();
 		await expect(opened.engine.restore("--output=/tmp/x~f00000001")).rejects.toThrow(/Not a checkpoint of this store/);
