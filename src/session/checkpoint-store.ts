@@ -2,7 +2,10 @@
 // snapshot of a large tree takes a while). It exists before the tools: edit and write call
 // `beforeMutate` so the file-copy engine sees a file before it changes. Rewind (rewind.ts) snapshots
 // and restores through it.
+import { realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { checkpointsDir } from "../config/paths.js";
+import { realTarget } from "../tools/real-path.js";
 import { type OpenedCheckpoints, openCheckpoints } from "./checkpoints/index.js";
 
 export interface CheckpointStoreOptions {
@@ -55,9 +58,30 @@ export class CheckpointStore {
 		await opened?.engine.untrackedChangesMayStart?.(signal);
 	};
 
-	/** For edit/write: the file-copy engine must see a file before it changes. */
+	/**
+	 * For edit/write: the file-copy engine must see a file before it changes. Through a link in the
+	 * workspace they change its target, so that file is shown too (one outside the workspace is not kept).
+	 */
 	readonly beforeMutate = async (absolutePath: string): Promise<void> => {
 		const opened = await this.openedStore;
-		await opened?.observer?.beforeMutate(absolutePath);
+		if (!opened?.observer) return;
+		await opened.observer.beforeMutate(absolutePath);
+		const target = linkTargetIn(this.options.workspace, absolutePath);
+		if (target !== undefined) await opened.observer.beforeMutate(target);
 	};
+}
+
+/** The file `path` leads to when a link is on its way, as a path under `workspace`; undefined otherwise. */
+function linkTargetIn(workspace: string, path: string): string | undefined {
+	let root: string;
+	try {
+		root = realpathSync(workspace);
+	} catch {
+		return undefined;
+	}
+	const target = realTarget(path);
+	const rel = relative(root, target);
+	if (!rel || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+	const inWorkspace = join(workspace, rel);
+	return inWorkspace === resolve(path) ? undefined : inWorkspace;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
@@ -301,6 +301,41 @@ describe("rewind through the session", () => {
 		expect(fx.notices().some((n) => /rewind point of this prompt covers edits only: its snapshot failed/.test(n))).toBe(true);
 		const [point] = await session.rewind.points();
 		expect(point.editsOnly).toBe(true);
+	});
+});
+
+describe("rewind: edits through a link while the snapshot runs", () => {
+	it("write and edit through a link in the workspace while git reads the tree: the point made whole restores the file they changed", async () => {
+		const { session, release } = await openWithHeldGit();
+		writeFileSync(file("target.ts"), "target before\n");
+		writeFileSync(file("other.ts"), "other before\n");
+		symlinkSync("target.ts", file("link.ts"));
+		symlinkSync("other.ts", file("other-link.ts"));
+		fx.faux.setResponses([
+			fauxAssistantMessage([
+				fauxToolCall("read", { path: "link.ts" }, { id: "r1" }),
+				fauxToolCall("read", { path: "other-link.ts" }, { id: "r2" }),
+			]),
+			fauxAssistantMessage([
+				fauxToolCall("write", { path: "link.ts", content: "target written through the link\n" }, { id: "w1" }),
+				fauxToolCall("edit", { path: "other-link.ts", edits: [{ oldText: "other before", newText: "other edited" }] }, { id: "e1" }),
+			]),
+			fauxAssistantMessage([fauxToolCall("bash", { command: "true" }, { id: "b1" })]),
+			fauxAssistantMessage([fauxText("done")]),
+		]);
+		const done = session.prompt("change the linked files");
+		// bash waits for the snapshot: the write and the edit ran while git's listing was held.
+		await fx.waitForEvent("tool_execution_start", (e) => e.toolName === "bash");
+		expect(text("target.ts")).toBe("target written through the link\n");
+		expect(text("other.ts")).toBe("other edited\n");
+		writeFileSync(release, "");
+		await done;
+		const [point] = await session.rewind.points();
+		expect(point.editsOnly).toBeUndefined();
+		await session.rewindTo(point.entryId, "code");
+		expect(text("target.ts")).toBe("target before\n");
+		expect(text("other.ts")).toBe("other before\n");
+		expect(lstatSync(file("link.ts")).isSymbolicLink()).toBe(true);
 	});
 });
 
