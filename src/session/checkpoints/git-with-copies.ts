@@ -110,16 +110,23 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 				const copies = point.id.slice(SEPARATOR.length);
 				// The copies taken until now, the later points' included (edits of their runs while git read the tree).
 				const copied = this.copies.copied(copies);
-				if (point.number === this.points) {
-					// Tracked files are git's again. The copies taken so far are this point's own; later ones
-					// go into a snapshot of their own, even when none was taken yet, so the next point cannot
-					// share this one's.
-					this.editsOnly = false;
-					await this.copies.snapshot();
+				copied.catch(() => undefined);
+				const newest = point.number === this.points;
+				// Tracked files are git's again. The copies taken so far are this point's own; later ones
+				// go into a snapshot of their own, even when none was taken yet, so the next point cannot
+				// share this one's.
+				if (newest) this.editsOnly = false;
+				try {
+					if (newest) await this.copies.snapshot();
+					const edited = await copied;
+					const commit = edited.size > 0 ? await this.git.withFiles(result.commit, edited) : result.commit;
+					return { id: `${commit}${SEPARATOR}${copies}` };
+				} catch (error) {
+					// Not whole after all (the store full, say): while it is the newest point, the copies keep
+					// every file the tools change again, or the run's later edits would be in no point.
+					if (point.number === this.points) this.editsOnly = true;
+					throw error;
 				}
-				const edited = await copied;
-				const commit = edited.size > 0 ? await this.git.withFiles(result.commit, edited) : result.commit;
-				return { id: `${commit}${SEPARATOR}${copies}` };
 			})
 			.catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
 		// Commands wait until the point is whole, the copies sealed included: a command that ran before

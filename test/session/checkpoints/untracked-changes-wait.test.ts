@@ -33,12 +33,16 @@ async function until(cond: () => boolean): Promise<void> {
 	while (!cond()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-/** A store whose git, while `hold` exists, marks `listing` and waits before listing files; with `fail`, it then fails. */
-async function openHeld(options: { fail?: boolean } = {}): Promise<OpenedCheckpoints> {
+/**
+ * A store whose git, while `hold` exists, marks `listing` and waits before listing files; with `fail`,
+ * it then fails; with `failOn`, that git command always fails (the shadow store full, say).
+ */
+async function openHeld(options: { fail?: boolean; failOn?: string } = {}): Promise<OpenedCheckpoints> {
 	const heldGit = join(root, "held-git");
+	const failOn = options.failOn ? `if [ "$a" = ${options.failOn} ]; then echo 'fatal: No space left on device' >&2; exit 128; fi; ` : "";
 	writeFileSync(
 		heldGit,
-		`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ] && [ -e '${hold}' ]; then touch '${listing}'; while [ -e '${hold}' ] && [ -d '${root}' ]; do sleep 0.02; done; ${options.fail ? "exit 1" : "true"}; fi; done\nexec git "$@"\n`,
+		`#!/bin/sh\nfor a in "$@"; do ${failOn}if [ "$a" = ls-files ] && [ -e '${hold}' ]; then touch '${listing}'; while [ -e '${hold}' ] && [ -d '${root}' ]; do sleep 0.02; done; ${options.fail ? "exit 1" : "true"}; fi; done\nexec git "$@"\n`,
 	);
 	chmodSync(heldGit, 0o755);
 	const opened = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: heldGit, promptWaitMs: 50 });
@@ -208,6 +212,24 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(await opened.engine.changes(afterId, nextId)).toEqual([]);
 		await opened.engine.restore(afterId);
 		expect(read("a.ts")).toBe("a before\n");
+	});
+
+	it("making the point whole fails after git's snapshot ended (store full): it stays edits-only and still covers later edits", async () => {
+		put("a.ts", "a before\n");
+		put("b.ts", "b before\n");
+		const opened = await openHeld({ failOn: "read-tree" });
+		const point = await heldPoint(opened);
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		put("a.ts", "a edited during the scan\n");
+		rmSync(hold);
+		expect(await point.whole).toEqual({ error: expect.stringMatching(/No space left/) });
+		await opened.engine.untrackedChangesMayStart?.();
+		// The run goes on editing: the point, edits-only, must still undo that.
+		await opened.observer?.beforeMutate(join(ws, "b.ts"));
+		put("b.ts", "b edited after\n");
+		await opened.engine.restore(point.id);
+		expect(read("a.ts")).toBe("a before\n");
+		expect(read("b.ts")).toBe("b before\n");
 	});
 
 	it("an id whose commit part is not a commit never reaches git (a session file is data)", async () => {
