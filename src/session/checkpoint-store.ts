@@ -59,29 +59,33 @@ export class CheckpointStore {
 	};
 
 	/**
-	 * For edit/write: the file-copy engine must see a file before it changes. Through a link in the
-	 * workspace they change its target, so that file is shown too (one outside the workspace is not kept).
+	 * For edit/write: the file-copy engine must see a file before it changes. The engine knows the
+	 * workspace by its real path, so a path under the folder as given (a link to it) is shown under that;
+	 * and through a link in the workspace they change its target, so that file is shown too (one outside
+	 * the workspace is not kept).
 	 */
 	readonly beforeMutate = async (absolutePath: string): Promise<void> => {
 		const opened = await this.openedStore;
 		if (!opened?.observer) return;
-		await opened.observer.beforeMutate(absolutePath);
-		const target = linkTargetIn(this.options.workspace, absolutePath);
-		if (target !== undefined) await opened.observer.beforeMutate(target);
+		const paths = shownPaths(this.options.workspace, absolutePath);
+		for (const path of paths) await opened.observer.beforeMutate(path);
 	};
 }
 
-/** The file `path` leads to when a link is on its way, as a path under `workspace`; undefined otherwise. */
-function linkTargetIn(workspace: string, path: string): string | undefined {
+/** `path` as a path under the workspace's real path, then the file it leads to when a link in the workspace is on its way. */
+function shownPaths(workspace: string, path: string): string[] {
 	let root: string;
 	try {
 		root = realpathSync(workspace);
 	} catch {
-		return undefined;
+		return [path];
 	}
-	const target = realTarget(path);
-	const rel = relative(root, target);
-	if (!rel || rel.startsWith("..") || isAbsolute(rel)) return undefined;
-	const inWorkspace = join(workspace, rel);
-	return inWorkspace === resolve(path) ? undefined : inWorkspace;
+	const under = (base: string, p: string) => {
+		const rel = relative(base, p);
+		return !rel || rel.startsWith("..") || isAbsolute(rel) ? undefined : rel;
+	};
+	const given = under(resolve(workspace), resolve(path));
+	const asReal = given === undefined ? resolve(path) : join(root, given);
+	const target = realTarget(asReal);
+	return target !== asReal && under(root, target) !== undefined ? [asReal, target] : [asReal];
 }
