@@ -2,7 +2,18 @@
 // file listing waits while the test holds it (a slow snapshot), edits made meanwhile, and what may
 // change files unseen waiting for it.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	existsSync,
+	linkSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -230,6 +241,23 @@ describe("checkpoints: an edits-only point made whole", () => {
 		await opened.engine.restore(point.id);
 		expect(read("a.ts")).toBe("a before\n");
 		expect(read("b.ts")).toBe("b before\n");
+	});
+
+	// Known defect, not fixed: the copies know the path the edit named, not the file's other names, so
+	// git's post-edit read of a hard link's other name stays in the point. When fixed, drop `.fails`.
+	it.fails("a hard-linked file edited while the snapshot runs: its other name comes back too", async () => {
+		put("a.ts", "a before\n");
+		linkSync(join(ws, "a.ts"), join(ws, "b.ts"));
+		const opened = await openHeld();
+		const point = await heldPoint(opened);
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		// edit writes in place: b.ts, the same file, changes too.
+		writeFileSync(join(ws, "a.ts"), "a edited\n");
+		rmSync(hold);
+		const id = ((await point.whole) as { id: string }).id;
+		await opened.engine.restore(id);
+		expect(read("a.ts")).toBe("a before\n");
+		expect(read("b.ts")).toBe("a before\n");
 	});
 
 	it("an id whose commit part is not a commit never reaches git (a session file is data)", async () => {
