@@ -260,6 +260,23 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(read("b.ts")).toBe("a before\n");
 	});
 
+	it("an ignored file edited while the snapshot runs stays out of the point made whole: the run lists it as modified, not deleted", async () => {
+		put(".gitignore", "dist/\n");
+		mkdirSync(join(ws, "dist"));
+		put("dist/x.js", "x before\n");
+		const opened = await openHeld();
+		const point = await heldPoint(opened);
+		await opened.observer?.beforeMutate(join(ws, "dist/x.js"));
+		put("dist/x.js", "x edited\n");
+		rmSync(hold);
+		const id = ((await point.whole) as { id: string }).id;
+		const after = await opened.engine.snapshot();
+		expect((await opened.engine.changes(id, after)).map((c) => `${c.status} ${c.path}`)).toEqual(["modified dist/x.js"]);
+		expect((await opened.engine.preview(id)).map((c) => `${c.status} ${c.path}`)).toEqual(["modified dist/x.js"]);
+		await opened.engine.restore(id);
+		expect(read("dist/x.js")).toBe("x before\n");
+	});
+
 	it("an id whose commit part is not a commit never reaches git (a session file is data)", async () => {
 		const opened = await openHeld();
 		await expect(opened.engine.restore("--output=/tmp/x~f00000001")).rejects.toThrow(/Not a checkpoint of this store/);
