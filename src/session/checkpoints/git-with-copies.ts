@@ -156,8 +156,12 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 		// A point after an edits-only one never shares its copies: those become the earlier point's own
 		// when it is whole, and must hold only copies taken before any command could run.
 		const shared = !this.editsOnly;
-		this.editsOnly = commit === undefined;
-		const number = ++this.points;
+		// A snapshot that ends while an edits-only point still waits for its own (a preview's full
+		// snapshot queued before it) leaves the copies on: that point's copies must hold every edit until
+		// its snapshot ends, and it makes the copies git's again itself, as the newest point.
+		const waiting = commit !== undefined && this.awaited !== undefined;
+		if (!waiting) this.editsOnly = commit === undefined;
+		const number = waiting ? this.points : ++this.points;
 		const copies = shared ? await this.copies.snapshotIfChanged() : await this.copies.snapshot();
 		return { id: `${commit ?? ""}${SEPARATOR}${copies}`, number };
 	}

@@ -277,6 +277,38 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(read("dist/x.js")).toBe("x before\n");
 	});
 
+	it("a preview's full snapshot ending while the next prompt's point waits does not stop the copies that point needs", async () => {
+		put("a.ts", "a before\n");
+		// The n-th file listing marks listing-n and waits while hold-n exists.
+		const countingGit = join(root, "counting-git");
+		writeFileSync(
+			countingGit,
+			`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ]; then n=$(cat '${root}/count' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${root}/count'; touch '${root}/listing-'$n; while [ -e '${root}/hold-'$n ] && [ -d '${root}' ]; do sleep 0.02; done; fi; done\nexec git "$@"\n`,
+		);
+		chmodSync(countingGit, 0o755);
+		const opened = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: countingGit, promptWaitMs: 50 });
+		await opened.engine.snapshot();
+		const n = Number(readFileSync(join(root, "count"), "utf8"));
+		const [fullHold, pointHold] = [join(root, `hold-${n + 1}`), join(root, `hold-${n + 2}`)];
+		writeFileSync(fullHold, "");
+		writeFileSync(pointHold, "");
+		// A preview's "now" (held), then the next prompt's point, its snapshot queued behind.
+		const full = opened.engine.snapshot();
+		await until(() => existsSync(join(root, `listing-${n + 1}`)));
+		const point = await (opened.engine.promptSnapshot?.() as ReturnType<NonNullable<typeof opened.engine.promptSnapshot>>);
+		expect(point.id.startsWith("+")).toBe(true);
+		rmSync(fullHold);
+		await full;
+		// The run edits a.ts while git reads the tree for the point.
+		await until(() => existsSync(join(root, `listing-${n + 2}`)));
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		put("a.ts", "a edited\n");
+		rmSync(pointHold);
+		const id = ((await point.whole) as { id: string }).id;
+		await opened.engine.restore(id);
+		expect(read("a.ts")).toBe("a before\n");
+	});
+
 	it("an id whose commit part is not a commit never reaches git (a session file is data)", async () => {
 		const opened = await openHeld();
 		await expect(opened.engine.restore("--output=/tmp/x~f00000001")).rejects.toThrow(/Not a checkpoint of this store/);
