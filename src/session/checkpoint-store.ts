@@ -2,7 +2,10 @@
 // snapshot of a large tree takes a while). It exists before the tools: edit and write call
 // `beforeMutate` so the file-copy engine sees a file before it changes. Rewind (rewind.ts) snapshots
 // and restores through it.
+import { realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { checkpointsDir } from "../config/paths.js";
+import { realTarget } from "../tools/real-path.js";
 import { type OpenedCheckpoints, openCheckpoints } from "./checkpoints/index.js";
 
 export interface CheckpointStoreOptions {
@@ -55,9 +58,34 @@ export class CheckpointStore {
 		await opened?.engine.untrackedChangesMayStart?.(signal);
 	};
 
-	/** For edit/write: the file-copy engine must see a file before it changes. */
+	/**
+	 * For edit/write: the file-copy engine must see a file before it changes. The engine knows the
+	 * workspace by its real path, so a path under the folder as given (a link to it) is shown under that;
+	 * and through a link in the workspace they change its target, so that file is shown too (one outside
+	 * the workspace is not kept).
+	 */
 	readonly beforeMutate = async (absolutePath: string): Promise<void> => {
 		const opened = await this.openedStore;
-		await opened?.observer?.beforeMutate(absolutePath);
+		if (!opened?.observer) return;
+		const paths = shownPaths(this.options.workspace, absolutePath);
+		for (const path of paths) await opened.observer.beforeMutate(path);
 	};
+}
+
+/** `path` as a path under the workspace's real path, then the file it leads to when a link in the workspace is on its way. */
+function shownPaths(workspace: string, path: string): string[] {
+	let root: string;
+	try {
+		root = realpathSync(workspace);
+	} catch {
+		return [path];
+	}
+	const under = (base: string, p: string) => {
+		const rel = relative(base, p);
+		return !rel || rel.startsWith("..") || isAbsolute(rel) ? undefined : rel;
+	};
+	const given = under(resolve(workspace), resolve(path));
+	const asReal = given === undefined ? resolve(path) : join(root, given);
+	const target = realTarget(asReal);
+	return target !== asReal && under(root, target) !== undefined ? [asReal, target] : [asReal];
 }

@@ -59,7 +59,8 @@ export class SessionHooks {
 		try {
 			const stop = signal ? AbortSignal.any([signal, own.signal]) : own.signal;
 			await this.deps.untrackedChangesMayStart(stop);
-			if (stop.aborted) return { verdicts: [], notices: [] };
+			// Aborted while waiting: the runner starts none of them and reports each cancelled, so callers
+			// see hooks that did not have their say (a prompt whose hooks were stopped is not sent).
 			const outcome = await this.deps.hooks.run(input, this.deps.identity(), stop);
 			for (const notice of outcome.notices) this.deps.notify("warning", notice);
 			if (outcome.stop !== undefined) this.deps.notify("warning", `A hook stopped the run: ${outcome.stop}`);

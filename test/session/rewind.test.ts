@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
@@ -304,11 +304,62 @@ describe("rewind through the session", () => {
 	});
 });
 
+describe("rewind: edits through a link while the snapshot runs", () => {
+	it("a session whose folder is given through a link: an edit while git reads the tree is still undone by the point made whole", async () => {
+		const { session, release } = await openWithHeldGit({ viaLink: true });
+		scriptTheRunInSteps();
+		const done = session.prompt("change the files");
+		await fx.waitForEvent("tool_execution_start", (e) => e.toolName === "bash");
+		expect(text("a.ts")).toBe("const a = 2;\nconst extra = 3;\n");
+		writeFileSync(release, "");
+		await done;
+		const [point] = await session.rewind.points();
+		expect(point.editsOnly).toBeUndefined();
+		await session.rewindTo(point.entryId, "code");
+		expect(text("a.ts")).toBe("const a = 1;\n");
+		expect(existsSync(file("b.ts"))).toBe(false);
+		expect(existsSync(file("f"))).toBe(false);
+	});
+
+	it("write and edit through a link in the workspace while git reads the tree: the point made whole restores the file they changed", async () => {
+		const { session, release } = await openWithHeldGit();
+		writeFileSync(file("target.ts"), "target before\n");
+		writeFileSync(file("other.ts"), "other before\n");
+		symlinkSync("target.ts", file("link.ts"));
+		symlinkSync("other.ts", file("other-link.ts"));
+		fx.faux.setResponses([
+			fauxAssistantMessage([
+				fauxToolCall("read", { path: "link.ts" }, { id: "r1" }),
+				fauxToolCall("read", { path: "other-link.ts" }, { id: "r2" }),
+			]),
+			fauxAssistantMessage([
+				fauxToolCall("write", { path: "link.ts", content: "target written through the link\n" }, { id: "w1" }),
+				fauxToolCall("edit", { path: "other-link.ts", edits: [{ oldText: "other before", newText: "other edited" }] }, { id: "e1" }),
+			]),
+			fauxAssistantMessage([fauxToolCall("bash", { command: "true" }, { id: "b1" })]),
+			fauxAssistantMessage([fauxText("done")]),
+		]);
+		const done = session.prompt("change the linked files");
+		// bash waits for the snapshot: the write and the edit ran while git's listing was held.
+		await fx.waitForEvent("tool_execution_start", (e) => e.toolName === "bash");
+		expect(text("target.ts")).toBe("target written through the link\n");
+		expect(text("other.ts")).toBe("other edited\n");
+		writeFileSync(release, "");
+		await done;
+		const [point] = await session.rewind.points();
+		expect(point.editsOnly).toBeUndefined();
+		await session.rewindTo(point.entryId, "code");
+		expect(text("target.ts")).toBe("target before\n");
+		expect(text("other.ts")).toBe("other before\n");
+		expect(lstatSync(file("link.ts")).isSymbolicLink()).toBe(true);
+	});
+});
+
 /**
  * A session whose git holds every file listing until the test writes `release` (or its folder is
  * gone): snapshots that do not end by themselves. With `failAfterRelease`, each listing then fails.
  */
-async function openWithHeldGit(options: { failAfterRelease?: boolean } = {}) {
+async function openWithHeldGit(options: { failAfterRelease?: boolean; viaLink?: boolean } = {}) {
 	fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
 	await fx.session.dispose();
 	seedProject();
@@ -320,7 +371,13 @@ async function openWithHeldGit(options: { failAfterRelease?: boolean } = {}) {
 		`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ]; then while [ ! -e '${release}' ] && [ -d '${fx.root}' ]; do sleep 0.05; done; ${after}; fi; done\nexec git "$@"\n`,
 	);
 	chmodSync(slowGit, 0o755);
-	const session = await fx.open({ env: { ...fx.env, RUDDER_GIT: slowGit, RUDDER_CHECKPOINT_WAIT_MS: "50" } });
+	// With `viaLink`, the session's folder is given by a link to it (an editor's path through a link).
+	const cwd = join(fx.root, "project-link");
+	if (options.viaLink) symlinkSync(fx.cwd, cwd);
+	const session = await fx.open({
+		env: { ...fx.env, RUDDER_GIT: slowGit, RUDDER_CHECKPOINT_WAIT_MS: "50" },
+		...(options.viaLink ? { cwd } : {}),
+	});
 	await session.warmUp();
 	return { session, release };
 }

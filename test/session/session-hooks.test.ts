@@ -126,6 +126,21 @@ describe("session hooks", () => {
 		expect(readFileSync(join(p.cwd, "ran.txt"), "utf8")).toBe("ran\n");
 	});
 
+	it("Esc while UserPromptSubmit waits for the snapshot: the prompt is not sent (its hooks never had their say)", async () => {
+		p = hookProject();
+		// A snapshot that does not end by itself: only the signal ends the wait.
+		const wait = (signal: AbortSignal) =>
+			new Promise<void>((resolve) => {
+				signal.addEventListener("abort", () => resolve(), { once: true });
+			});
+		const { session } = sessionHooks(p, { UserPromptSubmit: [{ hooks: [commandHook("echo ran >> ran.txt")] }] }, wait);
+		const stopped = session.userPromptSubmit("send me past the policy hook");
+		await new Promise((resolve) => setImmediate(resolve));
+		session.abort();
+		expect(await stopped).toEqual({ send: false, reason: expect.any(String) });
+		expect(existsSync(join(p.cwd, "ran.txt"))).toBe(false);
+	});
+
 	it(`Stop: the reason is the next instruction while it blocks, stop_hook_active from the second round, at most ${STOP_HOOK_LIMIT} rounds`, async () => {
 		p = hookProject();
 		const { session, notices } = sessionHooks(p, {

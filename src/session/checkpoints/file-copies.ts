@@ -65,10 +65,20 @@ export class FileCopies implements CheckpointEngine, MutationObserver {
 		return last && last.before.size === 0 ? last.id : this.snapshot();
 	}
 
-	/** The files snapshot `id` holds copies of (changed after it), as they were before: null where absent. */
+	/**
+	 * The files changed since snapshot `id` (by the snapshots taken so far from it on), each as it was
+	 * at `id` — its first copy from there: null where absent. Later snapshots count too: an edit of the
+	 * next prompt's run is copied into that prompt's snapshot, and may have been made while git still
+	 * read the tree for `id`'s point. Which snapshots count is decided when called, before any await.
+	 */
 	async copied(id: string): Promise<Map<string, FileContent | null>> {
+		const states = new Map<string, FileState>();
+		const start = this.indexOf(id);
+		for (const snapshot of start < 0 ? [] : this.snapshots.slice(start)) {
+			for (const [path, state] of snapshot.before) if (!states.has(path)) states.set(path, state);
+		}
 		const files = new Map<string, FileContent | null>();
-		for (const [path, state] of this.snapshots[this.indexOf(id)]?.before ?? []) {
+		for (const [path, state] of states) {
 			files.set(path, "absent" in state ? null : { content: await readFile(join(this.blobs, state.blob)), mode: state.mode });
 		}
 		return files;

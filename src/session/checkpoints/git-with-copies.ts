@@ -121,16 +121,24 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 	/** The id of edits-only `point` covering everything, now that its snapshot `commit` is there. */
 	private async madeWhole(point: { id: string; number: number }, commit: string): Promise<{ id: string }> {
 		const copies = point.id.slice(SEPARATOR.length);
-		if (point.number === this.points) {
-			// Tracked files are git's again. The copies taken so far are this point's own; later ones go
-			// into a snapshot of their own, even when none was taken yet, so the next point cannot share
-			// this one's.
-			this.editsOnly = false;
-			await this.copies.snapshot();
+		// The copies taken until now, the later points' included (edits of their runs while git read the tree).
+		const copied = this.copies.copied(copies);
+		copied.catch(() => undefined);
+		const newest = point.number === this.points;
+		// Tracked files are git's again. The copies taken so far are this point's own; later ones go into a
+		// snapshot of their own, even when none was taken yet, so the next point cannot share this one's.
+		if (newest) this.editsOnly = false;
+		try {
+			if (newest) await this.copies.snapshot();
+			// Files edited while git read the tree: the snapshot may hold them after the edit.
+			const edited = await copied;
+			return { id: `${edited.size > 0 ? await this.git.withFiles(commit, edited) : commit}${SEPARATOR}${copies}` };
+		} catch (error) {
+			// Not whole after all (the store full, say): while it is the newest point, the copies keep every
+			// file the tools change again, or the run's later edits would be in no point.
+			if (point.number === this.points) this.editsOnly = true;
+			throw error;
 		}
-		// Files edited while git read the tree: the snapshot may hold them after the edit.
-		const edited = await this.copies.copied(copies);
-		return { id: `${edited.size > 0 ? await this.git.withFiles(commit, edited) : commit}${SEPARATOR}${copies}` };
 	}
 
 	async untrackedChangesMayStart(signal?: AbortSignal): Promise<void> {
@@ -151,8 +159,12 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 		// A point after an edits-only one never shares its copies: those become the earlier point's own
 		// when it is whole, and must hold only copies taken before any command could run.
 		const shared = !this.editsOnly;
-		this.editsOnly = commit === undefined;
-		const number = ++this.points;
+		// A snapshot that ends while an edits-only point still waits for its own (a preview's full
+		// snapshot queued before it) leaves the copies on: that point's copies must hold every edit until
+		// its snapshot ends, and it makes the copies git's again itself, as the newest point.
+		const waiting = commit !== undefined && this.awaited !== undefined;
+		if (!waiting) this.editsOnly = commit === undefined;
+		const number = waiting ? this.points : ++this.points;
 		const copies = shared ? await this.copies.snapshotIfChanged() : await this.copies.snapshot();
 		return { id: `${commit ?? ""}${SEPARATOR}${copies}`, number };
 	}

@@ -145,14 +145,14 @@ export class ShadowGit implements CheckpointEngine {
 			const env = { ...this.env, GIT_INDEX_FILE: index };
 			try {
 				await this.git(["read-tree", commit], undefined, undefined, env);
-				const gone = await this.regularFilesIn(
-					commit,
-					[...files].filter(([, file]) => file === null).map(([path]) => path),
-				);
+				// Only files git's snapshot holds are put back: one it left out (ignored, too large) stays out
+				// (the copies keep it), or the point would hold a file no other snapshot has.
+				const held = new Set(await this.regularFilesIn(commit, [...files.keys()]));
+				const gone = [...files].filter(([path, file]) => file === null && held.has(path)).map(([path]) => path);
 				if (gone.length > 0) await this.git(["update-index", "--force-remove", "-z", "--stdin"], nulList(gone), undefined, env);
 				const entries: string[] = [];
 				for (const [path, file] of files) {
-					if (!file) continue;
+					if (!file || !held.has(path)) continue;
 					const blob = (await this.git(["hash-object", "-w", "--stdin"], file.content)).trim();
 					entries.push(`${file.mode & 0o111 ? "100755" : "100644"} ${blob}\t${path}`);
 				}

@@ -132,10 +132,15 @@ export function openMemoryPicker(host: UiRequestHost, text: string) {
 
 /** /rewind and Esc twice: prompt → what to restore → (for code) confirm. See rewind-menu.ts. */
 export function openRewindMenu(host: UiRequestHost) {
-	const { session, pickers, notify, fail } = host;
+	const { session, pickers, notify, fail, editor } = host;
 	if (session.getState().isStreaming) return notify("info", "Rewind works when the agent is idle: press Esc to stop the run first");
+	const typed = editor.current().text;
 	void (async () => {
+		// The points wait for snapshots still running (seconds on a large tree): a menu that opened
+		// after the user went on would take the keys of what they type next.
 		const points = await session.rewindPoints();
+		if (session.getState().isStreaming || editor.current().text !== typed)
+			return notify("info", "The rewind menu was not opened: its points were ready only after you went on (/rewind opens it)");
 		if (!points.length) return notify("info", "No prompts to go back to in this session yet");
 		pickers.open(
 			rewindPointsPicker(points, (point) =>

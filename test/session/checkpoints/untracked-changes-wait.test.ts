@@ -2,7 +2,18 @@
 // file listing waits while the test holds it (a slow snapshot), edits made meanwhile, and what may
 // change files unseen waiting for it.
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	existsSync,
+	linkSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readlinkSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -33,12 +44,16 @@ async function until(cond: () => boolean): Promise<void> {
 	while (!cond()) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-/** A store whose git, while `hold` exists, marks `listing` and waits before listing files; with `fail`, it then fails. */
-async function openHeld(options: { fail?: boolean } = {}): Promise<OpenedCheckpoints> {
+/**
+ * A store whose git, while `hold` exists, marks `listing` and waits before listing files; with `fail`,
+ * it then fails; with `failOn`, that git command always fails (the shadow store full, say).
+ */
+async function openHeld(options: { fail?: boolean; failOn?: string } = {}): Promise<OpenedCheckpoints> {
 	const heldGit = join(root, "held-git");
+	const failOn = options.failOn ? `if [ "$a" = ${options.failOn} ]; then echo 'fatal: No space left on device' >&2; exit 128; fi; ` : "";
 	writeFileSync(
 		heldGit,
-		`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ] && [ -e '${hold}' ]; then touch '${listing}'; while [ -e '${hold}' ] && [ -d '${root}' ]; do sleep 0.02; done; ${options.fail ? "exit 1" : "true"}; fi; done\nexec git "$@"\n`,
+		`#!/bin/sh\nfor a in "$@"; do ${failOn}if [ "$a" = ls-files ] && [ -e '${hold}' ]; then touch '${listing}'; while [ -e '${hold}' ] && [ -d '${root}' ]; do sleep 0.02; done; ${options.fail ? "exit 1" : "true"}; fi; done\nexec git "$@"\n`,
 	);
 	chmodSync(heldGit, 0o755);
 	const opened = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: heldGit, promptWaitMs: 50 });
@@ -189,6 +204,109 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(readlinkSync(join(ws, "link.ts"))).toBe("target.ts");
 		// The file write created meanwhile is not in the point.
 		expect(existsSync(join(ws, "other.ts"))).toBe(false);
+	});
+
+	it("an edit by the next prompt's run while the previous point's snapshot runs is not taken into that point", async () => {
+		put("a.ts", "a before\n");
+		const opened = await openHeld();
+		// The run's after point, its snapshot held; the next prompt's point comes meanwhile (its own
+		// snapshot queued behind), and that run edits a.ts before git lists the files for the first.
+		const after = await heldPoint(opened);
+		const next = await (opened.engine.promptSnapshot?.() as ReturnType<NonNullable<typeof opened.engine.promptSnapshot>>);
+		expect(next.id.startsWith("+")).toBe(true);
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		put("a.ts", "a edited by the next run\n");
+		rmSync(hold);
+		const afterId = ((await after.whole) as { id: string }).id;
+		const nextId = ((await next.whole) as { id: string }).id;
+		// Nothing changed between the two points: the edit came after both.
+		expect(await opened.engine.changes(afterId, nextId)).toEqual([]);
+		await opened.engine.restore(afterId);
+		expect(read("a.ts")).toBe("a before\n");
+	});
+
+	it("making the point whole fails after git's snapshot ended (store full): it stays edits-only and still covers later edits", async () => {
+		put("a.ts", "a before\n");
+		put("b.ts", "b before\n");
+		const opened = await openHeld({ failOn: "read-tree" });
+		const point = await heldPoint(opened);
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		put("a.ts", "a edited during the scan\n");
+		rmSync(hold);
+		expect(await point.whole).toEqual({ error: expect.stringMatching(/No space left/) });
+		await opened.engine.untrackedChangesMayStart?.();
+		// The run goes on editing: the point, edits-only, must still undo that.
+		await opened.observer?.beforeMutate(join(ws, "b.ts"));
+		put("b.ts", "b edited after\n");
+		await opened.engine.restore(point.id);
+		expect(read("a.ts")).toBe("a before\n");
+		expect(read("b.ts")).toBe("b before\n");
+	});
+
+	// Known defect, not fixed: the copies know the path the edit named, not the file's other names, so
+	// git's post-edit read of a hard link's other name stays in the point. When fixed, drop `.fails`.
+	it.fails("a hard-linked file edited while the snapshot runs: its other name comes back too", async () => {
+		put("a.ts", "a before\n");
+		linkSync(join(ws, "a.ts"), join(ws, "b.ts"));
+		const opened = await openHeld();
+		const point = await heldPoint(opened);
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		// edit writes in place: b.ts, the same file, changes too.
+		writeFileSync(join(ws, "a.ts"), "a edited\n");
+		rmSync(hold);
+		const id = ((await point.whole) as { id: string }).id;
+		await opened.engine.restore(id);
+		expect(read("a.ts")).toBe("a before\n");
+		expect(read("b.ts")).toBe("a before\n");
+	});
+
+	it("an ignored file edited while the snapshot runs stays out of the point made whole: the run lists it as modified, not deleted", async () => {
+		put(".gitignore", "dist/\n");
+		mkdirSync(join(ws, "dist"));
+		put("dist/x.js", "x before\n");
+		const opened = await openHeld();
+		const point = await heldPoint(opened);
+		await opened.observer?.beforeMutate(join(ws, "dist/x.js"));
+		put("dist/x.js", "x edited\n");
+		rmSync(hold);
+		const id = ((await point.whole) as { id: string }).id;
+		const after = await opened.engine.snapshot();
+		expect((await opened.engine.changes(id, after)).map((c) => `${c.status} ${c.path}`)).toEqual(["modified dist/x.js"]);
+		expect((await opened.engine.preview(id)).map((c) => `${c.status} ${c.path}`)).toEqual(["modified dist/x.js"]);
+		await opened.engine.restore(id);
+		expect(read("dist/x.js")).toBe("x before\n");
+	});
+
+	it("a preview's full snapshot ending while the next prompt's point waits does not stop the copies that point needs", async () => {
+		put("a.ts", "a before\n");
+		// The n-th file listing marks listing-n and waits while hold-n exists.
+		const countingGit = join(root, "counting-git");
+		writeFileSync(
+			countingGit,
+			`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ]; then n=$(cat '${root}/count' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '${root}/count'; touch '${root}/listing-'$n; while [ -e '${root}/hold-'$n ] && [ -d '${root}' ]; do sleep 0.02; done; fi; done\nexec git "$@"\n`,
+		);
+		chmodSync(countingGit, 0o755);
+		const opened = await openCheckpoints({ workspace: ws, storeRoot: store, gitBinary: countingGit, promptWaitMs: 50 });
+		await opened.engine.snapshot();
+		const n = Number(readFileSync(join(root, "count"), "utf8"));
+		const [fullHold, pointHold] = [join(root, `hold-${n + 1}`), join(root, `hold-${n + 2}`)];
+		writeFileSync(fullHold, "");
+		writeFileSync(pointHold, "");
+		// A preview's "now" (held), then the next prompt's point, its snapshot queued behind.
+		const full = opened.engine.snapshot();
+		await until(() => existsSync(join(root, `listing-${n + 1}`)));
+		const point = await (opened.engine.promptSnapshot?.() as ReturnType<NonNullable<typeof opened.engine.promptSnapshot>>);
+		expect(point.id.startsWith("+")).toBe(true);
+		rmSync(fullHold);
+		await full;
+		// The run edits a.ts while git reads the tree for the point.
+		await until(() => existsSync(join(root, `listing-${n + 2}`)));
+		await opened.observer?.beforeMutate(join(ws, "a.ts"));
+		put("a.ts", "a edited\n");
+		rmSync(pointHold);
+		const id = ((await point.whole) as { id: string }).id;
+		await opened.engine.restore(id);
+		expect(read("a.ts")).toBe("a before\n");
 	});
 
 	it("an id whose commit part is not a commit never reaches git (a session file is data)", async () => {

@@ -1,5 +1,5 @@
 // Rewinds in the app (the menu, and what a restore prints again), over a real AgentSession with checkpoints (shadow git) and the faux provider.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { render } from "ink-testing-library";
@@ -81,6 +81,43 @@ describe("rewind menu", () => {
 		expect(session.getState().messages).toEqual([]);
 		// The prompt is back in the input, ready to edit and send again.
 		await vi.waitFor(() => expect(frame()).toMatch(/› change the notes/));
+	});
+
+	it("a menu asked for while the last point is still becoming whole does not open over what the user typed meanwhile", async () => {
+		// A session whose git holds every file listing while `hold` exists: the run's points stay edits-only.
+		await session.dispose();
+		const hold = join(root, "hold");
+		const heldGit = join(root, "held-git");
+		writeFileSync(
+			heldGit,
+			`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ]; then while [ -e '${hold}' ] && [ -d '${root}' ]; do sleep 0.05; done; fi; done\nexec git "$@"\n`,
+		);
+		chmodSync(heldGit, 0o755);
+		writeFileSync(hold, "");
+		session = await createAgentSession({
+			cwd,
+			model: faux.getModel(),
+			sessionMode: { kind: "new" },
+			env: { RUDDER_HOME: join(root, "home"), RUDDER_CHECKPOINT_WAIT_MS: "50", RUDDER_GIT: heldGit },
+			settings: mergeSettings({ checkpoints: true }),
+			tools: ["read"],
+			permissionMode: "yolo",
+			apiKey: "test",
+		});
+		faux.setResponses([fauxAssistantMessage([fauxText("Answered.")])]);
+		const { frame, type } = await mount();
+		await type("a question");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("Answered."), { timeout: 20_000 });
+		await type("/rewind");
+		await type("\r");
+		// The menu waits for the points; the user goes on typing the next prompt.
+		await type("my next prompt");
+		rmSync(hold);
+		await session.rewindPoints();
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(frame()).not.toContain("Rewind to before a prompt");
+		expect(frame()).toContain("my next prompt");
 	});
 
 	it("/rewind with nothing to go back to says so, and Esc closes the menu without restoring", async () => {
