@@ -56,6 +56,8 @@ describe("rewind through the session", () => {
 		expect(text("a.ts")).toBe("const a = 2;\nconst extra = 3;\n");
 		expect(existsSync(file("g.txt"))).toBe(false);
 		expect(isExecutable("h.sh")).toBe(true);
+		// The points were whole at once: bash never waited, so its row never said so.
+		expect(fx.events.some((e) => e.type === "tool_waiting")).toBe(false);
 
 		const points = await fx.session.rewind.points();
 		expect(points.map((p) => p.text)).toEqual(["change the files", "say hello"]);
@@ -201,9 +203,12 @@ describe("rewind through the session", () => {
 		expect(existsSync(file("f"))).toBe(false);
 		// The point as written before the prompt: edits only (`+<copies>`).
 		expect((await fx.waitForEvent("checkpoint_created")).snapshot.startsWith("+")).toBe(true);
+		// bash's row says it waits (edit and write never wait).
+		await fx.waitForEvent("tool_waiting", (e) => e.waiting);
 		writeFileSync(release, "");
 		await done;
 		expect(existsSync(file("f"))).toBe(true);
+		expect(fx.events.flatMap((e) => (e.type === "tool_waiting" ? [`${e.toolCallId} ${e.waiting}`] : []))).toEqual(["b1 true", "b1 false"]);
 		const [point] = await session.rewind.points();
 		expect(point.editsOnly).toBeUndefined();
 		expect(point.changes.map((c) => `${c.status} ${c.path}`)).toEqual([
