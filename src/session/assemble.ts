@@ -187,7 +187,11 @@ export async function createAgentSession(options: CreateAgentSessionOptions): Pr
 	});
 	const streamFn = withToolView(searchable, (tools, model) => extensions.toolsForModel(tools, model.contextWindow));
 	// Every agent of the session passes the same gate; the session's own tools pass it at once.
-	const beforeToolCall = sessionBeforeToolCall(permissions.gate.beforeToolCall, checkpoints.untrackedChangesMayStart);
+	const beforeToolCall = sessionBeforeToolCall(
+		permissions.gate.beforeToolCall,
+		checkpoints.untrackedChangesMayStart,
+		(toolCallId, waiting) => events.emit({ type: "tool_waiting", toolCallId, waiting }),
+	);
 	const afterToolCall = sessionAfterToolCall(permissions.gate.afterToolCall);
 	const usage = new UsageTotals();
 	const plans = new PlanPrompts({ emit: events.emit, phases });

@@ -53,9 +53,9 @@ export class CheckpointStore {
 	 * For what can change files without telling the store (bash, `!cmd`, hooks, MCP tools): resolves once
 	 * the snapshot an edits-only point waits for has ended (at once when none does), or `signal` aborts.
 	 */
-	readonly untrackedChangesMayStart = async (signal?: AbortSignal): Promise<void> => {
+	readonly untrackedChangesMayStart = async (signal?: AbortSignal, waits?: () => void): Promise<void> => {
 		const opened = await this.openedStore;
-		await opened?.engine.untrackedChangesMayStart?.(signal);
+		await opened?.engine.untrackedChangesMayStart?.(signal, waits);
 	};
 
 	/**

@@ -20,6 +20,13 @@ import type { ToolHookVerdict } from "../permissions/gate.js";
 /** How many times in a row Stop hooks may keep a run going before it stops anyway. */
 export const STOP_HOOK_LIMIT = 5;
 
+/**
+ * How long SessionEnd hooks wait for a snapshot still running before they run anyway: nothing cancels
+ * that wait when the session ends (quitting), which could then last as long as a large first snapshot,
+ * or forever when git hangs. A hook that changes files meanwhile may or may not be in that last point.
+ */
+export const SESSION_END_SNAPSHOT_WAIT_MS = 2000;
+
 export interface SessionHooksDeps {
 	hooks: UserHooks;
 	/** The session's id, file and mode at the moment a hook runs. */
@@ -52,13 +59,13 @@ export class SessionHooks {
 	}
 
 	/** Runs one event's hooks; its notices are shown; `signal` (a tool call's) and `abort` both stop them. */
-	private async run(input: HookInput, signal?: AbortSignal): Promise<HookOutcome> {
+	private async run(input: HookInput, signal?: AbortSignal, snapshotWaitMs?: number): Promise<HookOutcome> {
 		if (!this.deps.hooks.has(input.event)) return { verdicts: [], notices: [] };
 		const own = new AbortController();
 		this.running.add(own);
 		try {
 			const stop = signal ? AbortSignal.any([signal, own.signal]) : own.signal;
-			await this.deps.untrackedChangesMayStart(stop);
+			await this.snapshotWait(stop, snapshotWaitMs);
 			// Aborted while waiting: the runner starts none of them and reports each cancelled, so callers
 			// see hooks that did not have their say (a prompt whose hooks were stopped is not sent).
 			const outcome = await this.deps.hooks.run(input, this.deps.identity(), stop);
@@ -67,6 +74,18 @@ export class SessionHooks {
 			return outcome;
 		} finally {
 			this.running.delete(own);
+		}
+	}
+
+	/** Waits for the snapshot an edits-only point waits for, until `stop`, and at most `ms` when given. */
+	private async snapshotWait(stop: AbortSignal, ms?: number): Promise<void> {
+		if (ms === undefined) return this.deps.untrackedChangesMayStart(stop);
+		const bound = new AbortController();
+		const timer = setTimeout(() => bound.abort(), ms);
+		try {
+			await this.deps.untrackedChangesMayStart(AbortSignal.any([stop, bound.signal]));
+		} finally {
+			clearTimeout(timer);
 		}
 	}
 
@@ -175,7 +194,7 @@ export class SessionHooks {
 	}
 
 	async sessionEnd(reason: SessionEndReason): Promise<void> {
-		await this.run({ event: "SessionEnd", reason });
+		await this.run({ event: "SessionEnd", reason }, undefined, SESSION_END_SNAPSHOT_WAIT_MS);
 	}
 
 	async preCompact(trigger: CompactTrigger, customInstructions = ""): Promise<void> {

@@ -27,16 +27,32 @@ export const RECORDED_TOOL_NAMES: ReadonlySet<string> = new Set([
 type Before = NonNullable<AgentLoopConfig["beforeToolCall"]>;
 type After = NonNullable<AgentLoopConfig["afterToolCall"]>;
 
-/** Resolves when a change the checkpoints do not see may start (see CheckpointStore), or `signal` aborts. */
-export type UntrackedChangesMayStart = (signal?: AbortSignal) => Promise<void>;
+/**
+ * Resolves when a change the checkpoints do not see may start (see CheckpointStore), or `signal` aborts;
+ * calls `waits` first when it must wait.
+ */
+export type UntrackedChangesMayStart = (signal?: AbortSignal, waits?: () => void) => Promise<void>;
 
-export function sessionBeforeToolCall(gate: Before, untrackedChangesMayStart: UntrackedChangesMayStart): Before {
+/** A call started waiting for the snapshot (true), or stopped (false): its row says so. */
+export type ToolWaits = (toolCallId: string, waiting: boolean) => void;
+
+export function sessionBeforeToolCall(gate: Before, untrackedChangesMayStart: UntrackedChangesMayStart, toolWaits: ToolWaits): Before {
 	return async (ctx, signal) => {
 		const name = ctx.toolCall.name;
 		if (SESSION_TOOL_NAMES.has(name)) return undefined;
 		const verdict = await gate(ctx, signal);
-		// Aborted while waiting: the loop sees the signal and does not run the call.
-		if (!verdict?.block && !RECORDED_TOOL_NAMES.has(name)) await untrackedChangesMayStart(signal);
+		if (verdict?.block || RECORDED_TOOL_NAMES.has(name)) return verdict;
+		const id = ctx.toolCall.id;
+		let waited = false;
+		try {
+			// Aborted while waiting: the loop sees the signal and does not run the call.
+			await untrackedChangesMayStart(signal, () => {
+				waited = true;
+				toolWaits(id, true);
+			});
+		} finally {
+			if (waited) toolWaits(id, false);
+		}
 		return verdict;
 	};
 }

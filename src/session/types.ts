@@ -66,6 +66,11 @@ export type SessionEvent =
 	 */
 	| { type: "user_shell_output"; id: number; tail: string }
 	| { type: "user_shell"; id: number; command: string; output: string; exitCode: number | null; aborted: boolean; excluded: boolean }
+	/**
+	 * A tool call the gate let through waits for the snapshot of an edits-only rewind point before it
+	 * runs (`waiting`), or that wait ended (it runs now, or was stopped).
+	 */
+	| { type: "tool_waiting"; toolCallId: string; waiting: boolean }
 	/** A snapshot of the workspace was taken before a prompt (`entryId`: the checkpoint's log entry). */
 	| { type: "checkpoint_created"; entryId: string; snapshot: string; engine: "git" | "files" }
 	/** Code and/or conversation went back to before the prompt `entryId`; `text` is that prompt, for the input. */

@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "../../src/ai/index.js";
 import { loadSession } from "../../src/session/session-load.js";
+import { commandHook } from "../extensions/hooks/hook-project.js";
 import { fingerprint } from "../helpers/fingerprint.js";
+import { putFile } from "../helpers/put-file.js";
 import { createFixture, type Fixture, userTexts } from "./session-fixture.js";
 
 let fx: Fixture;
@@ -54,6 +56,8 @@ describe("rewind through the session", () => {
 		expect(text("a.ts")).toBe("const a = 2;\nconst extra = 3;\n");
 		expect(existsSync(file("g.txt"))).toBe(false);
 		expect(isExecutable("h.sh")).toBe(true);
+		// The points were whole at once: bash never waited, so its row never said so.
+		expect(fx.events.some((e) => e.type === "tool_waiting")).toBe(false);
 
 		const points = await fx.session.rewind.points();
 		expect(points.map((p) => p.text)).toEqual(["change the files", "say hello"]);
@@ -199,9 +203,12 @@ describe("rewind through the session", () => {
 		expect(existsSync(file("f"))).toBe(false);
 		// The point as written before the prompt: edits only (`+<copies>`).
 		expect((await fx.waitForEvent("checkpoint_created")).snapshot.startsWith("+")).toBe(true);
+		// bash's row says it waits (edit and write never wait).
+		await fx.waitForEvent("tool_waiting", (e) => e.waiting);
 		writeFileSync(release, "");
 		await done;
 		expect(existsSync(file("f"))).toBe(true);
+		expect(fx.events.flatMap((e) => (e.type === "tool_waiting" ? [`${e.toolCallId} ${e.waiting}`] : []))).toEqual(["b1 true", "b1 false"]);
 		const [point] = await session.rewind.points();
 		expect(point.editsOnly).toBeUndefined();
 		expect(point.changes.map((c) => `${c.status} ${c.path}`)).toEqual([
@@ -289,6 +296,18 @@ describe("rewind through the session", () => {
 		expect(existsSync(file("stopped.txt"))).toBe(false);
 	});
 
+	it("quitting with a SessionEnd hook while the snapshot still runs (git hangs): the hook runs after a bounded wait and dispose ends", async () => {
+		const { session, release } = await openWithHeldGit({
+			hooks: (root) => ({ SessionEnd: [{ hooks: [commandHook(`touch '${join(root, "ended")}'`)] }] }),
+		});
+		fx.faux.setResponses([fauxAssistantMessage([fauxText("ok")])]);
+		await session.prompt("hello");
+		await session.dispose();
+		expect(existsSync(join(fx.root, "ended"))).toBe(true);
+		// git is still held: the wait was cut short, not ended by the snapshot.
+		expect(existsSync(release)).toBe(false);
+	});
+
 	it("a snapshot that fails leaves the point edits-only, says so, and bash runs anyway", async () => {
 		const { session, release } = await openWithHeldGit({ failAfterRelease: true });
 		scriptTheRunInSteps();
@@ -359,10 +378,11 @@ describe("rewind: edits through a link while the snapshot runs", () => {
  * A session whose git holds every file listing until the test writes `release` (or its folder is
  * gone): snapshots that do not end by themselves. With `failAfterRelease`, each listing then fails.
  */
-async function openWithHeldGit(options: { failAfterRelease?: boolean; viaLink?: boolean } = {}) {
+async function openWithHeldGit(options: { failAfterRelease?: boolean; viaLink?: boolean; hooks?: (root: string) => unknown } = {}) {
 	fx = await createFixture({ settings: { checkpoints: true }, session: { tools, permissionMode: "yolo" } });
 	await fx.session.dispose();
 	seedProject();
+	if (options.hooks) putFile(join(fx.env.RUDDER_HOME, "settings.json"), JSON.stringify({ hooks: options.hooks(fx.root) }));
 	const release = join(fx.root, "release");
 	const slowGit = join(fx.root, "slow-git");
 	const after = options.failAfterRelease ? "exit 1" : "true";

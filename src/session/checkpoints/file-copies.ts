@@ -7,6 +7,7 @@ import { lstat, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/pr
 import { isAbsolute, join, relative, sep } from "node:path";
 import { diffLines } from "diff";
 import { openPinned } from "../../tools/pinned-open.js";
+import { LINK_SCAN_LIMIT, otherNames } from "./link-names.js";
 import { removeFile, restoreFile } from "./pinned-restore.js";
 import type { CheckpointEngine, FileChange, FileContent, MutationObserver } from "./types.js";
 
@@ -22,6 +23,8 @@ interface Snapshot {
 export class FileCopies implements CheckpointEngine, MutationObserver {
 	readonly kind = "files" as const;
 	private snapshots: Snapshot[] = [];
+	/** Per snapshot id, a file copied there whose other names (hard links) could not all be found. */
+	private readonly namesUnknown = new Map<string, string>();
 	private readonly blobs: string;
 	private readonly manifests: string;
 
@@ -29,6 +32,7 @@ export class FileCopies implements CheckpointEngine, MutationObserver {
 		private readonly workspace: string,
 		storeDir: string,
 		private readonly maxFileBytes: number,
+		private readonly linkScanLimit = LINK_SCAN_LIMIT,
 	) {
 		this.blobs = join(storeDir, "blobs");
 		this.manifests = join(storeDir, "snapshots");
@@ -75,6 +79,9 @@ export class FileCopies implements CheckpointEngine, MutationObserver {
 		const states = new Map<string, FileState>();
 		const start = this.indexOf(id);
 		for (const snapshot of start < 0 ? [] : this.snapshots.slice(start)) {
+			const unknown = this.namesUnknown.get(snapshot.id);
+			// Git may hold the edit under a name not copied: the point cannot be whole.
+			if (unknown) throw new Error(`${unknown} has hard links the workspace is too large to search for`);
 			for (const [path, state] of snapshot.before) if (!states.has(path)) states.set(path, state);
 		}
 		const files = new Map<string, FileContent | null>();
@@ -89,7 +96,21 @@ export class FileCopies implements CheckpointEngine, MutationObserver {
 		const path = this.relativePath(absolutePath);
 		if (!current || path === undefined || current.before.has(path)) return;
 		current.before.set(path, await this.capture(path));
+		await this.copyOtherNames(current, path);
 		await this.persist(current);
+	}
+
+	/** edit and write change a file in place: its other names (hard links) change too, so they are copied as well. */
+	private async copyOtherNames(snapshot: Snapshot, path: string): Promise<void> {
+		const root = await realpath(this.workspace);
+		const stat = await lstat(join(root, path)).catch(() => undefined);
+		if (!stat?.isFile() || stat.nlink < 2) return;
+		const others = await otherNames(root, path, stat, this.linkScanLimit);
+		if (!others) {
+			if (!this.namesUnknown.has(snapshot.id)) this.namesUnknown.set(snapshot.id, path);
+			return;
+		}
+		for (const other of others) if (!snapshot.before.has(other)) snapshot.before.set(other, await this.capture(other));
 	}
 
 	async changes(from: string, to: string): Promise<FileChange[]> {

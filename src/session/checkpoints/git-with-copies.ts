@@ -141,7 +141,9 @@ export class GitWithCopies implements CheckpointEngine, MutationObserver {
 		}
 	}
 
-	async untrackedChangesMayStart(signal?: AbortSignal): Promise<void> {
+	/** `waits` is called once when it must wait (a row then says so instead of running a timer). */
+	async untrackedChangesMayStart(signal?: AbortSignal, waits?: () => void): Promise<void> {
+		if (this.awaited && !signal?.aborted) waits?.();
 		// A later prompt's point may start waiting meanwhile: wait for that one too.
 		for (let awaited = this.awaited; awaited && !signal?.aborted; awaited = this.awaited) await settledOrAborted(awaited, signal);
 	}

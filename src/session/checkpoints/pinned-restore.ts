@@ -53,6 +53,9 @@ export function restoreFile(root: string, path: string, content: Buffer, mode: n
 		const now = await lstat(entry).catch(() => undefined);
 		if (now?.isSymbolicLink()) return linkNow(path);
 		if (now && !now.isFile()) return `${path} was skipped: it is not a regular file now`;
+		// A file with other names (hard links, maybe outside the workspace) is replaced, not written
+		// through: each name in the workspace is restored on its own.
+		if (now && now.nlink > 1) await unlink(entry);
 		const handle = await open(entry, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK, 0o600).catch((error) => {
 			if ((error as NodeJS.ErrnoException).code === "ELOOP") return undefined;
 			throw error;

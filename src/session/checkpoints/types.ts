@@ -31,7 +31,7 @@ export interface CheckpointEngine {
 	 * when `signal` aborts. What can change files without telling the engine (bash, `!cmd`, hooks, MCP
 	 * tools) waits for it, so a point made whole covers everything. Never rejects.
 	 */
-	untrackedChangesMayStart?(signal?: AbortSignal): Promise<void>;
+	untrackedChangesMayStart?(signal?: AbortSignal, waits?: () => void): Promise<void>;
 	/** What changed from snapshot `from` to snapshot `to`. */
 	changes(from: string, to: string): Promise<FileChange[]>;
 	/**

@@ -8,6 +8,9 @@ import { color, theme } from "../text/theme.js";
 import type { RunningTool } from "./session-view.js";
 import type { SubAgentLine } from "./sub-agent-lines.js";
 
+/** A call waiting for the snapshot of an edits-only rewind point before it runs (bash, MCP tools). */
+const WAITING = "waiting for the checkpoint snapshot…";
+
 /** How long each spinner glyph shows. */
 const SPINNER_MS = 100;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -73,7 +76,7 @@ export function PendingTools({
 						<Text bold>{tool.name}</Text>
 						<Text dimColor>
 							{" "}
-							{formatToolArgs(tool.args)} ({Math.max(0, Math.floor((now - tool.startedAt) / 1000))}s)
+							{formatToolArgs(tool.args)} {tool.waiting ? WAITING : `(${Math.max(0, Math.floor((now - tool.startedAt) / 1000))}s)`}
 						</Text>
 					</Text>
 					{agents.map((agent) => (

@@ -36,6 +36,8 @@ export interface RunningTool {
 	startedAt: number;
 	/** The last few lines of streamed output (bash). */
 	outputTail: string;
+	/** It waits for the checkpoint snapshot before it runs: no timer yet. */
+	waiting?: true;
 }
 
 /** A `!cmd` still running. */
@@ -173,6 +175,9 @@ export class SessionView {
 				this.tools.clear();
 				this.resetTail();
 				break;
+			case "tool_waiting":
+				this.onToolWaiting(event.toolCallId, event.waiting);
+				break;
 			case "phase_changed":
 				this.phase = event.phase;
 				break;
@@ -248,6 +253,17 @@ export class SessionView {
 			diff: typeof event.result.details?.diff === "string" ? event.result.details.diff : undefined,
 		});
 		this.releaseResults();
+	}
+
+	/** A running call waits for the snapshot, or starts now: its timer counts from then. */
+	private onToolWaiting(id: string, waiting: boolean): void {
+		const tool = this.tools.get(id);
+		if (!tool) return;
+		if (waiting) tool.waiting = true;
+		else {
+			delete tool.waiting;
+			tool.startedAt = this.now();
+		}
 	}
 
 	/** Prints held results in call order, up to the first earlier call not finished (`all`: everything held). */

@@ -243,21 +243,39 @@ describe("checkpoints: an edits-only point made whole", () => {
 		expect(read("b.ts")).toBe("b before\n");
 	});
 
-	// Known defect, not fixed: the copies know the path the edit named, not the file's other names, so
-	// git's post-edit read of a hard link's other name stays in the point. When fixed, drop `.fails`.
-	it.fails("a hard-linked file edited while the snapshot runs: its other name comes back too", async () => {
+	/** a.ts hard-linked as `other`, edited in place (as edit and write do) while the point's snapshot runs. */
+	async function linkedEditDuringScan(other: string) {
 		put("a.ts", "a before\n");
-		linkSync(join(ws, "a.ts"), join(ws, "b.ts"));
+		linkSync(join(ws, "a.ts"), other);
 		const opened = await openHeld();
 		const point = await heldPoint(opened);
 		await opened.observer?.beforeMutate(join(ws, "a.ts"));
-		// edit writes in place: b.ts, the same file, changes too.
 		writeFileSync(join(ws, "a.ts"), "a edited\n");
 		rmSync(hold);
-		const id = ((await point.whole) as { id: string }).id;
-		await opened.engine.restore(id);
+		const whole = ((await point.whole) as { id: string }).id;
+		return { opened, editsOnly: point.id, whole };
+	}
+
+	// edit writes in place, so git's post-edit read of a hard link's other name would stay in the point
+	// unless that name is copied too.
+	it("a hard-linked file edited while the snapshot runs: its other name comes back too", async () => {
+		const { opened, whole } = await linkedEditDuringScan(join(ws, "b.ts"));
+		await opened.engine.restore(whole);
 		expect(read("a.ts")).toBe("a before\n");
 		expect(read("b.ts")).toBe("a before\n");
+	});
+
+	it("a hard link to a file outside the workspace: a rewind replaces the workspace's name and never writes the outside one", async () => {
+		const outside = join(root, "outside.ts");
+		const { opened, editsOnly, whole } = await linkedEditDuringScan(outside);
+		// Edits-only too: the copies' own restore must not write through the link either.
+		await opened.engine.restore(editsOnly);
+		expect(read("a.ts")).toBe("a before\n");
+		expect(readFileSync(outside, "utf8")).toBe("a edited\n");
+		writeFileSync(join(ws, "a.ts"), "a again\n");
+		await opened.engine.restore(whole);
+		expect(read("a.ts")).toBe("a before\n");
+		expect(readFileSync(outside, "utf8")).toBe("a edited\n");
 	});
 
 	it("an ignored file edited while the snapshot runs stays out of the point made whole: the run lists it as modified, not deleted", async () => {

@@ -40,6 +40,33 @@ beforeEach(async () => {
 	});
 });
 
+/**
+ * The session again, with a git that holds every file listing while the returned `hold` file exists:
+ * the run's points stay edits-only, and bash waits for their snapshot.
+ */
+async function heldSession(tools: string[]): Promise<string> {
+	await session.dispose();
+	const hold = join(root, "hold");
+	const heldGit = join(root, "held-git");
+	writeFileSync(
+		heldGit,
+		`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ]; then while [ -e '${hold}' ] && [ -d '${root}' ]; do sleep 0.05; done; fi; done\nexec git "$@"\n`,
+	);
+	chmodSync(heldGit, 0o755);
+	writeFileSync(hold, "");
+	session = await createAgentSession({
+		cwd,
+		model: faux.getModel(),
+		sessionMode: { kind: "new" },
+		env: { RUDDER_HOME: join(root, "home"), RUDDER_CHECKPOINT_WAIT_MS: "50", RUDDER_GIT: heldGit },
+		settings: mergeSettings({ checkpoints: true }),
+		tools,
+		permissionMode: "yolo",
+		apiKey: "test",
+	});
+	return hold;
+}
+
 const { mount } = appOnSessionPerTest(() => ({ session, faux, dir: root }), { rows: 30, columns: 100 });
 
 describe("rewind menu", () => {
@@ -84,26 +111,7 @@ describe("rewind menu", () => {
 	});
 
 	it("a menu asked for while the last point is still becoming whole does not open over what the user typed meanwhile", async () => {
-		// A session whose git holds every file listing while `hold` exists: the run's points stay edits-only.
-		await session.dispose();
-		const hold = join(root, "hold");
-		const heldGit = join(root, "held-git");
-		writeFileSync(
-			heldGit,
-			`#!/bin/sh\nfor a in "$@"; do if [ "$a" = ls-files ]; then while [ -e '${hold}' ] && [ -d '${root}' ]; do sleep 0.05; done; fi; done\nexec git "$@"\n`,
-		);
-		chmodSync(heldGit, 0o755);
-		writeFileSync(hold, "");
-		session = await createAgentSession({
-			cwd,
-			model: faux.getModel(),
-			sessionMode: { kind: "new" },
-			env: { RUDDER_HOME: join(root, "home"), RUDDER_CHECKPOINT_WAIT_MS: "50", RUDDER_GIT: heldGit },
-			settings: mergeSettings({ checkpoints: true }),
-			tools: ["read"],
-			permissionMode: "yolo",
-			apiKey: "test",
-		});
+		const hold = await heldSession(["read"]);
 		faux.setResponses([fauxAssistantMessage([fauxText("Answered.")])]);
 		const { frame, type } = await mount();
 		await type("a question");
@@ -118,6 +126,28 @@ describe("rewind menu", () => {
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(frame()).not.toContain("Rewind to before a prompt");
 		expect(frame()).toContain("my next prompt");
+	});
+
+	it("a bash call waiting for the snapshot says so in its row instead of running a timer, and runs once the snapshot ends", async () => {
+		const hold = await heldSession(["bash"]);
+		faux.setResponses([
+			fauxAssistantMessage([fauxToolCall("bash", { command: "echo ran > ran.txt" }, { id: "b" })]),
+			fauxAssistantMessage([fauxText("Done.")]),
+		]);
+		const { frame, type } = await mount();
+		await type("run it");
+		await type("\r");
+		await vi.waitFor(() => expect(frame()).toContain("waiting for the checkpoint snapshot…"), { timeout: 20_000 });
+		const row = frame()
+			.split("\n")
+			.find((line) => line.includes("echo ran > ran.txt"));
+		expect(row).toMatch(/bash echo ran > ran\.txt waiting for the checkpoint snapshot…/);
+		expect(row).not.toMatch(/\(\d+s\)/);
+		expect(existsSync(join(cwd, "ran.txt"))).toBe(false);
+		rmSync(hold);
+		await vi.waitFor(() => expect(frame()).toContain("Done."), { timeout: 20_000 });
+		expect(frame()).not.toContain("waiting for the checkpoint snapshot");
+		expect(readFileSync(join(cwd, "ran.txt"), "utf8")).toBe("ran\n");
 	});
 
 	it("/rewind with nothing to go back to says so, and Esc closes the menu without restoring", async () => {

@@ -23,6 +23,22 @@ describe("SessionView", () => {
 		expect(view.tail.text).toBe("");
 	});
 
+	it("a tool call waiting for the snapshot is marked waiting; its timer counts from when it runs", () => {
+		const session = new FakeSession();
+		let now = 1_000;
+		const view = new SessionView(session, () => now);
+		view.handle({ type: "tool_execution_start", toolCallId: "b", toolName: "bash", args: { command: "ls" } });
+		view.handle({ type: "tool_waiting", toolCallId: "b", waiting: true });
+		expect(view.tools.get("b")).toMatchObject({ waiting: true, startedAt: 1_000 });
+		now = 9_000;
+		view.handle({ type: "tool_waiting", toolCallId: "b", waiting: false });
+		expect(view.tools.get("b")?.waiting).toBeUndefined();
+		expect(view.tools.get("b")?.startedAt).toBe(9_000);
+		// Another call's wait (a sub-agent's) changes no row of this view.
+		view.handle({ type: "tool_waiting", toolCallId: "other", waiting: true });
+		expect(view.tools.has("other")).toBe(false);
+	});
+
 	it("counts a change of structure for everything but streamed text (a block it closes goes to history without one)", () => {
 		const session = new FakeSession();
 		const view = new SessionView(session);
