@@ -8,7 +8,7 @@
 // real), and counted as the walk counts them. Undefined when `rg` cannot run: the caller walks in Node.
 import { accessSync, constants } from "node:fs";
 import { lstat, realpath, stat } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { delimiter, join } from "node:path";
 import { throwIfAborted } from "./abort.js";
 import type { HiddenCount, PathDenial } from "./denied-paths.js";
@@ -63,12 +63,17 @@ const FLAGS = ["--files", "--null", "--hidden", "--no-require-git", "--no-ignore
 const SKIPPED = ["--glob", "!.git", "--glob", "!node_modules"];
 
 /**
- * A listing's threads: one core is left for the caller, which reads the listing as it comes. (On two
- * cores ripgrep's parallel walk took twice the CPU of one thread for the same listing, in futex waits
- * and context switches, and lost to it as soon as the machine had other work; `rg --files -j1` on
- * the 70,000-file benchmark tree: 0.82 of the default's time at load 8.)
+ * A listing's threads: every core while the machine has one to spare, else one core left for the
+ * caller, which reads the listing as it comes. Measured on two cores, the 70,000-file benchmark tree
+ * with find's flags: idle (load 0.2–0.9), two threads 70 ms against one thread's 90 ms (find 85 against
+ * 105 ms); busy (load 8), ripgrep's parallel walk took twice the CPU of one thread in futex waits and
+ * context switches, and one thread listed in 0.82 of its time.
  */
-const LISTING_THREADS = ["--threads", String(Math.max(1, availableParallelism() - 1))];
+export function listingThreads(cores: number = availableParallelism(), load: number = loadavg()[0] ?? 0): number {
+	return cores > 1 && load >= cores ? cores - 1 : Math.max(1, cores);
+}
+
+const threadArgs = (): string[] => ["--threads", String(listingThreads())];
 
 /**
  * `paths` in the walk's order: folder by folder, a folder before its contents, the names in a folder
@@ -144,7 +149,7 @@ async function commonArgs(root: string): Promise<string[]> {
  * No search path: `--files` then lists the working folder with no "./" before each path.
  */
 export async function ripgrepListArgs(root: string): Promise<string[]> {
-	return ["--files", ...LISTING_THREADS, ...(await commonArgs(root))];
+	return ["--files", ...threadArgs(), ...(await commonArgs(root))];
 }
 
 /** The listed paths, relative, in the walk's order (or any order: `unorderedUpTo`); `folders` are the ones that are folders. */
@@ -178,7 +183,7 @@ export async function ripgrepPaths(root: string, options: RipgrepListOptions): P
 		));
 	if (!ran) {
 		listing = new Listing(realRoot, options);
-		ran = await runRipgrep(options.rg, ["--debug", "--files", ...LISTING_THREADS, ...common], root, listing.take, options.signal);
+		ran = await runRipgrep(options.rg, ["--debug", "--files", ...threadArgs(), ...common], root, listing.take, options.signal);
 	}
 	if (ran === undefined) return undefined;
 	listing.take(await linkedFiles(root, passedOver(ran.log), options));
