@@ -4,25 +4,12 @@
 // loads schemas; the MCP tools it finds pass the gate when called). So they pass, in
 // every mode (plan mode forbids tools the policy does not know, and these must work there).
 // A call the gate lets through then waits, when it could change files the checkpoints do not see
-// (bash, an MCP tool: anything but the tools below), for the snapshot an edits-only rewind point
+// (bash, an MCP tool: anything but checkpointedToolNames in src/tools/index.ts), for the snapshot an edits-only rewind point
 // waits for — usually over already, hidden behind the model's time to its first tool call.
 import type { AgentLoopConfig } from "../agent/types.js";
+import { checkpointedToolNames } from "../tools/index.js";
 
 export const SESSION_TOOL_NAMES: ReadonlySet<string> = new Set(["task", "todo_write", "exit_plan_mode", "tool_search"]);
-
-/** Tools whose changes the checkpoints record themselves (edit, write) or that change no files: they never wait. */
-export const RECORDED_TOOL_NAMES: ReadonlySet<string> = new Set([
-	"read",
-	"edit",
-	"write",
-	"grep",
-	"find",
-	"ls",
-	"web_fetch",
-	"web_search",
-	"bash_output",
-	"kill_shell",
-]);
 
 type Before = NonNullable<AgentLoopConfig["beforeToolCall"]>;
 type After = NonNullable<AgentLoopConfig["afterToolCall"]>;
@@ -41,7 +28,7 @@ export function sessionBeforeToolCall(gate: Before, untrackedChangesMayStart: Un
 		const name = ctx.toolCall.name;
 		if (SESSION_TOOL_NAMES.has(name)) return undefined;
 		const verdict = await gate(ctx, signal);
-		if (verdict?.block || RECORDED_TOOL_NAMES.has(name)) return verdict;
+		if (verdict?.block || checkpointedToolNames.has(name)) return verdict;
 		const id = ctx.toolCall.id;
 		let waited = false;
 		try {

@@ -52,6 +52,28 @@ export const toolNames = [
 ] as const;
 export type ToolName = (typeof toolNames)[number];
 
+/**
+ * Whether the checkpoints see every file a built-in tool changes: edit and write report theirs, and the
+ * others but bash change none. A tool marked false waits for a rewind point's snapshot before it runs.
+ * A record, so a new tool cannot be added without saying.
+ */
+const changesSeenByCheckpoints: Readonly<Record<ToolName, boolean>> = {
+	read: true,
+	bash: false,
+	edit: true,
+	write: true,
+	grep: true,
+	find: true,
+	ls: true,
+	web_fetch: true,
+	web_search: true,
+	bash_output: true,
+	kill_shell: true,
+};
+
+/** The built-in tools whose file changes the checkpoints see (see changesSeenByCheckpoints). */
+export const checkpointedToolNames: ReadonlySet<string> = new Set(toolNames.filter((name) => changesSeenByCheckpoints[name]));
+
 /** Per-tool options for the factories below. */
 export interface ToolsOptions {
 	read?: ReadToolOptions;
